@@ -1,0 +1,31 @@
+; Syntax highlighting of the printed IR. Capture names become CSS classes (hl-<name>).
+; When two captures cover the same text, the pattern written first wins.
+
+(comment) @comment
+(string) @string
+
+(decorator "@" @decorator)
+(decorator [(identifier) (attribute)] @decorator)
+(decorator (call function: (_) @decorator))
+
+(function_definition name: (identifier) @function)
+(class_definition name: (identifier) @type)
+
+(call function: (identifier) @call)
+(call function: (attribute attribute: (identifier) @call))
+
+((attribute attribute: (identifier) @type)
+  (#match? @type "^[A-Z][A-Za-z0-9_]*$"))
+
+[(true) (false) (none)] @constant
+[(integer) (float)] @number
+
+((identifier) @builtin
+  (#eq? @builtin "self"))
+
+[
+  "def" "class" "return" "if" "elif" "else" "for" "in" "while" "with" "as"
+  "import" "from" "pass" "break" "continue" "yield" "lambda" "and" "or" "not"
+  "is" "try" "except" "finally" "raise" "assert" "del" "global" "nonlocal"
+  "async" "await"
+] @keyword

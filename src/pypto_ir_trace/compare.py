@@ -1,0 +1,194 @@
+"""Diff of one pass: regions paired by qualified name, merged into one whole-file view in after-file order.
+
+Each side is tokenized as its lines outside every region plus one token per region (its key), and the
+two token sequences are diffed. Outside lines therefore diff as lines, a region stays in place when its
+neighbours do, and a region token expands into the line diff of the region against its namesake on the
+other side, wherever that one sits (a moved function is matched by name, not by position). A region on
+one side only expands into an added or removed section.
+
+The result is a list of pieces in after-file order, each owned by a region key or by nothing (outside);
+the view of one function is exactly its piece, so it agrees line for line with the whole-file view.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import linediff
+from .structure import Region, Structure
+
+
+@dataclass
+class Piece:
+    key: str | None  # the region this piece shows, None for lines outside every region
+    # Segments of [before_start, after_start, eq, del, ins, eq, del, ins, ...]: runs of `eq` equal lines,
+    # then `del` deleted before lines, then `ins` inserted after lines, contiguous on each side.
+    segments: list[list[int]] = field(default_factory=list)
+    inserted: int = 0
+    deleted: int = 0
+
+
+@dataclass
+class PassDiff:
+    pieces: list[Piece]
+    inserted_ids: list[int]  # after-side ids of every inserted line, in after order
+    inserted: int
+    deleted: int
+    by_region: dict[str, tuple[int, int]]  # key -> (inserted, deleted), changed regions only
+
+
+class _Builder:
+    """Collects runs into pieces (one per owner, in order) made of contiguous segments."""
+
+    def __init__(self, after: list[int]):
+        self.after = after
+        self.pieces: list[Piece] = []
+        self.inserted_ids: list[int] = []
+        self._next_b = self._next_a = -1
+
+    def _segment(self, key: str | None, b: int | None, a: int | None) -> list[int]:
+        """The segment to extend; None for a side the run does not advance."""
+        if not self.pieces or self.pieces[-1].key != key:
+            self.pieces.append(Piece(key))
+        piece = self.pieces[-1]
+        if piece.segments and b in (None, self._next_b) and a in (None, self._next_a):
+            return piece.segments[-1]
+        segment = [self._next_b if b is None else b, self._next_a if a is None else a]
+        piece.segments.append(segment)
+        self._next_b, self._next_a = segment
+        return segment
+
+    def equal(self, key: str | None, b: int, a: int, n: int) -> None:
+        if n:
+            self._segment(key, b, a).extend((n, 0, 0))
+            self._next_b, self._next_a = b + n, a + n
+
+    def change(self, key: str | None, b: int, deleted: int, a: int, inserted: int) -> None:
+        if not deleted and not inserted:
+            return
+        segment = self._segment(key, b if deleted else None, a if inserted else None)
+        if len(segment) > 2 and (segment[-1] == 0 or not deleted):  # extends the previous change run
+            segment[-2] += deleted
+            segment[-1] += inserted
+        else:
+            segment.extend((0, deleted, inserted))
+        self._next_b += deleted
+        self._next_a += inserted
+        piece = self.pieces[-1]
+        piece.deleted += deleted
+        piece.inserted += inserted
+        self.inserted_ids.extend(self.after[a : a + inserted])
+
+
+def diff_pass(before: list[int], before_structure: Structure, after: list[int], after_structure: Structure) -> PassDiff:
+    builder = _Builder(after)
+    if before_structure.trusted and after_structure.trusted:
+        _diff_by_region(builder, before, before_structure.regions, after, after_structure.regions)
+    else:
+        _diff_lines(builder, None, before, 0, len(before), after, 0, len(after))
+    by_region: dict[str, tuple[int, int]] = {}
+    for piece in builder.pieces:
+        if piece.key is not None and (piece.inserted or piece.deleted):
+            by_region[piece.key] = (piece.inserted, piece.deleted)
+    return PassDiff(
+        pieces=builder.pieces,
+        inserted_ids=builder.inserted_ids,
+        inserted=sum(p.inserted for p in builder.pieces),
+        deleted=sum(p.deleted for p in builder.pieces),
+        by_region=by_region,
+    )
+
+
+def _diff_lines(builder: _Builder, key, before, b_lo, b_hi, after, a_lo, a_hi) -> None:
+    for block in linediff.diff(before[b_lo:b_hi], after[a_lo:a_hi]):
+        if block.equal:
+            builder.equal(key, b_lo + block.a_start, a_lo + block.b_start, block.a_len)
+        else:
+            builder.change(key, b_lo + block.a_start, block.a_len, a_lo + block.b_start, block.b_len)
+
+
+def _tokens(lines: list[int], regions: tuple[Region, ...]) -> tuple[list[object], list[int]]:
+    """Outside lines as their ids, each region as ("region", key); with each token's first line."""
+    tokens: list[object] = []
+    starts: list[int] = []
+    line = 0
+    for region in regions:
+        tokens.extend(lines[line : region.start])
+        starts.extend(range(line, region.start))
+        tokens.append(("region", region.key))
+        starts.append(region.start)
+        line = region.end
+    tokens.extend(lines[line:])
+    starts.extend(range(line, len(lines)))
+    return tokens, starts
+
+
+def _runs(tokens: list[object], lo: int, hi: int):
+    """Split tokens[lo:hi] into (None, start, stop) runs of outside lines and (key, t, t + 1) regions."""
+    run_start = lo
+    for t in range(lo, hi):
+        if isinstance(tokens[t], tuple):
+            if t > run_start:
+                yield None, run_start, t
+            yield tokens[t][1], t, t + 1
+            run_start = t + 1
+    if hi > run_start:
+        yield None, run_start, hi
+
+
+def _diff_by_region(builder: _Builder, before, before_regions, after, after_regions) -> None:
+    b_tokens, b_starts = _tokens(before, before_regions)
+    a_tokens, a_starts = _tokens(after, after_regions)
+    b_by_key = {r.key: r for r in before_regions}
+    a_by_key = {r.key: r for r in after_regions}
+
+    def expand(key: str) -> None:
+        old, new = b_by_key.get(key), a_by_key.get(key)
+        if old is None:
+            builder.change(key, 0, 0, new.start, new.end - new.start)
+        elif new is None:
+            builder.change(key, old.start, old.end - old.start, 0, 0)
+        else:
+            _diff_lines(builder, key, before, old.start, old.end, after, new.start, new.end)
+
+    for block in linediff.diff(b_tokens, a_tokens):
+        shift = block.a_start - block.b_start  # before token index - after token index, in equal blocks
+        if block.equal:
+            for key, lo, hi in _runs(a_tokens, block.b_start, block.b_start + block.b_len):
+                if key is None:
+                    builder.equal(None, b_starts[lo + shift], a_starts[lo], hi - lo)
+                else:
+                    expand(key)
+            continue
+        for key, lo, hi in _runs(b_tokens, block.a_start, block.a_start + block.a_len):
+            if key is None:
+                builder.change(None, b_starts[lo], hi - lo, 0, 0)
+            elif key not in a_by_key:
+                expand(key)
+        for key, lo, hi in _runs(a_tokens, block.b_start, block.b_start + block.b_len):
+            if key is None:
+                builder.change(None, 0, 0, a_starts[lo], hi - lo)
+            else:
+                expand(key)
+
+
+def runs(piece: Piece):
+    """(before_start, after_start, eq, del, ins) for every run of a piece: the contract the viewer reads."""
+    for segment in piece.segments:
+        b, a = segment[0], segment[1]
+        for at in range(2, len(segment), 3):
+            eq, deleted, inserted = segment[at : at + 3]
+            yield b, a, eq, deleted, inserted
+            b += eq + deleted
+            a += eq + inserted
+
+
+def apply(before: list[int], diff: PassDiff) -> list[int]:
+    """The after side rebuilt from the before side and the diff, as the viewer does."""
+    after: list[int] = []
+    inserted = iter(diff.inserted_ids)
+    for piece in diff.pieces:
+        for b, _, eq, _, ins in runs(piece):
+            after.extend(before[b : b + eq])
+            after.extend(next(inserted) for _ in range(ins))
+    return after

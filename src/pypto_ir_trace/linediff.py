@@ -1,0 +1,178 @@
+"""Line diff of two sequences of hashable items, with a cost that follows the size of the change.
+
+Common prefix and suffix are trimmed first; what remains is anchored on items that occur exactly once
+on each side (patience diff); gaps without such anchors get Myers' O(ND) diff, capped so that a
+pathological gap degrades to one replaced block instead of quadratic time.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections.abc import Hashable, Sequence
+from typing import NamedTuple
+
+MYERS_MAX_COST = 2_000_000  # (n + m) * D steps spent on one anchorless gap before giving up on it
+
+
+class Block(NamedTuple):
+    """a[a_start:a_start + a_len] against b[b_start:b_start + b_len]; equal blocks have a_len == b_len."""
+
+    equal: bool
+    a_start: int
+    a_len: int
+    b_start: int
+    b_len: int
+
+
+def diff(a: Sequence[Hashable], b: Sequence[Hashable]) -> list[Block]:
+    """Blocks covering both sequences in order; equal and changed blocks alternate."""
+    blocks: list[Block] = []
+    pending = [(0, len(a), 0, len(b))]
+    while pending:
+        a_lo, a_hi, b_lo, b_hi = pending.pop()
+        if a_lo < 0:  # an anchor recorded between gaps: (-1 - a_index, length, b_index)
+            _append(blocks, Block(True, -1 - a_lo, a_hi, b_lo, a_hi))
+            continue
+        prefix = _common_prefix(a, b, a_lo, a_hi, b_lo, b_hi)
+        suffix = _common_suffix(a, b, a_lo + prefix, a_hi, b_lo + prefix, b_hi)
+        _append(blocks, Block(True, a_lo, prefix, b_lo, prefix))
+        a_mid, b_mid = (a_lo + prefix, a_hi - suffix), (b_lo + prefix, b_hi - suffix)
+        tail = Block(True, a_hi - suffix, suffix, b_hi - suffix, suffix)
+        if a_mid[0] == a_mid[1] or b_mid[0] == b_mid[1]:
+            _append(blocks, Block(False, a_mid[0], a_mid[1] - a_mid[0], b_mid[0], b_mid[1] - b_mid[0]))
+            _append(blocks, tail)
+            continue
+        anchors = _unique_anchors(a, b, *a_mid, *b_mid)
+        if not anchors:
+            for block in _myers(a, b, *a_mid, *b_mid):
+                _append(blocks, block)
+            _append(blocks, tail)
+            continue
+        # Push in reverse so that gaps and anchors pop in order; the tail comes last.
+        pending.append((-1 - tail.a_start, tail.a_len, tail.b_start, 0))
+        gaps = []
+        a_at, b_at = a_mid[0], b_mid[0]
+        for i, j in anchors:
+            gaps.append((a_at, i, b_at, j))
+            gaps.append((-1 - i, 1, j, 0))
+            a_at, b_at = i + 1, j + 1
+        gaps.append((a_at, a_mid[1], b_at, b_mid[1]))
+        pending.extend(reversed(gaps))
+    return blocks
+
+
+def _append(blocks: list[Block], block: Block) -> None:
+    if block.a_len == 0 and block.b_len == 0:
+        return
+    if blocks and blocks[-1].equal == block.equal:
+        last = blocks[-1]
+        blocks[-1] = Block(last.equal, last.a_start, last.a_len + block.a_len, last.b_start, last.b_len + block.b_len)
+    else:
+        blocks.append(block)
+
+
+def _common_prefix(a, b, a_lo, a_hi, b_lo, b_hi) -> int:
+    n = 0
+    limit = min(a_hi - a_lo, b_hi - b_lo)
+    while n < limit and a[a_lo + n] == b[b_lo + n]:
+        n += 1
+    return n
+
+
+def _common_suffix(a, b, a_lo, a_hi, b_lo, b_hi) -> int:
+    n = 0
+    limit = min(a_hi - a_lo, b_hi - b_lo)
+    while n < limit and a[a_hi - 1 - n] == b[b_hi - 1 - n]:
+        n += 1
+    return n
+
+
+def _unique_anchors(a, b, a_lo, a_hi, b_lo, b_hi) -> list[tuple[int, int]]:
+    """Pairs (i, j) of items unique on both sides, longest run increasing in both (patience)."""
+    count: dict[Hashable, int] = {}
+    where_a: dict[Hashable, int] = {}
+    for i in range(a_lo, a_hi):
+        item = a[i]
+        count[item] = count.get(item, 0) + 1
+        where_a[item] = i
+    where_b: dict[Hashable, int] = {}
+    seen_b: dict[Hashable, int] = {}
+    for j in range(b_lo, b_hi):
+        item = b[j]
+        if count.get(item) == 1:
+            seen_b[item] = seen_b.get(item, 0) + 1
+            where_b[item] = j
+    pairs = sorted((where_a[item], where_b[item]) for item, n in seen_b.items() if n == 1)
+    return _longest_increasing(pairs)
+
+
+def _longest_increasing(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Longest subsequence of pairs (already sorted by i) whose j also increases."""
+    tails: list[int] = []  # tails[k]: smallest j ending an increasing run of length k + 1
+    tail_index: list[int] = []
+    back: list[int] = []
+    for index, (_, j) in enumerate(pairs):
+        k = bisect_left(tails, j)
+        back.append(tail_index[k - 1] if k else -1)
+        if k == len(tails):
+            tails.append(j)
+            tail_index.append(index)
+        else:
+            tails[k] = j
+            tail_index[k] = index
+    result = []
+    index = tail_index[-1] if tail_index else -1
+    while index >= 0:
+        result.append(pairs[index])
+        index = back[index]
+    return result[::-1]
+
+
+def _myers(a, b, a_lo, a_hi, b_lo, b_hi) -> list[Block]:
+    """Myers' greedy shortest edit script on a[a_lo:a_hi] vs b[b_lo:b_hi], as blocks."""
+    n, m = a_hi - a_lo, b_hi - b_lo
+    max_d = min(n + m, MYERS_MAX_COST // (n + m))
+    offset = max_d + 1
+    v = [0] * (2 * max_d + 3)
+    trace: list[list[int]] = []  # trace[d]: V before round d, for k in -d-1 .. d+1
+    for d in range(max_d + 1):
+        trace.append(v[offset - d - 1 : offset + d + 2])
+        for k in range(-d, d + 1, 2):
+            if k == -d or (k != d and v[offset + k - 1] < v[offset + k + 1]):
+                x = v[offset + k + 1]
+            else:
+                x = v[offset + k - 1] + 1
+            y = x - k
+            while x < n and y < m and a[a_lo + x] == b[b_lo + y]:
+                x += 1
+                y += 1
+            v[offset + k] = x
+            if x >= n and y >= m:
+                return _backtrack(trace, n, m, a_lo, b_lo)
+    return [Block(False, a_lo, n, b_lo, m)]
+
+
+def _backtrack(trace: list[list[int]], n: int, m: int, a_lo: int, b_lo: int) -> list[Block]:
+    """Follow the saved V arrays from (n, m) back to (0, 0); emit blocks in order."""
+    steps: list[int] = []  # collected backwards: 0 equal, 1 deletion, 2 insertion
+    x, y = n, m
+    for d in range(len(trace) - 1, -1, -1):
+        v = trace[d]
+        k = x - y
+        down = k == -d or (k != d and v[k - 1 + d + 1] < v[k + 1 + d + 1])
+        prev_k = k + 1 if down else k - 1
+        prev_x = v[prev_k + d + 1]
+        prev_y = prev_x - prev_k
+        while x > prev_x and y > prev_y and x > 0 and y > 0:
+            steps.append(0)
+            x, y = x - 1, y - 1
+        if d > 0:
+            steps.append(2 if down else 1)
+            x, y = prev_x, prev_y
+    blocks: list[Block] = []
+    ax, by = a_lo, b_lo
+    for step in reversed(steps):
+        _append(blocks, Block(step == 0, ax, step != 2, by, step != 1))
+        ax += step != 2
+        by += step != 1
+    return blocks

@@ -1,0 +1,129 @@
+"""The report model: the plain, deterministic data the viewer reads (contract in static/viewer.js).
+
+It follows the information, not the printed size: each distinct line is stored once with its
+highlight spans, each distinct snapshot is parsed once and stored as the diff of the pass that first
+produced it, and no-op passes store nothing but their counts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from . import __version__, compare, highlight, structure
+from .dump import Dump, split_lines
+from .structure import Structure
+
+FORMAT = 1
+
+
+class _Text:
+    """One distinct snapshot text."""
+
+    def __init__(self, lines: list[str], endings: list[str], ids: list[int], structure: Structure):
+        self.lines = lines
+        self.endings = endings
+        self.ids = ids
+        self.structure = structure
+        self.produced_by: int | None = None  # the first pass whose diff rebuilds it from its before text
+
+
+def build(dump: Dump, context: int, progress: Callable[[int, int], None] | None = None) -> dict:
+    """The model of a dump; `progress(done, total)` is called after each snapshot."""
+    line_ids: dict[str, int] = {}
+    line_spans: list[list[int]] = []
+    texts: list[_Text] = []
+    text_of: dict[str, int] = {}
+    diffs: dict[tuple[int, int], compare.PassDiff] = {}
+    parser = structure.IncrementalParser()
+    passes: list[dict] = []
+    before = -1
+    for snapshot in dump.snapshots:
+        after = text_of.get(snapshot.text)
+        if after is None:
+            after = text_of[snapshot.text] = len(texts)
+            texts.append(_read_text(snapshot.text, parser, line_ids, line_spans))
+        if not snapshot.is_frontend:
+            diff = None
+            if before != after:
+                if (before, after) not in diffs:
+                    old, new = texts[before], texts[after]
+                    diffs[before, after] = compare.diff_pass(old.ids, old.structure, new.ids, new.structure)
+                    if new.produced_by is None:
+                        new.produced_by = len(passes)
+                diff = diffs[before, after]
+            passes.append(_pass_entry(snapshot, before, after, diff))
+        before = after
+        if progress:
+            progress(snapshot.index + 1, len(dump.snapshots))
+    return {
+        "format": FORMAT,
+        "generator": f"pypto-ir-trace {__version__}",
+        "title": dump.title,
+        "context": context,
+        "frontend": dump.snapshots[0].filename,
+        "classes": list(highlight.classes()),
+        "lines": list(line_ids),
+        "spans": line_spans,
+        "texts": [_text_entry(text, index) for index, text in enumerate(texts)],
+        "passes": passes,
+    }
+
+
+def _read_text(text: str, parser, line_ids: dict[str, int], line_spans: list[list[int]]) -> _Text:
+    lines, endings = split_lines(text)
+    ids = []
+    new_rows: list[tuple[int, int]] = []
+    for row, line in enumerate(lines):
+        line_id = line_ids.get(line)
+        if line_id is None:
+            line_id = line_ids[line] = len(line_ids)
+            line_spans.append([])
+            if new_rows and new_rows[-1][1] == row:
+                new_rows[-1] = (new_rows[-1][0], row + 1)
+            else:
+                new_rows.append((row, row + 1))
+        ids.append(line_id)
+    tree = parser.parse(lines)
+    # Highlight only the lines seen for the first time: the cost follows what changed.
+    for row, spans in highlight.highlight(tree, lines, new_rows).items():
+        line_spans[ids[row]] = spans
+    return _Text(lines, endings, ids, structure.analyze(tree, lines))
+
+
+def _text_entry(text: _Text, index: int) -> dict:
+    entry: dict = {"ids": text.ids} if index == 0 else {"pass": text.produced_by}
+    entry.update(_endings(text.endings))
+    s = text.structure
+    entry["regions"] = [[r.key, r.kind, r.start, r.end, r.error] for r in s.regions]
+    if not s.trusted:
+        entry["untrusted"] = s.reason
+    return entry
+
+
+def _endings(endings: list[str]) -> dict:
+    """Newlines as the file has them: one style and whether the last line ends, or each line's own."""
+    if not endings:
+        return {"eol": "\n", "final": False}
+    eol = endings[0]
+    if eol and all(e == eol for e in endings[:-1]) and endings[-1] in (eol, ""):
+        return {"eol": eol, "final": endings[-1] == eol}
+    return {"eols": endings}
+
+
+def _pass_entry(snapshot, before: int, after: int, diff: compare.PassDiff | None) -> dict:
+    entry = {
+        "label": snapshot.label,
+        "name": snapshot.name,
+        "file": snapshot.filename,
+        "before": before,
+        "after": after,
+        "ins": diff.inserted if diff else 0,
+        "del": diff.deleted if diff else 0,
+    }
+    if snapshot.warnings:
+        entry["warnings"] = snapshot.warnings
+    if diff is not None:
+        entry["pieces"] = [[p.key, p.inserted, p.deleted, p.segments] for p in diff.pieces]
+        entry["inserted"] = diff.inserted_ids
+        entry["regions"] = {key: list(counts) for key, counts in sorted(diff.by_region.items())}
+    return entry

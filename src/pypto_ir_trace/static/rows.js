@@ -1,0 +1,213 @@
+"use strict";
+/*
+ * Data contract (built by model.py, read only here and in viewer.js):
+ *
+ *   lines[id]          each distinct line's text, stored once (no newline)
+ *   spans[id]          its highlight spans, flat [gap, length, class, ...]; gap is counted in UTF-16
+ *                      units from the end of the previous span; class indexes `classes`
+ *   texts[t]           each distinct snapshot: {ids: [line ids]} for the first, {pass: p} for the
+ *                      others (rebuilt from passes[p].before with that pass's diff), plus its newlines
+ *                      ({eol, final} or {eols: [...]}), its regions [[key, kind, start, end, error]]
+ *                      and `untrusted` (the reason) when its structure cannot be trusted
+ *   passes[p]          {label, name, file, before, after, ins, del, warnings?, pieces?, inserted?, regions?}
+ *                      before/after index texts; a no-op pass has before == after and no pieces
+ *   pieces             [[key|null, ins, del, segments]] in after-file order; key null = outside every region
+ *   segment            [bStart, aStart, eq, del, ins, eq, del, ins, ...]: runs of `eq` equal lines, then
+ *                      `del` deleted before lines, then `ins` inserted after lines
+ *   inserted           ids of the inserted lines, in after order (they rebuild the after text)
+ *
+ * Everything here is pure: data in, arrays out. viewer.js owns the DOM.
+ */
+const IRTraceRows = (() => {
+  const KIND_EQUAL = 0, KIND_PAIR = 1, KIND_DELETED = 2, KIND_INSERTED = 3;
+
+  function* runsOf(segments) {
+    for (const segment of segments) {
+      let b = segment[0], a = segment[1];
+      for (let at = 2; at < segment.length; at += 3) {
+        const eq = segment[at], del = segment[at + 1], ins = segment[at + 2];
+        yield [b, a, eq, del, ins];
+        b += eq + del;
+        a += eq + ins;
+      }
+    }
+  }
+
+  /** Line ids of every distinct text, rebuilt on first use and cached. */
+  function textStore(data) {
+    const cache = new Map();
+    function ids(t) {
+      let result = cache.get(t);
+      if (result) return result;
+      const entry = data.texts[t];
+      result = entry.ids ? Int32Array.from(entry.ids) : applyPass(ids(data.passes[entry.pass].before), data.passes[entry.pass]);
+      cache.set(t, result);
+      return result;
+    }
+    function source(t) {
+      const entry = data.texts[t], lineIds = ids(t);
+      const parts = new Array(lineIds.length);
+      for (let i = 0; i < lineIds.length; i++) {
+        const ending = entry.eols ? entry.eols[i] : (i < lineIds.length - 1 || entry.final ? entry.eol : "");
+        parts[i] = data.lines[lineIds[i]] + ending;
+      }
+      return parts.join("");
+    }
+    return { ids, source };
+  }
+
+  function applyPass(before, pass) {
+    const after = new Int32Array(before.length + pass.ins - pass.del);
+    let n = 0, next = 0;
+    for (const piece of pass.pieces) {
+      for (const [b, , eq, , ins] of runsOf(piece[3])) {
+        after.set(before.subarray(b, b + eq), n);
+        n += eq;
+        for (let i = 0; i < ins; i++) after[n++] = pass.inserted[next++];
+      }
+    }
+    return after;
+  }
+
+  /**
+   * Aligned rows of a view: the whole file (key null) or one region's piece. `span` is the
+   * [start, end) of the view in the text, used for a no-op pass, which has no pieces.
+   * Returns {b, a, kind} typed arrays; b/a are line indices (-1 where a side has no line).
+   */
+  function buildRows(pass, key, span) {
+    if (!pass.pieces) return identityRows(span);
+    const pieces = key === null ? pass.pieces : pass.pieces.filter(piece => piece[0] === key);
+    let total = 0;
+    for (const piece of pieces) for (const [, , eq, del, ins] of runsOf(piece[3])) total += eq + Math.max(del, ins);
+    const rows = { b: new Int32Array(total), a: new Int32Array(total), kind: new Uint8Array(total) };
+    let r = 0;
+    for (const piece of pieces) {
+      for (const [b, a, eq, del, ins] of runsOf(piece[3])) {
+        for (let i = 0; i < eq; i++, r++) { rows.b[r] = b + i; rows.a[r] = a + i; rows.kind[r] = KIND_EQUAL; }
+        const paired = Math.min(del, ins);
+        for (let i = 0; i < Math.max(del, ins); i++, r++) {
+          rows.b[r] = i < del ? b + eq + i : -1;
+          rows.a[r] = i < ins ? a + eq + i : -1;
+          rows.kind[r] = i < paired ? KIND_PAIR : (i < del ? KIND_DELETED : KIND_INSERTED);
+        }
+      }
+    }
+    return rows;
+  }
+
+  function identityRows([start, end]) {
+    const n = end - start;
+    const rows = { b: new Int32Array(n), a: new Int32Array(n), kind: new Uint8Array(n) };
+    for (let i = 0; i < n; i++) { rows.b[i] = start + i; rows.a[i] = start + i; }
+    return rows;
+  }
+
+  /**
+   * Folds: unchanged runs beyond `context` lines from a change. Returns [{start, end}] row ranges
+   * (end exclusive), each to be shown as one fold row while collapsed.
+   */
+  function computeFolds(kind, context) {
+    const folds = [];
+    const n = kind.length;
+    let i = 0;
+    while (i < n) {
+      if (kind[i] !== KIND_EQUAL) { i++; continue; }
+      let j = i;
+      while (j < n && kind[j] === KIND_EQUAL) j++;
+      const start = i === 0 ? 0 : i + context;
+      const end = j === n ? n : j - context;
+      if (end - start >= 1) folds.push({ start, end });
+      i = j;
+    }
+    return folds;
+  }
+
+  /** Display order: row indices, with -(f + 1) standing for collapsed fold f. */
+  function displayList(rowCount, folds, expanded) {
+    const out = [];
+    let r = 0;
+    folds.forEach((fold, f) => {
+      for (; r < fold.start; r++) out.push(r);
+      if (expanded[f]) for (; r < fold.end; r++) out.push(r);
+      else { out.push(-(f + 1)); r = fold.end; }
+    });
+    for (; r < rowCount; r++) out.push(r);
+    return Int32Array.from(out);
+  }
+
+  const TOKEN = /\w+|\s+|[^\w\s]/gu;
+
+  /**
+   * Word-level changes between two lines: {before: [[start, end]], after: [[start, end]]} in UTF-16
+   * units, or null when the lines share too little for word marks to help.
+   */
+  function wordDiff(before, after) {
+    const a = before.match(TOKEN) || [], b = after.match(TOKEN) || [];
+    let prefix = 0;
+    while (prefix < a.length && prefix < b.length && a[prefix] === b[prefix]) prefix++;
+    let suffix = 0;
+    while (suffix < a.length - prefix && suffix < b.length - prefix && a[a.length - 1 - suffix] === b[b.length - 1 - suffix]) suffix++;
+    const common = lcsMask(a.slice(prefix, a.length - suffix), b.slice(prefix, b.length - suffix));
+    if (!common) return null;
+    const keepA = new Uint8Array(a.length).fill(1), keepB = new Uint8Array(b.length).fill(1);
+    common.a.forEach((keep, i) => { keepA[prefix + i] = keep; });
+    common.b.forEach((keep, i) => { keepB[prefix + i] = keep; });
+    const sharedChars = a.reduce((sum, token, i) => sum + (keepA[i] ? token.length : 0), 0);
+    if (sharedChars < 0.3 * Math.max(before.length, after.length)) return null;
+    return { before: ranges(a, keepA), after: ranges(b, keepB) };
+  }
+
+  function ranges(tokens, keep) {
+    const out = [];
+    let at = 0;
+    tokens.forEach((token, i) => {
+      const end = at + token.length;
+      if (!keep[i]) {
+        if (out.length && out[out.length - 1][1] === at) out[out.length - 1][1] = end;
+        else out.push([at, end]);
+      }
+      at = end;
+    });
+    return out;
+  }
+
+  /** Which tokens of a and b lie on a longest common subsequence (O(ND) Myers), null if too costly. */
+  function lcsMask(a, b) {
+    const n = a.length, m = b.length;
+    const maskA = new Uint8Array(n), maskB = new Uint8Array(m);
+    if (!n || !m) return { a: maskA, b: maskB };
+    const max = n + m, offset = max + 1;
+    if ((n + m) * Math.min(max, 400) > 4e6) return null;
+    const v = new Int32Array(2 * max + 3);
+    const trace = [];
+    for (let d = 0; d <= Math.min(max, 400); d++) {
+      trace.push(v.slice(offset - d - 1, offset + d + 2));
+      for (let k = -d; k <= d; k += 2) {
+        let x = (k === -d || (k !== d && v[offset + k - 1] < v[offset + k + 1])) ? v[offset + k + 1] : v[offset + k - 1] + 1;
+        let y = x - k;
+        while (x < n && y < m && a[x] === b[y]) { x++; y++; }
+        v[offset + k] = x;
+        if (x >= n && y >= m) return backtrack(trace, n, m, maskA, maskB);
+      }
+    }
+    return null;
+  }
+
+  function backtrack(trace, n, m, maskA, maskB) {
+    let x = n, y = m;
+    for (let d = trace.length - 1; d >= 0; d--) {
+      const v = trace[d], k = x - y, at = kk => v[kk + d + 1];  // trace[d] holds k = -d-1 .. d+1
+      const down = k === -d || (k !== d && at(k - 1) < at(k + 1));
+      const prevK = down ? k + 1 : k - 1;
+      const prevX = at(prevK), prevY = prevX - prevK;
+      while (x > prevX && y > prevY && x > 0 && y > 0) { x--; y--; maskA[x] = 1; maskB[y] = 1; }
+      if (d > 0) { x = prevX; y = prevY; }
+    }
+    return { a: maskA, b: maskB };
+  }
+
+  return {
+    KIND_EQUAL, KIND_PAIR, KIND_DELETED, KIND_INSERTED,
+    runsOf, textStore, applyPass, buildRows, computeFolds, displayList, wordDiff,
+  };
+})();

@@ -1,0 +1,561 @@
+/*
+ * The viewer: one entry point (start), reading the data contract described in rows.js.
+ * Rows are built per view on demand and only those near the screen are in the DOM.
+ */
+(() => {
+  const R = IRTraceRows;
+  const ROW_HEIGHT = 20;
+  const OVERSCAN = 30;
+  const CONTROL_GLYPHS = new Map([[0x7f, "\u2421"], [0x2028, "\u2936"], [0x2029, "\u00b6"]]);
+  for (let c = 0; c < 0x20; c++) if (c !== 9) CONTROL_GLYPHS.set(c, String.fromCharCode(0x2400 + c));
+  const CONTROL_RE = /[\u0000-\u0008\u000a-\u001f\u007f\u2028\u2029]/;
+
+  const $ = id => document.getElementById(id);
+  const data = JSON.parse($("report-data").textContent);
+  const store = R.textStore(data);
+  const passes = data.passes;
+
+  const state = {
+    selected: -1,       // pass index, -1 when none is visible
+    wantedKey: null,    // the function the user picked; kept while passes have it on both sides
+    key: null,          // the function shown now (null: whole file)
+    layout: "split",
+    view: null,         // {rows, folds, expanded, display, before, after, widthChars}
+  };
+
+  const el = {
+    list: $("pass-list"), listEmpty: $("pass-list-empty"),
+    changed: $("filter-changed"), noop: $("filter-noop"), filterCount: $("filter-count"),
+    title: $("pass-title"), counts: $("pass-counts"), summary: $("summary"),
+    select: $("function-select"), notes: $("notes"), status: $("status"),
+    warnings: $("warnings"), warningsText: $("warnings-text"),
+    diff: $("diff"), empty: $("empty-state"),
+    split: $("layout-split"), stacked: $("layout-stacked"),
+    expand: $("expand-all"), collapse: $("collapse-all"),
+    copyBefore: $("copy-before"), copyAfter: $("copy-after"),
+    beforeFile: $("before-file"), afterFile: $("after-file"),
+    panes: [$("scroll-before"), $("scroll-after")],
+    help: $("help"), helpToggle: $("help-toggle"), theme: $("theme-toggle"),
+  };
+  const sizers = el.panes.map(pane => pane.querySelector(".sizer"));
+  const layers = el.panes.map(pane => {
+    const layer = document.createElement("div");
+    layer.className = "rows";
+    pane.appendChild(layer);
+    return layer;
+  });
+
+  // ---- passes -------------------------------------------------------------------------------
+
+  const isChanged = pass => pass.before !== pass.after;
+  const beforeFile = p => (p === 0 ? data.frontend : passes[p - 1].file);
+  const regionsOf = t => data.texts[t].regions;
+
+  function buildPassList() {
+    const fragment = document.createDocumentFragment();
+    passes.forEach((pass, p) => {
+      const item = document.createElement("li");
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "pass" + (isChanged(pass) ? " changed" : " noop");
+      button.dataset.index = String(p);
+      button.title = pass.file;
+      button.append(
+        span("pass-label", pass.label),
+        span("pass-name", pass.name),
+      );
+      const meta = span("pass-meta", "");
+      if (isChanged(pass)) {
+        meta.append(span("count ins", "+" + pass.ins), span("count del", "\u2212" + pass.del));
+      } else {
+        meta.append(span("noop-tag", "no-op"));
+      }
+      if (pass.warnings) {
+        const badge = span("badge", "!");
+        badge.setAttribute("role", "img");
+        badge.setAttribute("aria-label", "warning");
+        badge.title = "This pass emitted warnings";
+        meta.append(badge);
+      }
+      button.append(meta);
+      button.addEventListener("click", () => select(p));
+      item.append(button);
+      fragment.append(item);
+    });
+    el.list.append(fragment);
+    const changedCount = passes.filter(isChanged).length;
+    const warned = passes.filter(pass => pass.warnings).length;
+    el.summary.textContent = `${changedCount} of ${passes.length} passes changed the IR` +
+      (warned ? ` \u00b7 ${warned} with warnings` : "");
+  }
+
+  function span(className, text) {
+    const node = document.createElement("span");
+    node.className = className;
+    node.textContent = text;
+    return node;
+  }
+
+  const passButtons = () => Array.from(el.list.querySelectorAll("button.pass"));
+  const isVisible = p => (isChanged(passes[p]) ? el.changed.checked : el.noop.checked);
+  const visiblePasses = () => passes.map((_, p) => p).filter(isVisible);
+
+  function applyFilters() {
+    const visible = visiblePasses();
+    passButtons().forEach((button, p) => { button.parentElement.hidden = !isVisible(p); });
+    el.filterCount.textContent = `${visible.length}/${passes.length}`;
+    el.listEmpty.hidden = visible.length > 0 || passes.length === 0;
+    if (!visible.length) return select(-1);
+    if (state.selected < 0 || !isVisible(state.selected)) {
+      const from = Math.max(state.selected, 0);
+      const closest = visible.reduce((best, p) => (Math.abs(p - from) < Math.abs(best - from) ? p : best));
+      select(closest);
+    }
+  }
+
+  function step(delta) {
+    const visible = visiblePasses();
+    if (!visible.length) return;
+    const at = visible.indexOf(state.selected);
+    const next = at < 0 ? visible[0] : visible[Math.min(Math.max(at + delta, 0), visible.length - 1)];
+    if (next !== state.selected) select(next);
+  }
+
+  // ---- selecting a pass ---------------------------------------------------------------------
+
+  function select(p) {
+    state.selected = p;
+    passButtons().forEach((button, i) => {
+      if (i === p) {
+        button.setAttribute("aria-current", "true");
+        button.scrollIntoView({ block: "nearest" });
+      } else {
+        button.removeAttribute("aria-current");
+      }
+    });
+    if (p < 0) return showEmpty(passes.length
+      ? "No pass matches the filters. Turn on \u201cChanged\u201d or \u201cNo-op\u201d to see passes."
+      : `The dump holds only ${data.frontend}: no pass snapshot follows it.`);
+    el.empty.hidden = true;
+    el.diff.hidden = false;
+    const pass = passes[p];
+    el.title.textContent = `${pass.label} ${pass.name}`;
+    el.title.title = pass.file;
+    el.counts.textContent = isChanged(pass) ? `+${pass.ins} \u2212${pass.del}` : "no-op";
+    el.beforeFile.textContent = beforeFile(p);
+    el.afterFile.textContent = pass.file;
+    el.warnings.hidden = !pass.warnings;
+    el.warningsText.textContent = pass.warnings || "";
+    fillFunctionSelect(p);
+    showView(true);
+  }
+
+  function showEmpty(message) {
+    state.view = null;
+    el.title.textContent = passes.length ? "No pass selected" : "No passes";
+    el.counts.textContent = "";
+    el.select.replaceChildren(option("", "Whole file"));
+    el.select.disabled = true;
+    el.warnings.hidden = true;
+    el.diff.hidden = true;
+    el.notes.replaceChildren();
+    el.empty.hidden = false;
+    el.empty.textContent = message;
+    [el.copyBefore, el.copyAfter, el.expand, el.collapse].forEach(b => { b.disabled = true; });
+  }
+
+  // ---- the function selector ----------------------------------------------------------------
+
+  function untrustedReason(p) {
+    const pass = passes[p];
+    const reasons = [];
+    if (data.texts[pass.before].untrusted) reasons.push(`${beforeFile(p)}: ${data.texts[pass.before].untrusted}`);
+    if (pass.after !== pass.before && data.texts[pass.after].untrusted) reasons.push(`${pass.file}: ${data.texts[pass.after].untrusted}`);
+    return reasons.join("; ");
+  }
+
+  function option(value, label) {
+    const node = document.createElement("option");
+    node.value = value;
+    node.textContent = label;
+    return node;
+  }
+
+  /** Regions of both sides: after-file order, then those only before (removed). */
+  function regionChoices(p) {
+    const pass = passes[p];
+    const before = new Map(regionsOf(pass.before).map(r => [r[0], r]));
+    const after = new Map(regionsOf(pass.after).map(r => [r[0], r]));
+    const choices = [];
+    for (const [key, region] of after) choices.push({ key, region, side: before.has(key) ? "both" : "added" });
+    for (const [key, region] of before) if (!after.has(key)) choices.push({ key, region, side: "removed" });
+    return { choices, before, after };
+  }
+
+  function fillFunctionSelect(p) {
+    const pass = passes[p];
+    const notes = [];
+    const reason = untrustedReason(p);
+    const { choices, before, after } = regionChoices(p);
+    const counts = pass.regions || {};
+    const options = [option("", "Whole file")];
+    for (const { key, region, side } of choices) {
+      let label = key;
+      if (side !== "both") label += side === "added" ? "  (added)" : "  (removed)";
+      else if (counts[key]) label += `  (+${counts[key][0]} \u2212${counts[key][1]})`;
+      if (counts[key]) label = "\u25cf " + label;
+      if (region[4] || (before.get(key) || [])[4]) label += "  \u26a0 parsed with errors";
+      const node = option(key, label);
+      if (counts[key]) node.className = "changed";
+      options.push(node);
+    }
+    el.select.replaceChildren(...options);
+    state.key = null;
+    if (reason) {
+      el.select.disabled = true;
+      notes.push(["warn", `Function view unavailable for this pass: a snapshot could not be parsed safely (${reason}). Showing the whole-file diff.`]);
+    } else {
+      el.select.disabled = choices.length === 0;
+      if (state.wantedKey !== null) {
+        if (before.has(state.wantedKey) && after.has(state.wantedKey)) state.key = state.wantedKey;
+        else notes.push(["info", `${state.wantedKey} is not on both sides of this pass: showing the whole file.`]);
+      }
+      const shown = state.key !== null ? (after.get(state.key) || before.get(state.key)) : null;
+      const broken = shown && (shown[4] || (before.get(state.key) || [])[4]);
+      if (broken) notes.push(["warn", `${state.key} was parsed with errors (${broken}); it is still diffed line by line.`]);
+    }
+    el.select.value = state.key === null ? "" : state.key;
+    if (!isChanged(pass)) notes.unshift(["info", "No-op: this pass printed exactly the text of its predecessor."]);
+    else if (!pass.ins && !pass.del) notes.unshift(["info", "Only the line endings changed in this pass."]);
+    showNotes(notes);
+  }
+
+  function showNotes(notes) {
+    el.notes.replaceChildren(...notes.map(([kind, text]) => {
+      const note = document.createElement("p");
+      note.className = "note " + kind;
+      note.textContent = text;
+      return note;
+    }));
+  }
+
+  function onFunctionChange() {
+    const key = el.select.value || null;
+    state.wantedKey = key;
+    fillFunctionSelect(state.selected);
+    showView(true);
+  }
+
+  // ---- views: rows, folds, virtual rendering ------------------------------------------------
+
+  function showView(resetScroll) {
+    const p = state.selected;
+    const pass = passes[p];
+    const before = store.ids(pass.before), after = store.ids(pass.after);
+    let span = [0, before.length];
+    if (state.key !== null && !pass.pieces) {
+      const region = regionsOf(pass.before).find(r => r[0] === state.key);
+      span = [region[2], region[3]];
+    }
+    const rows = R.buildRows(pass, state.key, span);
+    const folds = R.computeFolds(rows.kind, data.context);
+    let widthChars = 0;
+    for (let r = 0; r < rows.b.length; r++) {
+      const b = rows.b[r], a = rows.a[r];
+      if (b >= 0) widthChars = Math.max(widthChars, data.lines[before[b]].length);
+      if (a >= 0) widthChars = Math.max(widthChars, data.lines[after[a]].length);
+    }
+    state.view = { pass, rows, folds, expanded: new Uint8Array(folds.length), before, after, widthChars, words: new Map() };
+    [el.copyBefore, el.copyAfter, el.expand, el.collapse].forEach(b => { b.disabled = false; });
+    el.expand.disabled = el.collapse.disabled = folds.length === 0;
+    layoutView(resetScroll);
+  }
+
+  function layoutView(resetScroll) {
+    const view = state.view;
+    if (!view) return;
+    view.display = R.displayList(view.rows.b.length, view.folds, view.expanded);
+    const digits = String(Math.max(view.before.length, view.after.length, 1)).length;
+    document.documentElement.style.setProperty("--gutter-chars", String(Math.max(digits, 3)));
+    const height = view.display.length * ROW_HEIGHT;
+    const width = `calc(${view.widthChars + 2}ch + var(--gutter-width))`;
+    sizers.forEach(sizer => { sizer.style.height = height + "px"; sizer.style.width = width; });
+    layers.forEach(layer => { layer.style.width = width; });
+    if (resetScroll) setScroll(0, 0);
+    renderRows();
+  }
+
+  let frame = 0;
+  function scheduleRender() {
+    if (!frame) frame = requestAnimationFrame(() => { frame = 0; renderRows(); });
+  }
+
+  function renderRows() {
+    const view = state.view;
+    if (!view) return;
+    const pane = el.panes[0];
+    const first = Math.max(0, Math.floor(pane.scrollTop / ROW_HEIGHT) - OVERSCAN);
+    const visibleRows = Math.ceil(Math.max(pane.clientHeight, el.panes[1].clientHeight) / ROW_HEIGHT);
+    const last = Math.min(view.display.length, first + visibleRows + 2 * OVERSCAN);
+    if (view.rendered && view.rendered[0] === first && view.rendered[1] === last && view.rendered[2] === view.display) return;
+    view.rendered = [first, last, view.display];
+    [0, 1].forEach(side => {
+      const fragment = document.createDocumentFragment();
+      for (let d = first; d < last; d++) fragment.append(renderRow(view, side, view.display[d]));
+      layers[side].replaceChildren(fragment);
+      layers[side].style.transform = `translateY(${first * ROW_HEIGHT}px)`;
+    });
+  }
+
+  function renderRow(view, side, item) {
+    if (item < 0) return renderFold(view, side, -item - 1);
+    const { rows } = view;
+    const kind = rows.kind[item];
+    const line = side === 0 ? rows.b[item] : rows.a[item];
+    const row = document.createElement("div");
+    const changedSide = side === 0 ? "del" : "ins";
+    row.className = "row " + (line < 0 ? "filler" : kind === R.KIND_EQUAL ? "eq" : changedSide);
+    const number = span("ln", line < 0 ? "" : String(line + 1));
+    const marker = span("mk", line < 0 || kind === R.KIND_EQUAL ? " " : side === 0 ? "\u2212" : "+");
+    const code = document.createElement("span");
+    code.className = "code";
+    if (line >= 0) {
+      const id = (side === 0 ? view.before : view.after)[line];
+      const words = kind === R.KIND_PAIR ? wordsOf(view, item) : null;
+      paint(code, data.lines[id], data.spans[id], words ? words[side === 0 ? "before" : "after"] : null, changedSide);
+    }
+    row.append(number, marker, code);
+    return row;
+  }
+
+  function wordsOf(view, item) {
+    if (!view.words.has(item)) {
+      const b = data.lines[view.before[view.rows.b[item]]], a = data.lines[view.after[view.rows.a[item]]];
+      view.words.set(item, R.wordDiff(b, a));
+    }
+    return view.words.get(item);
+  }
+
+  function renderFold(view, side, f) {
+    const fold = view.folds[f];
+    const hidden = fold.end - fold.start;
+    const text = `\u22ef ${hidden} unchanged line${hidden === 1 ? "" : "s"}`;
+    const row = document.createElement("div");
+    row.className = "row fold-row";
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "fold";
+    button.textContent = side === 0 ? `${text} \u2014 show` : text;
+    if (side === 1) {  // one accessible control per fold; the twin in the other pane is for the mouse
+      button.tabIndex = -1;
+      button.setAttribute("aria-hidden", "true");
+    }
+    button.addEventListener("click", () => { view.expanded[f] = 1; layoutView(false); });
+    row.append(button);
+    return row;
+  }
+
+  /** Text with highlight classes, word-change marks and visible control characters. */
+  function paint(target, text, spans, changes, changeClass) {
+    const cuts = new Set([0, text.length]);
+    const marks = [];
+    let at = 0;
+    for (let i = 0; i < spans.length; i += 3) {
+      const start = at + spans[i], end = start + spans[i + 1];
+      marks.push([start, end, "hl-" + data.classes[spans[i + 2]]]);
+      cuts.add(start); cuts.add(end);
+      at = end;
+    }
+    for (const [start, end] of changes || []) {
+      marks.push([start, end, "word-" + changeClass]);
+      cuts.add(start); cuts.add(end);
+    }
+    if (marks.length === 0 && !CONTROL_RE.test(text)) { target.textContent = text; return; }
+    const points = Array.from(cuts).filter(x => x <= text.length).sort((x, y) => x - y);
+    for (let i = 0; i + 1 < points.length; i++) {
+      const start = points[i], end = points[i + 1];
+      const classes = marks.filter(([s, e]) => s <= start && end <= e).map(m => m[2]);
+      appendText(target, text.slice(start, end), classes.join(" "));
+    }
+  }
+
+  function appendText(target, text, className) {
+    if (!CONTROL_RE.test(text)) {
+      target.append(className ? span(className, text) : document.createTextNode(text));
+      return;
+    }
+    let plain = "";
+    const holder = className ? span(className, "") : target;
+    for (const char of text) {
+      const glyph = CONTROL_GLYPHS.get(char.codePointAt(0));
+      if (glyph === undefined) { plain += char; continue; }
+      if (plain) { holder.append(plain); plain = ""; }
+      const control = span("ctrl", glyph);
+      control.title = "U+" + char.codePointAt(0).toString(16).toUpperCase().padStart(4, "0");
+      holder.append(control);
+    }
+    if (plain) holder.append(plain);
+    if (holder !== target) target.append(holder);
+  }
+
+  // ---- scrolling in sync ----------------------------------------------------------------------
+
+  const assigned = new WeakMap();  // pane -> the position we set programmatically (its echo is ignored)
+
+  function setScroll(top, left) {
+    el.panes.forEach(pane => {
+      assigned.set(pane, { top, left });
+      pane.scrollTop = top;
+      pane.scrollLeft = left;
+    });
+  }
+
+  function onScroll(source, target) {
+    const mark = assigned.get(source);
+    if (mark && mark.top === source.scrollTop && mark.left === source.scrollLeft) {
+      assigned.delete(source);
+    } else {
+      assigned.delete(source);
+      if (target.scrollTop !== source.scrollTop || target.scrollLeft !== source.scrollLeft) {
+        assigned.set(target, { top: source.scrollTop, left: source.scrollLeft });
+        target.scrollTop = source.scrollTop;
+        target.scrollLeft = source.scrollLeft;
+      }
+    }
+    scheduleRender();
+  }
+
+  // ---- controls -------------------------------------------------------------------------------
+
+  function setLayout(layout) {
+    const top = el.panes[0].scrollTop, left = el.panes[0].scrollLeft;
+    state.layout = layout;
+    el.diff.classList.toggle("split", layout === "split");
+    el.diff.classList.toggle("stacked", layout === "stacked");
+    el.split.setAttribute("aria-pressed", String(layout === "split"));
+    el.stacked.setAttribute("aria-pressed", String(layout === "stacked"));
+    if (state.view) {
+      state.view.rendered = null;
+      setScroll(top, left);
+      renderRows();
+    }
+  }
+
+  function setAllFolds(expanded) {
+    const view = state.view;
+    if (!view) return;
+    view.expanded.fill(expanded ? 1 : 0);
+    layoutView(false);
+    announce(expanded ? "All unchanged lines shown" : `Unchanged lines folded to ${data.context} lines of context`);
+  }
+
+  function announce(text) {
+    el.status.textContent = text;
+    clearTimeout(announce.timer);
+    announce.timer = setTimeout(() => { el.status.textContent = ""; }, 4000);
+  }
+
+  async function copySide(side) {
+    const p = state.selected;
+    if (p < 0) return;
+    const pass = passes[p];
+    const text = store.source(side === 0 ? pass.before : pass.after);
+    const file = side === 0 ? beforeFile(p) : pass.file;
+    let copied = false;
+    try {
+      if (navigator.clipboard && window.isSecureContext) {
+        await navigator.clipboard.writeText(text);
+        copied = true;
+      }
+    } catch (err) {
+      copied = false;
+    }
+    if (!copied) copied = copyWithSelection(text);
+    const lines = store.ids(side === 0 ? pass.before : pass.after).length;
+    announce(copied ? `Copied ${file} (${lines} lines)` : `Copy failed: the browser refused clipboard access`);
+  }
+
+  function copyWithSelection(text) {
+    const area = document.createElement("textarea");
+    area.value = text;
+    area.setAttribute("readonly", "");
+    area.className = "offscreen";
+    document.body.append(area);
+    area.select();
+    let ok = false;
+    try { ok = document.execCommand("copy"); } catch (err) { ok = false; }
+    area.remove();
+    return ok;
+  }
+
+  function toggleHelp(show) {
+    const open = show === undefined ? el.help.hidden : show;
+    el.help.hidden = !open;
+    el.helpToggle.setAttribute("aria-expanded", String(open));
+  }
+
+  const THEME_KEY = "pypto-ir-trace-theme";
+  function currentTheme() {
+    const explicit = document.documentElement.dataset.theme;
+    if (explicit) return explicit;
+    return window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light";
+  }
+  function setTheme(theme, remember) {
+    document.documentElement.dataset.theme = theme;
+    el.theme.setAttribute("aria-pressed", String(theme === "dark"));
+    if (remember) try { localStorage.setItem(THEME_KEY, theme); } catch (err) { /* storage may be off for file:// */ }
+  }
+
+  function isTyping(target) {
+    return target instanceof HTMLElement &&
+      (target.isContentEditable || ["INPUT", "SELECT", "TEXTAREA"].includes(target.tagName));
+  }
+
+  function onKey(event) {
+    if (event.altKey || event.ctrlKey || event.metaKey || isTyping(event.target)) return;
+    const keys = { j: 1, ArrowDown: 1, k: -1, ArrowUp: -1 };
+    if (event.key in keys) {
+      event.preventDefault();
+      step(keys[event.key]);
+    } else if (event.key === "?") {
+      event.preventDefault();
+      toggleHelp();
+    } else if (event.key === "Escape" && !el.help.hidden) {
+      toggleHelp(false);
+    }
+  }
+
+  function start() {
+    let saved = null;
+    try { saved = localStorage.getItem(THEME_KEY); } catch (err) { saved = null; }
+    if (saved === "light" || saved === "dark") setTheme(saved, false);
+    else el.theme.setAttribute("aria-pressed", String(currentTheme() === "dark"));
+    buildPassList();
+    el.changed.addEventListener("change", applyFilters);
+    el.noop.addEventListener("change", applyFilters);
+    el.select.addEventListener("change", onFunctionChange);
+    el.split.addEventListener("click", () => setLayout("split"));
+    el.stacked.addEventListener("click", () => setLayout("stacked"));
+    el.expand.addEventListener("click", () => setAllFolds(true));
+    el.collapse.addEventListener("click", () => setAllFolds(false));
+    el.copyBefore.addEventListener("click", () => copySide(0));
+    el.copyAfter.addEventListener("click", () => copySide(1));
+    el.helpToggle.addEventListener("click", () => toggleHelp());
+    el.theme.addEventListener("click", () => setTheme(currentTheme() === "dark" ? "light" : "dark", true));
+    el.panes[0].addEventListener("scroll", () => onScroll(el.panes[0], el.panes[1]), { passive: true });
+    el.panes[1].addEventListener("scroll", () => onScroll(el.panes[1], el.panes[0]), { passive: true });
+    window.addEventListener("resize", scheduleRender);
+    document.addEventListener("keydown", onKey);
+    el.filterCount.textContent = `${passes.length}/${passes.length}`;
+    const firstChanged = passes.findIndex(isChanged);
+    select(passes.length ? Math.max(firstChanged, 0) : -1);
+    if (passes.length && firstChanged < 0) {
+      el.notes.prepend(Object.assign(document.createElement("p"), {
+        className: "note info", textContent: "The pipeline changed nothing: every pass printed the text of its predecessor.",
+      }));
+    }
+    document.body.dataset.ready = "true";
+  }
+
+  start();
+})();
