@@ -1,0 +1,164 @@
+"""The command line: arguments, exit codes, one-line errors, atomic and deterministic output."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pypto_ir_trace import cli, render
+from dumptools import PROGRAM, REAL
+
+SPLIT_K = REAL / "advanced_01_split_k_concise" / "passes_dump"
+
+
+def run(*args, cwd=None, env=None):
+    """The module entry point in a subprocess, as a user runs it."""
+    return subprocess.run(
+        [sys.executable, "-m", "pypto_ir_trace", *map(str, args)],
+        capture_output=True, text=True, cwd=cwd, env={**os.environ, **(env or {})}, timeout=120,
+    )
+
+
+def one_error_line(stderr: str, kind="error") -> str:
+    lines = stderr.strip().splitlines()
+    assert len(lines) == 1, stderr
+    assert lines[0].startswith(f"pypto-ir-trace: {kind}: "), stderr
+    assert "Traceback" not in stderr
+    return lines[0]
+
+
+def test_success_writes_a_shareable_report(tmp_path):
+    out = tmp_path / "report.html"
+    old = os.umask(0o022)
+    try:
+        assert cli.main([str(SPLIT_K), "-o", str(out)]) == 0
+    finally:
+        os.umask(old)
+    assert out.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    assert out.stat().st_mode & 0o777 == 0o644
+    assert [p.name for p in tmp_path.iterdir()] == ["report.html"]  # no temporary file left
+
+
+def test_default_output_is_ir_trace_html_in_the_current_directory(tmp_path):
+    result = run(SPLIT_K, cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "ir_trace.html").is_file()
+    assert result.stderr == ""
+
+
+def test_console_script_and_module_agree(tmp_path):
+    script = Path(sys.executable).with_name("pypto-ir-trace")
+    if not script.exists():
+        pytest.fail(f"console script not installed beside {sys.executable}")
+    result = subprocess.run([str(script), "--version"], capture_output=True, text=True)
+    assert result.returncode == 0 and result.stdout.startswith("pypto-ir-trace ")
+    assert run("--version").stdout == result.stdout
+
+
+def test_help_lists_the_arguments():
+    result = run("--help")
+    assert result.returncode == 0
+    for word in ("passes_dump", "--output", "--context"):
+        assert word in result.stdout
+
+
+@pytest.mark.parametrize("args, message", [
+    ([], "the following arguments are required: passes_dump"),
+    ([SPLIT_K, "--context", "-1"], "argument --context: must be a non-negative integer, got '-1'"),
+    ([SPLIT_K, "--context", "three"], "argument --context: must be a non-negative integer, got 'three'"),
+    ([SPLIT_K, "--bogus"], "unrecognized arguments: --bogus"),
+])
+def test_argument_errors_exit_2(args, message):
+    result = run(*args)
+    assert result.returncode == 2
+    assert message in one_error_line(result.stderr)
+
+
+def test_context_zero_is_accepted(tmp_path):
+    assert run(SPLIT_K, "--context", "0", "-o", tmp_path / "r.html").returncode == 0
+
+
+def test_missing_input_directory(tmp_path):
+    result = run(tmp_path / "build_output", "-o", tmp_path / "r.html")
+    assert result.returncode == 1
+    assert one_error_line(result.stderr).endswith(f"input directory does not exist: {tmp_path / 'build_output'}")
+    assert not (tmp_path / "r.html").exists()
+
+
+def test_output_directory_must_exist(tmp_path):
+    result = run(SPLIT_K, "-o", tmp_path / "nope" / "r.html")
+    assert result.returncode == 1
+    assert f"output directory does not exist: {tmp_path / 'nope'}" in one_error_line(result.stderr)
+    assert not (tmp_path / "nope").exists()
+
+
+def test_bad_dump_exits_1_and_keeps_the_existing_report(make_dump, tmp_path):
+    dump = make_dump({"00_frontend.py": PROGRAM, "02_after_B.py": PROGRAM})
+    out = tmp_path / "r.html"
+    out.write_text("previous report")
+    result = run(dump, "-o", out)
+    assert result.returncode == 1
+    assert "missing 01 between 00_frontend.py and 02_after_B.py" in one_error_line(result.stderr)
+    assert out.read_text() == "previous report"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["case", "r.html"]
+
+
+def test_failed_write_leaves_no_partial_report(tmp_path, monkeypatch, capsys):
+    out = tmp_path / "r.html"
+    out.write_text("previous report")
+
+    def fail(*_args, **_kwargs):
+        raise OSError(28, "No space left on device", str(out))
+
+    monkeypatch.setattr(os, "replace", fail)
+    assert cli.main([str(SPLIT_K), "-o", str(out)]) == 1
+    assert "No space left on device" in one_error_line(capsys.readouterr().err)
+    assert out.read_text() == "previous report"
+    assert [p.name for p in tmp_path.iterdir()] == ["r.html"]
+
+
+def test_internal_error_is_one_line_with_a_hint(tmp_path, monkeypatch, capsys):
+    def explode(_model):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(render, "render", explode)
+    assert cli.main([str(SPLIT_K), "-o", str(tmp_path / "r.html")]) == 1
+    line = one_error_line(capsys.readouterr().err, kind="internal error")
+    assert "RuntimeError: boom" in line and "report" in line
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_compile_output_dir_is_redirected_with_a_note(tmp_path):
+    result = run(SPLIT_K.parent, "-o", tmp_path / "r.html")
+    assert result.returncode == 0
+    assert result.stderr.strip() == f"pypto-ir-trace: note: using {SPLIT_K.parent / 'passes_dump'}"
+
+
+def test_frontend_only_dump_renders_with_a_note(make_dump, tmp_path):
+    result = run(make_dump({"00_frontend.py": PROGRAM}), "-o", tmp_path / "r.html")
+    assert result.returncode == 0
+    assert "no pass snapshot follows it" in result.stderr
+    assert "00_frontend.py" in (tmp_path / "r.html").read_text(encoding="utf-8")
+
+
+def test_report_is_byte_identical_whatever_the_path_cwd_or_hash_seed(tmp_path):
+    first = tmp_path / "a.html"
+    second = tmp_path / "sub" / "b.html"
+    second.parent.mkdir()
+    assert run(SPLIT_K.resolve(), "-o", first, env={"PYTHONHASHSEED": "1"}).returncode == 0
+    relative = os.path.relpath(SPLIT_K, second.parent)
+    assert run(relative, "-o", "b.html", cwd=second.parent, env={"PYTHONHASHSEED": "2"}).returncode == 0
+    assert first.read_bytes() == second.read_bytes()
+    text = first.read_text(encoding="utf-8")
+    assert str(REAL) not in text and str(tmp_path) not in text
+
+
+def test_dump_structure_prints_what_the_parser_saw(tmp_path):
+    result = run(SPLIT_K, "--dump-structure")
+    assert result.returncode == 0
+    assert "00_frontend.py:" in result.stdout and "_jit_matmul_split_k.matmul_split_k" in result.stdout
+    assert "trusted" in result.stdout

@@ -1,0 +1,125 @@
+"""Discovery: ordering, names, gaps, duplicates, warnings, encodings and their one-line errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pypto_ir_trace.dump import DumpError, load_dump, split_lines
+
+from dumptools import PROGRAM
+
+
+def test_snapshots_in_index_order_with_pass_names(make_dump):
+    dump = load_dump(make_dump({
+        "00_frontend.py": PROGRAM,
+        "02_after_Simplify.py": PROGRAM,
+        "01_after_ConvertToSSA.py": PROGRAM,
+        "03_after_Simplify.py": PROGRAM,
+        "notes.txt": "ignored",
+    }))
+    assert [(s.label, s.name) for s in dump.snapshots] == [
+        ("00", "frontend"), ("01", "ConvertToSSA"), ("02", "Simplify"), ("03", "Simplify"),
+    ]
+    assert dump.title == "case/passes_dump"
+
+
+def test_warnings_log_belongs_to_its_pass(make_dump):
+    dump = load_dump(make_dump({
+        "00_frontend.py": PROGRAM,
+        "01_after_A.py": PROGRAM,
+        "01_after_A.log": "x.py:3:1: warning: unused tile\n",
+        "02_after_B.py": PROGRAM,
+        "02_after_B.log": "",
+    }))
+    assert dump.snapshots[1].warnings == "x.py:3:1: warning: unused tile\n"
+    assert dump.snapshots[2].warnings == ""  # present but empty: the pass did not warn
+    assert dump.snapshots[0].warnings is None
+
+
+def test_missing_directory(tmp_path):
+    with pytest.raises(DumpError, match=r"^input directory does not exist: .*nowhere$"):
+        load_dump(tmp_path / "nowhere")
+
+
+def test_path_is_a_file(tmp_path):
+    (tmp_path / "f.py").write_text("x = 1\n")
+    with pytest.raises(DumpError, match="input is not a directory"):
+        load_dump(tmp_path / "f.py")
+
+
+def test_no_frontend(make_dump):
+    with pytest.raises(DumpError, match="no 00_frontend.py in"):
+        load_dump(make_dump({"01_after_A.py": PROGRAM}))
+
+
+def test_gap_names_missing_index_and_neighbours(make_dump):
+    files = {"00_frontend.py": PROGRAM, "01_after_A.py": PROGRAM, "04_after_D.py": PROGRAM}
+    with pytest.raises(DumpError, match=r"missing 02, 03 between 01_after_A.py and 04_after_D.py"):
+        load_dump(make_dump(files))
+
+
+def test_two_snapshots_with_one_index(make_dump):
+    files = {"00_frontend.py": PROGRAM, "01_after_A.py": PROGRAM, "01_after_B.py": PROGRAM}
+    with pytest.raises(DumpError, match=r"two snapshots with index 01 .*01_after_A.py and 01_after_B.py"):
+        load_dump(make_dump(files))
+
+
+@pytest.mark.parametrize("name", ["01_before_A.py", "01_after_.py", "00_after_A.py", "01_frontend.py", "7_A.py"])
+def test_numbered_file_that_does_not_match(make_dump, name):
+    files = {"00_frontend.py": PROGRAM, name: PROGRAM} if name != "00_after_A.py" else {name: PROGRAM}
+    with pytest.raises(DumpError, match=f"unexpected snapshot name {name}"):
+        load_dump(make_dump(files))
+
+
+def test_not_utf8_names_the_file(make_dump):
+    files = {"00_frontend.py": PROGRAM, "01_after_A.py": b"x = '\xff'\n"}
+    with pytest.raises(DumpError, match=r"01_after_A.py is not UTF-8 text \(invalid byte 0xff at offset 5\)"):
+        load_dump(make_dump(files))
+
+
+def test_unreadable_file(make_dump, monkeypatch):
+    """Permissions cannot stop root (CI), so the OS refusing the read is simulated."""
+    dump = make_dump({"00_frontend.py": PROGRAM, "01_after_A.py": PROGRAM})
+    real_read = Path.read_bytes
+
+    def refuse(path):
+        if path.name == "01_after_A.py":
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_read(path)
+
+    monkeypatch.setattr(Path, "read_bytes", refuse)
+    with pytest.raises(DumpError, match=r"cannot read .*01_after_A.py: Permission denied"):
+        load_dump(dump)
+
+
+def test_directory_named_like_a_snapshot_is_not_a_snapshot(make_dump):
+    dump = make_dump({"00_frontend.py": PROGRAM})
+    (dump / "01_after_A.py").mkdir()
+    assert [s.filename for s in load_dump(dump).snapshots] == ["00_frontend.py"]
+
+
+def test_compile_output_dir_redirects_to_passes_dump(make_dump):
+    dump = make_dump({"00_frontend.py": PROGRAM, "01_after_A.py": PROGRAM})
+    loaded = load_dump(dump.parent)
+    assert loaded.redirected and len(loaded.snapshots) == 2
+
+
+def test_bom_is_not_part_of_line_one_and_crlf_reads(make_dump):
+    dump = load_dump(make_dump({"00_frontend.py": b"\xef\xbb\xbfimport x\r\ny = 1\r\n"}))
+    text = dump.snapshots[0].text
+    assert text == "import x\r\ny = 1\r\n"
+    assert split_lines(text) == (["import x", "y = 1"], ["\r\n", "\r\n"])
+
+
+@pytest.mark.parametrize("text, lines, endings", [
+    ("", [], []),
+    ("a", ["a"], [""]),
+    ("a\n", ["a"], ["\n"]),
+    ("a\r\nb\rc\n\nd", ["a", "b", "c", "", "d"], ["\r\n", "\r", "\n", "\n", ""]),
+    ("a\u2028b\x0cc\n", ["a\u2028b\x0cc"], ["\n"]),  # only \r\n, \r and \n end lines
+])
+def test_split_lines(text, lines, endings):
+    assert split_lines(text) == (lines, endings)
+    assert "".join(line + end for line, end in zip(lines, endings)) == text
