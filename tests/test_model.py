@@ -1,0 +1,146 @@
+"""The report model on real dumps: exact texts, the functions the program defines, counts that add up."""
+
+from __future__ import annotations
+
+import ast
+import lzma
+import os
+import tarfile
+from pathlib import Path
+
+import pytest
+
+from pypto_ir_trace import model
+from pypto_ir_trace.dump import load_dump, split_lines
+from dumptools import PROGRAM, REAL, REPO
+from modeltools import source, text_ids
+
+REAL_DUMPS = sorted(REAL.glob("*/passes_dump"))
+
+
+def defined_functions(text: str) -> list[list]:
+    """What the printed program defines, by Python's own parser: [key, kind, start, end] (0-based, end exclusive)."""
+    found = []
+
+    def add(node, key, kind):
+        first = min([node.lineno] + [d.lineno for d in node.decorator_list])
+        found.append([key, kind, first - 1, node.end_lineno])
+
+    for node in ast.parse(text).body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            add(node, node.name, "function")
+        elif isinstance(node, ast.ClassDef):
+            for member in node.body:
+                if isinstance(member, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    add(member, f"{node.name}.{member.name}", "method")
+    return sorted(found, key=lambda r: r[2])
+
+
+def lcs_edits(a: list[str], b: list[str]) -> tuple[int, int]:
+    """Minimal (inserted, deleted) by dynamic programming: the oracle for a matched function."""
+    previous = [0] * (len(b) + 1)
+    for x in a:
+        current = [0]
+        for j, y in enumerate(b):
+            current.append(previous[j] + 1 if x == y else max(previous[j + 1], current[j]))
+        previous = current
+    common = previous[-1]
+    return len(b) - common, len(a) - common
+
+
+@pytest.fixture(scope="module", params=REAL_DUMPS, ids=lambda p: p.parent.name)
+def real(request):
+    dump = load_dump(request.param)
+    return dump, model.build(dump, context=3)
+
+
+def test_every_snapshot_is_rebuilt_exactly_from_the_model(real):
+    dump, data = real
+    cache: dict = {}
+    for number, snapshot in enumerate(dump.snapshots):
+        t = 0 if number == 0 else data["passes"][number - 1]["after"]
+        assert source(data, t, cache) == snapshot.text, snapshot.filename
+
+
+def test_distinct_texts_are_stored_once_and_no_op_passes_store_nothing(real):
+    dump, data = real
+    assert len(data["texts"]) == len({s.text for s in dump.snapshots})
+    for number, p in enumerate(data["passes"], 1):
+        same = dump.snapshots[number].text == dump.snapshots[number - 1].text
+        assert (p["before"] == p["after"]) == same
+        if same:
+            assert (p["ins"], p["del"]) == (0, 0) and "pieces" not in p
+
+
+def test_functions_match_what_the_program_defines(real):
+    dump, data = real
+    for snapshot in dump.snapshots:
+        t = next(i for i, entry in enumerate(data["texts"]) if source(data, i) == snapshot.text)
+        regions = [r[:4] for r in data["texts"][t]["regions"]]
+        assert regions == defined_functions(snapshot.text), snapshot.filename
+        assert "untrusted" not in data["texts"][t]
+
+
+def test_counts_add_up_and_matched_functions_diff_minimally(real):
+    dump, data = real
+    for number, p in enumerate(data["passes"], 1):
+        before, _ = split_lines(dump.snapshots[number - 1].text)
+        after, _ = split_lines(dump.snapshots[number].text)
+        assert p["ins"] - p["del"] == len(after) - len(before)
+        if "pieces" not in p:
+            continue
+        assert sum(piece[1] for piece in p["pieces"]) == p["ins"]
+        assert sum(piece[2] for piece in p["pieces"]) == p["del"]
+        old = {r[0]: r for r in data["texts"][p["before"]]["regions"]}
+        new = {r[0]: r for r in data["texts"][p["after"]]["regions"]}
+        for key in old.keys() & new.keys():
+            expected = lcs_edits(before[old[key][2] : old[key][3]], after[new[key][2] : new[key][3]])
+            assert tuple(p["regions"].get(key, (0, 0))) == expected, (p["file"], key)
+
+
+def test_aborted_pipeline_renders_the_passes_it_has():
+    dump = load_dump(REAL / "models_03_flash_attention_concise" / "passes_dump")
+    data = model.build(dump, context=3)
+    assert len(data["passes"]) == 34
+    assert data["passes"][-1]["file"] == "34_after_MemoryReuse.py"
+
+
+def test_repeated_pass_names_stay_distinct_entries():
+    data = model.build(load_dump(REAL / "advanced_01_split_k_concise" / "passes_dump"), context=3)
+    simplify = [p["label"] for p in data["passes"] if p["name"] == "Simplify"]
+    assert simplify == ["05", "45"]
+
+
+def test_model_is_deterministic():
+    path = REAL / "advanced_01_split_k_explicit" / "passes_dump"
+    assert model.build(load_dump(path), 3) == model.build(load_dump(path), 3)
+
+
+def test_lines_are_interned_once(make_dump):
+    dump = load_dump(make_dump({"00_frontend.py": PROGRAM, "01_after_A.py": PROGRAM.replace("t, [0]", "t, [1]")}))
+    data = model.build(dump, 3)
+    assert len(data["lines"]) == len(set(data["lines"]))
+    assert len(data["lines"]) == len(set(PROGRAM.splitlines())) + 1
+
+
+def _archive() -> Path | None:
+    for candidate in (os.environ.get("PYPTO_REAL_DUMPS"), REPO.parent / "shared/dumps/real-pypto-dumps.tar.xz"):
+        if candidate and Path(candidate).is_file():
+            return Path(candidate)
+    return None
+
+
+@pytest.mark.skipif(_archive() is None, reason="the archive of 256 real dumps is not beside the repository")
+def test_all_real_dumps_render_exactly(tmp_path):
+    with lzma.open(_archive()) as stream, tarfile.open(fileobj=stream) as tar:
+        tar.extractall(tmp_path, filter="data")
+    dumps = sorted(tmp_path.glob("*/passes_dump"))
+    assert len(dumps) == 256
+    for path in dumps:
+        dump = load_dump(path)
+        data = model.build(dump, 3)
+        cache: dict = {}
+        last = data["passes"][-1]["after"] if data["passes"] else 0
+        assert source(data, last, cache) == dump.snapshots[-1].text, path
+        for p in data["passes"]:
+            assert p["ins"] - p["del"] == len(text_ids(data, p["after"], cache)) - len(text_ids(data, p["before"], cache))

@@ -1,0 +1,56 @@
+"""The HTML page: self-contained, network-free, and dump text can never become markup or script."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from pypto_ir_trace import model, render
+from pypto_ir_trace.dump import load_dump
+from dumptools import PROGRAM, REAL
+
+HOSTILE = '</script><script>alert(1)</script><!-- {{ 7*7 }} {% if %} \u2028\u2029 &amp; <img src=x onerror=alert(2)>'
+
+
+def page_of(path) -> str:
+    return render.render(model.build(load_dump(path), 3))
+
+
+def embedded_json(page: str) -> str:
+    match = re.search(r'<script type="application/json" id="report-data">(.*?)</script>', page, re.S)
+    assert match, "no data element"
+    return match.group(1)
+
+
+def test_data_round_trips_and_cannot_close_its_script_element(make_dump):
+    dump = make_dump({"00_frontend.py": PROGRAM, "01_after_" + "X.py": PROGRAM + f"# {HOSTILE}\n"})
+    data = model.build(load_dump(dump), 3)
+    page = render.render(data)
+    raw = embedded_json(page)
+    for forbidden in ("<", ">", "&", "\u2028", "\u2029"):
+        assert forbidden not in raw
+    assert json.loads(raw) == data
+    assert page.count("<script") == 2  # the data element and the viewer, nothing from the dump
+
+
+def test_title_is_escaped(make_dump, tmp_path):
+    dump = make_dump({"00_frontend.py": PROGRAM}, name="<b>{{x}}&")
+    page = page_of(dump)
+    assert "<b>{{x}}&" not in page
+    assert "&lt;b&gt;{{x}}&amp;/passes_dump" in page
+
+
+def test_self_contained_with_a_csp_that_forbids_the_network():
+    page = page_of(REAL / "advanced_01_split_k_concise" / "passes_dump")
+    csp = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]+)"', page).group(1)
+    assert "default-src &#39;none&#39;" in csp
+    assert "connect-src" not in csp  # falls back to default-src 'none'
+    assert not re.search(r"https?://", page.replace("http-equiv", ""))
+    assert not re.search(r'<(link|img|iframe)\b', page)
+    assert not re.search(r'<script[^>]+src=', page)
+
+
+def test_viewer_script_hash_matches_the_csp():
+    page = page_of(REAL / "advanced_01_split_k_concise" / "passes_dump")
+    script = re.search(r"<script>(.*)</script>", page, re.S).group(1)
+    assert render._csp_hash(script).replace("'", "&#39;") in page
