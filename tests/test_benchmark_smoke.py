@@ -1,0 +1,56 @@
+"""Smoke test of the benchmark: the generator's shape and determinism, and run.py on the small case."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent.parent / "benchmarks"
+sys.path.insert(0, str(BENCH))
+import gen_dump  # noqa: E402
+
+
+def _files(root: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(root.iterdir())}
+
+
+def test_generator_is_deterministic_per_seed(tmp_path):
+    first = gen_dump.generate(tmp_path / "a", functions=6, lines=15, passes=12, seed=3)
+    again = gen_dump.generate(tmp_path / "b", functions=6, lines=15, passes=12, seed=3)
+    other = gen_dump.generate(tmp_path / "c", functions=6, lines=15, passes=12, seed=4)
+    assert _files(first.path) == _files(again.path)
+    assert _files(first.path) != _files(other.path)
+
+
+def test_generator_shape(tmp_path):
+    result = gen_dump.generate(tmp_path, functions=10, lines=20, passes=40, warn_rate=0.5, seed=1)
+    names = sorted(p.name for p in result.path.iterdir())
+    snapshots = [n for n in names if n.endswith(".py")]
+    assert snapshots[0] == "00_frontend.py"
+    assert len(snapshots) == 41
+    assert all("_after_" in n for n in snapshots[1:])
+    assert any(n.endswith(".log") for n in names)
+    frontend = (result.path / "00_frontend.py").read_text()
+    assert frontend.startswith("# pypto.program: ")
+    assert frontend.count("    def ") == 10
+    assert frontend.count("\n") == 10 * 20 + 5  # header lines plus functions x lines
+    noop = sum((result.path / a).read_bytes() == (result.path / b).read_bytes()
+               for a, b in zip(snapshots, snapshots[1:]))
+    assert noop == result.changed.count(False)
+    assert 0.3 * 40 <= noop <= 0.7 * 40  # about half the passes print their predecessor's text
+
+
+def test_broken_snapshots_are_local(tmp_path):
+    result = gen_dump.generate(tmp_path, functions=8, lines=20, passes=20, broken=1, broken_class=True, seed=2)
+    texts = [p.read_text() for p in sorted(result.path.glob("*.py"))]
+    assert any("<broken>" in t for t in texts)
+    assert any("<unprintable" in t for t in texts)
+    assert "<broken>" not in texts[0]  # the frontend is always valid
+
+
+def test_run_small_without_browser(tmp_path):
+    proc = subprocess.run([sys.executable, str(BENCH / "run.py"), "--cases", "small", "--no-browser",
+                           "--workdir", str(tmp_path)], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "small.html").stat().st_size > 0
+    assert "| case | snapshot lines |" in proc.stdout
+    assert any(line.startswith("| small |") for line in proc.stdout.splitlines())
