@@ -34,8 +34,12 @@ class Structure:
 
 
 def source_bytes(lines: list[str]) -> bytes:
-    """The text tree-sitter sees: lines joined by \\n, so its rows are exactly our line indices."""
-    return "\n".join(lines).encode("utf-8", errors="surrogatepass")
+    """The text tree-sitter sees: lines joined by \\n, so its rows are exactly our line indices.
+
+    NUL becomes U+0001, byte for byte: tree-sitter's lexers read NUL as the end of the input, so one
+    NUL in a comment would turn the rest of its line into an error; U+0001 is just an odd character.
+    """
+    return "\n".join(lines).encode("utf-8", errors="surrogatepass").replace(b"\0", b"\x01")
 
 
 def parse(lines: list[str]) -> Tree:
@@ -100,24 +104,42 @@ def _point(source: bytes, offset: int) -> tuple[int, int]:
 
 
 def analyze(tree: Tree, lines: list[str]) -> Structure:
-    regions = _find_regions(tree.root_node)
-    errors = _error_rows(tree.root_node)
-    marked: dict[str, str] = {}
-    for first, last in errors:
-        owner = next((r for r in regions if r.start <= first and last < r.end), None)
-        if owner is None:
-            return _untrusted(regions, f"syntax error at line {first + 1} outside any function")
-        marked.setdefault(owner.key, f"syntax error at line {first + 1}")
+    """The regions of a snapshot and the verdict; each rule below names what a user would see go wrong.
+
+    1. Blocks line up: the statements of the module, and of each class body, start at one column.
+       tree-sitter accepts a stray dedent or indent silently (a debug line printed at column 0 ends the
+       class, and the methods after it come back as top-level functions); Python would not.
+    2. Every syntax error lies inside one region, below its decorators: an error between regions,
+       in a class header or in a decorator can drop or merge definitions.
+    3. An error must not hide where its region ends: no line after the `def`, inside the region's span,
+       may be indented as shallow as the `def` (an unclosed bracket swallows the next definition).
+    Regions whose errors pass 2 and 3 are kept and marked; everything else makes the snapshot untrusted.
+    """
+    regions, members = _find_regions(tree.root_node)
     previous_end = 0
     for region in regions:
         if region.start < previous_end:
             return _untrusted(regions, f"definitions overlap at line {region.start + 1}")
         previous_end = region.end
+    errors = _errors(tree.root_node)
+    marked: dict[str, str] = {}
+    for first, last, shown in errors:
+        owner = next((r for r in regions if r.start <= first and last < r.end), None)
+        if owner is None:
+            return _untrusted(regions, f"syntax error at line {shown + 1} outside any function")
+        if first < owner.def_line:
+            return _untrusted(
+                regions, f"syntax error at line {shown + 1} before the def of {owner.key}: where it starts is uncertain"
+            )
+        marked.setdefault(owner.key, f"syntax error at line {shown + 1}")
+    misaligned = _misaligned_member(members, tree.root_node)
+    if misaligned is not None:
+        return _untrusted(regions, misaligned)
     checked = []
     for region in regions:
         error = marked.get(region.key)
         if error is not None:
-            escaped = _first_dedented_line(region, lines)
+            escaped = _first_dedented_line(region, lines, tree)
             if escaped is not None:
                 return _untrusted(
                     regions, f"{error} hides where {region.key} ends (line {escaped + 1} is not inside it)"
@@ -136,11 +158,21 @@ def _end_line(node: Node) -> int:
     return row + 1 if column > 0 or row == node.start_point.row else row
 
 
-def _find_regions(root: Node) -> list[Region]:
+def _find_regions(root: Node) -> tuple[list[Region], list[Node]]:
+    """The regions in file order, and the members of the blocks they live in (comments left out)."""
     cursor = QueryCursor(grammar.query("regions"))
     cursor.set_max_start_depth(0)  # every pattern is rooted at the module: no need to walk the bodies
     found: list[tuple[int, int, str, str, int]] = []
+    members: dict[int, Node] = {}
+    free: set[int] = set()
     for _, captures in cursor.matches(root):
+        if "member" in captures:
+            node = captures["member"][0]
+            members[node.id] = node
+            continue
+        if "member.free" in captures:
+            free.add(captures["member.free"][0].id)
+            continue
         if "method" in captures:
             node, kind = captures["method"][0], "method"
             name = f"{_text(captures['class.name'][0])}.{_text(captures['method.name'][0])}"
@@ -158,34 +190,82 @@ def _find_regions(root: Node) -> list[Region]:
         seen[name] = seen.get(name, 0) + 1
         key = name if seen[name] == 1 else f"{name}#{seen[name]}"
         regions.append(Region(key, kind, start, end, def_row))
-    return regions
+    kept = sorted((n for i, n in members.items() if i not in free), key=lambda n: n.start_byte)
+    return regions, kept
 
 
 def _text(node: Node) -> str:
     return node.text.decode("utf-8", errors="replace") if node.text is not None else ""
 
 
-def _error_rows(root: Node) -> list[tuple[int, int]]:
-    """(first, last) line of every ERROR or MISSING node, visiting only subtrees that contain one."""
-    rows: list[tuple[int, int]] = []
+def _errors(root: Node) -> list[tuple[int, int, int]]:
+    """(first, last, shown) lines of every outermost ERROR or MISSING node.
+
+    `shown` is where the user should look: an ERROR node often starts long before the mistake (an
+    unclosed decorator turns the whole file into one ERROR), so it is the first line of the innermost
+    error inside it. Only subtrees that contain an error are visited.
+    """
+    found: list[tuple[int, int, int]] = []
     stack = [root] if root.has_error else []
     while stack:
         node = stack.pop()
         if node.is_error or node.is_missing:
-            rows.append((node.start_point.row, max(node.start_point.row, _end_line(node) - 1)))
+            first = node.start_point.row
+            found.append((first, max(first, _end_line(node) - 1), _innermost_error_row(node)))
             continue
         stack.extend(child for child in node.children if child.has_error)
-    return sorted(rows)
+    return sorted(found)
 
 
-def _first_dedented_line(region: Region, lines: list[str]) -> int | None:
-    """A non-blank line after the `def` that is indented no deeper than it cannot belong to the body."""
+def _innermost_error_row(node: Node) -> int:
+    while True:
+        inner = next((c for c in node.children if c.is_error or c.is_missing or c.has_error), None)
+        if inner is None:
+            return node.start_point.row
+        node = inner
+
+
+def _misaligned_member(members: list[Node], root: Node) -> str | None:
+    """The first statement of the module or of a class body that does not start at its block's column."""
+    column: dict[int, tuple[int, int]] = {}  # block id -> (column, first line)
+    for node in members:
+        block = node.parent
+        if block is None:
+            continue
+        row, col = node.start_point
+        expected = column.setdefault(block.id, (0 if block.id == root.id else col, row))
+        if col != expected[0]:
+            where = "the top level" if block.id == root.id else f"the class body that starts at line {expected[1] + 1}"
+            return (
+                f"line {row + 1} starts at column {col + 1}, not at column {expected[0] + 1} like the other "
+                f"statements of {where}: the indentation hides where definitions begin and end"
+            )
+    return None
+
+
+def _first_dedented_line(region: Region, lines: list[str], tree: Tree) -> int | None:
+    """A non-blank line after the `def` that is indented no deeper than it cannot belong to the body.
+
+    Lines that start inside a comment or a string keep their own indentation and are not counted.
+    """
     indent = _indent(lines[region.def_line])
     for row in range(region.def_line + 1, min(region.end, len(lines))):
         line = lines[row]
-        if line.strip() and _indent(line) <= indent:
+        if line.strip(" \t\f") and _indent(line) <= indent and not _is_free(tree, row, _indent(line)):
             return row
     return None
+
+
+def _is_free(tree: Tree, row: int, column: int) -> bool:
+    cursor = QueryCursor(grammar.query("layout"))
+    cursor.set_point_range((row, 0), (row + 1, 0))
+    for _, captures in cursor.matches(tree.root_node):
+        for node in captures.get("free", ()):
+            if node.has_error or node.is_missing:
+                continue  # an unclosed string swallows code: its lines are no excuse
+            if node.start_point <= (row, column) < node.end_point or node.start_point == (row, column):
+                return True
+    return False
 
 
 def _indent(line: str) -> int:
