@@ -1,9 +1,7 @@
 ; Regions of a snapshot: top-level functions, top-level classes, and each class's methods.
 ; Decorators belong to their definition, so the decorated_definition is the captured span.
 ; Nested functions are not matched: they stay inside their parent's span.
-; Capture names are the contract with structure.py: @function, @class, @method and their @*.name;
-; @member is every statement of the module and of each top-level class body (the blocks regions live
-; in), @member.free those among them whose column does not matter (comments).
+; Capture names are the contract with structure.py: @function, @class, @method and their @*.name
 
 (module
   [
@@ -34,19 +32,4 @@
             (function_definition name: (identifier) @method.name)
             (decorated_definition definition: (function_definition name: (identifier) @method.name))
           ] @method)))
-  ])
-
-(module (_) @member)
-(module (comment) @member.free)
-
-(module
-  [
-    (class_definition body: (block (_) @member))
-    (decorated_definition definition: (class_definition body: (block (_) @member)))
-  ])
-
-(module
-  [
-    (class_definition body: (block (comment) @member.free))
-    (decorated_definition definition: (class_definition body: (block (comment) @member.free)))
   ])

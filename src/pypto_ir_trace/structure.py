@@ -159,20 +159,11 @@ def _end_line(node: Node) -> int:
 
 
 def _find_regions(root: Node) -> tuple[list[Region], list[Node]]:
-    """The regions in file order, and the members of the blocks they live in (comments left out)."""
+    """The regions in file order, and the statements of the blocks they live in (comments left out)."""
     cursor = QueryCursor(grammar.query("regions"))
     cursor.set_max_start_depth(0)  # every pattern is rooted at the module: no need to walk the bodies
     found: list[tuple[int, int, str, str, int]] = []
-    members: dict[int, Node] = {}
-    free: set[int] = set()
     for _, captures in cursor.matches(root):
-        if "member" in captures:
-            node = captures["member"][0]
-            members[node.id] = node
-            continue
-        if "member.free" in captures:
-            free.add(captures["member.free"][0].id)
-            continue
         if "method" in captures:
             node, kind = captures["method"][0], "method"
             name = f"{_text(captures['class.name'][0])}.{_text(captures['method.name'][0])}"
@@ -190,8 +181,20 @@ def _find_regions(root: Node) -> tuple[list[Region], list[Node]]:
         seen[name] = seen.get(name, 0) + 1
         key = name if seen[name] == 1 else f"{name}#{seen[name]}"
         regions.append(Region(key, kind, start, end, def_row))
-    kept = sorted((n for i, n in members.items() if i not in free), key=lambda n: n.start_byte)
-    return regions, kept
+    return regions, _members(root)
+
+
+def _members(root: Node) -> list[Node]:
+    cursor = QueryCursor(grammar.query("members"))
+    cursor.set_max_start_depth(0)
+    members: dict[int, Node] = {}
+    free: set[int] = set()
+    for _, captures in cursor.matches(root):
+        for node in captures.get("member", ()):
+            members[node.id] = node
+        for node in captures.get("member.free", ()):
+            free.add(node.id)
+    return sorted((n for i, n in members.items() if i not in free), key=lambda n: n.start_byte)
 
 
 def _text(node: Node) -> str:
