@@ -17,6 +17,7 @@
 
   const state = {
     selected: -1,       // pass index, -1 when none is visible
+    anchor: -1,         // the last pass shown: filters that hid everything return to it
     wantedKey: null,    // the function the user picked; kept while passes have it on both sides
     key: null,          // the function shown now (null: whole file)
     layout: "split",
@@ -60,24 +61,12 @@
       button.className = "pass" + (isChanged(pass) ? " changed" : " noop");
       button.dataset.index = String(p);
       button.title = pass.file;
-      button.append(
-        span("pass-label", pass.label),
-        span("pass-name", pass.name),
-      );
+      // Spaces between the parts make the accessible name read "04 ConvertToSSA +10 −9".
       const meta = span("pass-meta", "");
-      if (isChanged(pass)) {
-        meta.append(span("count ins", "+" + pass.ins), span("count del", "\u2212" + pass.del));
-      } else {
-        meta.append(span("noop-tag", "no-op"));
-      }
-      if (pass.warnings) {
-        const badge = span("badge", "!");
-        badge.setAttribute("role", "img");
-        badge.setAttribute("aria-label", "warning");
-        badge.title = "This pass emitted warnings";
-        meta.append(badge);
-      }
-      button.append(meta);
+      meta.append(span("count ins", "+" + pass.ins), " ", span("count del", "\u2212" + pass.del));
+      if (!isChanged(pass)) meta.title = "No-op: printed exactly the text of its predecessor";
+      if (pass.warnings) meta.append(" ", warningBadge());
+      button.append(span("pass-label", pass.label), " ", span("pass-name", pass.name), " ", meta);
       button.addEventListener("click", () => select(p));
       item.append(button);
       fragment.append(item);
@@ -87,6 +76,14 @@
     const warned = passes.filter(pass => pass.warnings).length;
     el.summary.textContent = `${changedCount} of ${passes.length} passes changed the IR` +
       (warned ? ` \u00b7 ${warned} with warnings` : "");
+  }
+
+  function warningBadge() {
+    const badge = span("badge", "!");
+    badge.setAttribute("role", "img");
+    badge.setAttribute("aria-label", "warning");
+    badge.title = "This pass emitted warnings";
+    return badge;
   }
 
   function span(className, text) {
@@ -107,7 +104,7 @@
     el.listEmpty.hidden = visible.length > 0 || passes.length === 0;
     if (!visible.length) return select(-1);
     if (state.selected < 0 || !isVisible(state.selected)) {
-      const from = Math.max(state.selected, 0);
+      const from = Math.max(state.selected >= 0 ? state.selected : state.anchor, 0);
       const closest = visible.reduce((best, p) => (Math.abs(p - from) < Math.abs(best - from) ? p : best));
       select(closest);
     }
@@ -125,10 +122,13 @@
 
   function select(p) {
     state.selected = p;
+    if (p >= 0) state.anchor = p;
+    const focusInList = el.list.contains(document.activeElement);
     passButtons().forEach((button, i) => {
       if (i === p) {
         button.setAttribute("aria-current", "true");
         button.scrollIntoView({ block: "nearest" });
+        if (focusInList) button.focus({ preventScroll: true });  // keyboard users stay on the selection
       } else {
         button.removeAttribute("aria-current");
       }
@@ -192,7 +192,8 @@
     return { choices, before, after };
   }
 
-  function fillFunctionSelect(p) {
+  /** `picked`: the user chose state.wantedKey on this very pass, so a one-sided function is shown too. */
+  function fillFunctionSelect(p, picked) {
     const pass = passes[p];
     const notes = [];
     const reason = untrustedReason(p);
@@ -217,7 +218,9 @@
     } else {
       el.select.disabled = choices.length === 0;
       if (state.wantedKey !== null) {
-        if (before.has(state.wantedKey) && after.has(state.wantedKey)) state.key = state.wantedKey;
+        const both = before.has(state.wantedKey) && after.has(state.wantedKey);
+        const either = before.has(state.wantedKey) || after.has(state.wantedKey);
+        if (both || (picked && either)) state.key = state.wantedKey;
         else notes.push(["info", `${state.wantedKey} is not on both sides of this pass: showing the whole file.`]);
       }
       const shown = state.key !== null ? (after.get(state.key) || before.get(state.key)) : null;
@@ -227,7 +230,12 @@
     el.select.value = state.key === null ? "" : state.key;
     if (!isChanged(pass)) notes.unshift(["info", "No-op: this pass printed exactly the text of its predecessor."]);
     else if (!pass.ins && !pass.del) notes.unshift(["info", "Only the line endings changed in this pass."]);
+    if (!passes.some(isChanged)) notes.unshift(["info", "The pipeline changed nothing: every pass printed the text of its predecessor."]);
     showNotes(notes);
+    // The reason the selector is disabled is read out with it, not only shown beside it.
+    if (el.select.disabled && reason) el.select.setAttribute("aria-describedby", "notes");
+    else el.select.removeAttribute("aria-describedby");
+    el.select.title = el.select.disabled && reason ? `Function view unavailable: ${reason}` : "";
   }
 
   function showNotes(notes) {
@@ -242,7 +250,7 @@
   function onFunctionChange() {
     const key = el.select.value || null;
     state.wantedKey = key;
-    fillFunctionSelect(state.selected);
+    fillFunctionSelect(state.selected, true);
     showView(true);
   }
 
@@ -253,7 +261,7 @@
     const pass = passes[p];
     const before = store.ids(pass.before), after = store.ids(pass.after);
     let span = [0, before.length];
-    if (state.key !== null && !pass.pieces) {
+    if (state.key !== null && !pass.pieces) {  // a no-op pass: the function's span, the same on both sides
       const region = regionsOf(pass.before).find(r => r[0] === state.key);
       span = [region[2], region[3]];
     }
@@ -350,7 +358,11 @@
       button.tabIndex = -1;
       button.setAttribute("aria-hidden", "true");
     }
-    button.addEventListener("click", () => { view.expanded[f] = 1; layoutView(false); });
+    button.addEventListener("click", () => {
+      view.expanded[f] = 1;
+      layoutView(false);
+      el.panes[side].focus({ preventScroll: true });  // the button is gone: keep focus where it was
+    });
     row.append(button);
     return row;
   }
@@ -400,28 +412,28 @@
 
   // ---- scrolling in sync ----------------------------------------------------------------------
 
-  const assigned = new WeakMap();  // pane -> the position we set programmatically (its echo is ignored)
+  // A position we assigned to a pane: its scroll event is our echo, not the user, and must not be
+  // mirrored back (that feedback is what makes synced panes jitter). Positions are compared within a
+  // pixel because zoomed or high-DPI screens round fractional offsets.
+  const assigned = new WeakMap();
+  const near = (x, y) => Math.abs(x - y) < 1;
+
+  function assign(pane, top, left) {
+    pane.scrollTop = top;
+    pane.scrollLeft = left;
+    assigned.set(pane, { top: pane.scrollTop, left: pane.scrollLeft });  // as clamped and rounded
+  }
 
   function setScroll(top, left) {
-    el.panes.forEach(pane => {
-      assigned.set(pane, { top, left });
-      pane.scrollTop = top;
-      pane.scrollLeft = left;
-    });
+    el.panes.forEach(pane => assign(pane, top, left));
   }
 
   function onScroll(source, target) {
+    const top = source.scrollTop, left = source.scrollLeft;
     const mark = assigned.get(source);
-    if (mark && mark.top === source.scrollTop && mark.left === source.scrollLeft) {
-      assigned.delete(source);
-    } else {
-      assigned.delete(source);
-      if (target.scrollTop !== source.scrollTop || target.scrollLeft !== source.scrollLeft) {
-        assigned.set(target, { top: source.scrollTop, left: source.scrollLeft });
-        target.scrollTop = source.scrollTop;
-        target.scrollLeft = source.scrollLeft;
-      }
-    }
+    assigned.delete(source);
+    const echo = mark && near(mark.top, top) && near(mark.left, left);
+    if (!echo && (!near(target.scrollTop, top) || !near(target.scrollLeft, left))) assign(target, top, left);
     scheduleRender();
   }
 
@@ -462,30 +474,39 @@
     const text = store.source(side === 0 ? pass.before : pass.after);
     const file = side === 0 ? beforeFile(p) : pass.file;
     let copied = false;
-    try {
-      if (navigator.clipboard && window.isSecureContext) {
+    if (navigator.clipboard && navigator.clipboard.writeText) {
+      try {
         await navigator.clipboard.writeText(text);
         copied = true;
+      } catch (err) {
+        copied = false;  // e.g. permission refused for file://: the copy command below still works
       }
-    } catch (err) {
-      copied = false;
     }
-    if (!copied) copied = copyWithSelection(text);
+    if (!copied) copied = copyWithEvent(text);
     const lines = store.ids(side === 0 ? pass.before : pass.after).length;
     announce(copied ? `Copied ${file} (${lines} lines)` : `Copy failed: the browser refused clipboard access`);
   }
 
-  function copyWithSelection(text) {
-    const area = document.createElement("textarea");
-    area.value = text;
-    area.setAttribute("readonly", "");
-    area.className = "offscreen";
-    document.body.append(area);
-    area.select();
-    let ok = false;
-    try { ok = document.execCommand("copy"); } catch (err) { ok = false; }
-    area.remove();
-    return ok;
+  /**
+   * The copy command with our own data: unlike copying a selected textarea, whose value turns \r\n
+   * into \n, the copy event's clipboardData takes the text byte for byte.
+   */
+  function copyWithEvent(text) {
+    let handled = false;
+    const onCopy = event => {
+      event.clipboardData.setData("text/plain", text);
+      event.preventDefault();
+      handled = true;
+    };
+    document.addEventListener("copy", onCopy, true);
+    try {
+      document.execCommand("copy");
+    } catch (err) {
+      handled = false;
+    } finally {
+      document.removeEventListener("copy", onCopy, true);
+    }
+    return handled;
   }
 
   function toggleHelp(show) {
@@ -506,9 +527,13 @@
     if (remember) try { localStorage.setItem(THEME_KEY, theme); } catch (err) { /* storage may be off for file:// */ }
   }
 
+  const NOT_TYPING = new Set(["checkbox", "radio", "button", "submit", "reset", "range", "color", "file", "image"]);
+
+  /** Keys belong to text fields and selects (arrows change the option); a focused checkbox is not typing. */
   function isTyping(target) {
-    return target instanceof HTMLElement &&
-      (target.isContentEditable || ["INPUT", "SELECT", "TEXTAREA"].includes(target.tagName));
+    if (!(target instanceof HTMLElement)) return false;
+    if (target.isContentEditable || target.tagName === "SELECT" || target.tagName === "TEXTAREA") return true;
+    return target.tagName === "INPUT" && !NOT_TYPING.has(target.type);
   }
 
   function onKey(event) {
@@ -549,11 +574,6 @@
     el.filterCount.textContent = `${passes.length}/${passes.length}`;
     const firstChanged = passes.findIndex(isChanged);
     select(passes.length ? Math.max(firstChanged, 0) : -1);
-    if (passes.length && firstChanged < 0) {
-      el.notes.prepend(Object.assign(document.createElement("p"), {
-        className: "note info", textContent: "The pipeline changed nothing: every pass printed the text of its predecessor.",
-      }));
-    }
     document.body.dataset.ready = "true";
   }
 

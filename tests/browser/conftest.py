@@ -1,0 +1,94 @@
+"""Real headless Chromium (Debian's /usr/bin/chromium) driven by Playwright, one browser per session."""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from pypto_ir_trace import cli
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+    "--disable-sync", "--no-first-run",
+]
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+LOCAL_SCHEMES = ("file:", "data:", "blob:")
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not CHROMIUM.exists() and not shutil.which("chromium"):
+        pytest.skip("Debian's chromium is not installed")
+    with sync_api.sync_playwright() as playwright:
+        instance = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield instance
+        instance.close()
+
+
+@pytest.fixture(scope="session")
+def report(tmp_path_factory):
+    """report(case) -> Path of the HTML built by the CLI from fixtures/<case>; built once per session."""
+    built: dict[tuple, Path] = {}
+    root = tmp_path_factory.mktemp("reports")
+
+    def build(case: str, *extra: str) -> Path:
+        key = (case, *extra)
+        if key not in built:
+            output = root / f"{len(built)}.html"
+            assert cli.main([str(FIXTURES / case), "-o", str(output), *extra]) == 0
+            built[key] = output
+        return built[key]
+
+    return build
+
+
+@dataclass
+class Opened:
+    page: object
+    requests: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)  # console errors and warnings, uncaught exceptions
+
+
+@pytest.fixture
+def open_report(browser, report):
+    """open_report(case, color_scheme=..., ...) -> an Opened page, ready; checks console and network after."""
+    contexts = []
+    opened: list[Opened] = []
+
+    def open_(case: str, *extra: str, color_scheme: str = "light", viewport=(1280, 720), init_script: str | None = None,
+              permissions: list[str] | None = None) -> Opened:
+        context = browser.new_context(
+            color_scheme=color_scheme, viewport={"width": viewport[0], "height": viewport[1]},
+        )
+        contexts.append(context)
+        if permissions:
+            context.grant_permissions(permissions)
+        if init_script:
+            context.add_init_script(init_script)
+        page = context.new_page()
+        page.set_default_timeout(5000)
+        result = Opened(page)
+        page.on("request", lambda request: result.requests.append(request.url))
+        page.on("console", lambda message: message.type in ("error", "warning") and result.problems.append(
+            f"console {message.type}: {message.text}"))
+        page.on("pageerror", lambda error: result.problems.append(f"page error: {error}"))
+        page.goto(report(case, *extra).as_uri())
+        page.wait_for_selector("body[data-ready='true']", state="attached")
+        opened.append(result)
+        return result
+
+    yield open_
+    try:
+        for result in opened:
+            assert result.problems == [], result.problems
+            strays = [url for url in result.requests if not url.startswith(LOCAL_SCHEMES)]
+            assert strays == [], f"network requests: {strays}"
+    finally:
+        for context in contexts:
+            context.close()

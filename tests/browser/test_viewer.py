@@ -1,0 +1,452 @@
+"""The viewer in real headless Chromium: every control of the spec, found by role and accessible name."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from pathlib import Path
+
+import pytest
+
+
+pytestmark = pytest.mark.browser
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+REAL = "real/advanced_01_split_k_explicit"
+FLASH = "real/models_03_flash_attention_concise"
+FUNCTIONS = "viewer/functions"
+FUNCTIONS_DUMP = FIXTURES / FUNCTIONS / "passes_dump"
+
+
+# ---- helpers ----------------------------------------------------------------------------------
+
+def nav(page):
+    return page.get_by_role("navigation", name="Passes")
+
+
+def pass_buttons(page):
+    return nav(page).get_by_role("button")
+
+
+def current(page):
+    return nav(page).locator("[aria-current='true']")
+
+
+def heading(page):
+    return page.get_by_role("heading", level=2)
+
+
+def pane(page, side: str):
+    return page.get_by_role("region", name=side)
+
+
+def combobox(page):
+    return page.get_by_role("combobox", name="Function")
+
+
+def select_pass(page, label: str):
+    pass_buttons(page).filter(has_text=re.compile("^" + label)).click()
+    expect_current(page, label)
+
+
+def expect_current(page, label: str):
+    page.wait_for_function(
+        "label => (document.querySelector(\"nav [aria-current='true']\") || {}).textContent?.startsWith(label)", arg=label)
+
+
+def code_text(page, side: str) -> str:
+    return pane(page, side).locator(".rows").inner_text()
+
+
+def counts(before: Path, after: Path) -> tuple[int, int]:
+    a = before.read_text().splitlines()
+    b = after.read_text().splitlines()
+    ins = dele = 0
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if tag != "equal":
+            dele += i2 - i1
+            ins += j2 - j1
+    return ins, dele
+
+
+# ---- pass list --------------------------------------------------------------------------------
+
+def test_pass_list_order_counts_and_badge(open_report):
+    page = open_report(FUNCTIONS).page
+    files = sorted(p.name for p in FUNCTIONS_DUMP.glob("*.py"))
+    buttons = pass_buttons(page)
+    assert buttons.count() == len(files) - 1
+    for index, (before, after) in enumerate(zip(files, files[1:])):
+        label, name = re.match(r"(\d+)_after_(.+)\.py", after).groups()
+        button = buttons.nth(index)
+        accessible = button.evaluate("b => b.textContent")
+        assert label in accessible and name in accessible
+        ins, dele = counts(FUNCTIONS_DUMP / before, FUNCTIONS_DUMP / after)
+        assert re.search(rf"\+{ins}\b", accessible) and re.search(rf"[−-]{dele}\b", accessible), (after, accessible)
+        warned = (FUNCTIONS_DUMP / after).with_suffix(".log").exists()
+        assert button.get_by_role("img", name="warning").count() == (1 if warned else 0), after
+    assert buttons.filter(has=page.get_by_role("img", name="warning")).count() == 1
+
+
+def test_accessible_names_name_index_and_pass(open_report):
+    page = open_report(REAL).page
+    button = nav(page).get_by_role("button", name=re.compile(r"07.*FlattenCallExpr"))
+    assert button.count() == 1
+    assert button.get_by_text(re.compile(r"^\+2$")).count() == 1
+
+
+def test_first_changed_pass_is_selected_and_click_selects(open_report):
+    page = open_report(FUNCTIONS).page
+    assert current(page).count() == 1
+    assert "ConvertToSSA" in current(page).inner_text() and current(page).inner_text().startswith("02")
+    assert "ConvertToSSA" in heading(page).inner_text()
+    select_pass(page, "03")
+    assert current(page).count() == 1
+    assert "OutlineIncoreScopes" in heading(page).inner_text()
+    assert "def kernel_add_incore_0" in code_text(page, "After")
+    assert "def kernel_add_incore_0" not in code_text(page, "Before")
+
+
+def test_unchanged_pipeline_selects_first_pass_and_says_so(open_report):
+    page = open_report("viewer/unchanged").page
+    assert current(page).inner_text().startswith("01")
+    assert page.get_by_text("The pipeline changed nothing").is_visible()
+    page.keyboard.press("j")
+    expect_current(page, "02")
+    assert page.get_by_text("The pipeline changed nothing").is_visible()
+
+
+# ---- filters ----------------------------------------------------------------------------------
+
+def test_filters_are_independent_and_keep_a_visible_selection(open_report):
+    page = open_report(FUNCTIONS).page
+    changed = page.get_by_role("checkbox", name="Changed")
+    noop = page.get_by_role("checkbox", name="No-op")
+    assert changed.is_checked() and noop.is_checked()
+    visible = pass_buttons(page)
+    assert visible.count() == 6
+    noop.uncheck()
+    assert changed.is_checked()
+    assert [b.inner_text()[:2] for b in visible.all()] == ["02", "03", "04", "05"]
+    noop.check()
+    select_pass(page, "04")
+    changed.uncheck()
+    assert noop.is_checked()
+    assert [b.inner_text()[:2] for b in visible.all()] == ["01", "06"]
+    expect_current(page, "06")  # 04 is hidden: the closest visible pass (06 is 2 away, 01 is 3)
+    assert "Simplify" in heading(page).inner_text()
+
+
+def test_all_passes_hidden_shows_an_empty_state(open_report):
+    opened = open_report(FUNCTIONS)
+    page = opened.page
+    page.get_by_role("checkbox", name="Changed").uncheck()
+    page.get_by_role("checkbox", name="No-op").uncheck()
+    assert pass_buttons(page).count() == 0
+    assert current(page).count() == 0
+    assert page.get_by_text("No pass matches the filters").first.is_visible()
+    assert not pane(page, "Before").is_visible() and not pane(page, "After").is_visible()
+    assert "ConvertToSSA" not in heading(page).inner_text()
+    assert combobox(page).is_disabled()
+    page.keyboard.press("j")  # nothing to step to: no error
+    page.get_by_role("checkbox", name="Changed").check()
+    expect_current(page, "02")  # back where the reader was
+    assert pane(page, "After").is_visible()
+
+
+# ---- keys -------------------------------------------------------------------------------------
+
+def test_keys_step_through_visible_passes(open_report):
+    page = open_report(FUNCTIONS).page
+    page.keyboard.press("j")
+    expect_current(page, "03")
+    page.keyboard.press("ArrowDown")
+    expect_current(page, "04")
+    page.keyboard.press("k")
+    expect_current(page, "03")
+    page.keyboard.press("ArrowUp")
+    expect_current(page, "02")
+    page.keyboard.press("k")
+    expect_current(page, "01")
+    page.get_by_role("checkbox", name="No-op").uncheck()
+    expect_current(page, "02")
+    page.keyboard.press("k")  # 01 is hidden: stays on the first visible pass
+    expect_current(page, "02")
+    for label in ("03", "04", "05", "05"):
+        page.keyboard.press("j")  # the checkbox has focus: it is not a text field, keys still work
+        expect_current(page, label)
+
+
+def test_keys_are_ignored_while_typing(open_report):
+    page = open_report(FUNCTIONS).page
+    combobox(page).focus()
+    page.keyboard.press("j")
+    page.keyboard.press("k")
+    assert current(page).inner_text().startswith("02")
+    page.evaluate("() => { const input = document.createElement('input'); input.id = 'probe';"
+                  " document.body.prepend(input); input.focus(); }")
+    page.keyboard.press("j")
+    page.keyboard.press("ArrowDown")
+    assert current(page).inner_text().startswith("02")
+    assert page.locator("#probe").input_value() == "j"
+
+
+def test_selected_pass_scrolls_into_view(open_report):
+    page = open_report(REAL, viewport=(1000, 400)).page
+    for _ in range(45):
+        page.keyboard.press("j")
+    expect_current(page, "49")
+    box, list_box = current(page).bounding_box(), nav(page).bounding_box()
+    assert list_box["y"] <= box["y"] and box["y"] + box["height"] <= list_box["y"] + list_box["height"] + 1
+
+
+def test_help_shows_the_keys(open_report):
+    page = open_report(FUNCTIONS).page
+    dialog = page.get_by_role("dialog", name="Keyboard shortcuts")
+    assert not dialog.is_visible()
+    page.keyboard.press("?")
+    dialog.wait_for()
+    assert "Next visible pass" in dialog.inner_text()
+    page.keyboard.press("Escape")
+    dialog.wait_for(state="hidden")
+    page.get_by_role("button", name="Keyboard shortcuts").click()
+    dialog.wait_for()
+
+
+# ---- layouts and scrolling --------------------------------------------------------------------
+
+def scroll_of(page, side):
+    return pane(page, side).locator(".scroller").evaluate("s => [s.scrollTop, s.scrollLeft]")
+
+
+def wait_synced(page, top, left):
+    page.wait_for_function(
+        "([top, left]) => [...document.querySelectorAll('.scroller')].every("
+        "s => Math.abs(s.scrollTop - top) < 1 && Math.abs(s.scrollLeft - left) < 1)", arg=[top, left])
+
+
+def test_layout_buttons_and_scroll_sync_both_axes(open_report):
+    page = open_report(REAL, "--context", "1000", viewport=(1000, 500)).page
+    select_pass(page, "09")  # about 70 rows, some of them 200 characters wide
+    split = page.get_by_role("button", name="Side by side")
+    stacked = page.get_by_role("button", name="Stacked")
+    for layout, other in ((split, stacked), (stacked, split), (split, stacked)):
+        layout.click()
+        assert layout.get_attribute("aria-pressed") == "true" and other.get_attribute("aria-pressed") == "false"
+        for source, follower in (("Before", "After"), ("After", "Before")):
+            start = scroll_of(page, source)
+            page.evaluate("() => { window.__tops = []; const s = document.querySelectorAll('.scroller');"
+                          " s.forEach(p => p.addEventListener('scroll', () => window.__tops.push(p.scrollTop))); }")
+            box = pane(page, source).bounding_box()
+            page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            page.mouse.wheel(40, 60)
+            page.wait_for_function("([t, l]) => { const s = document.querySelectorAll('.scroller')[%d];"
+                                   " return s.scrollTop > t && s.scrollLeft > l; }" % (source == "After"), arg=start)
+            top, left = scroll_of(page, source)
+            wait_synced(page, top, left)
+            assert scroll_of(page, follower) == [top, left]
+            tops = page.evaluate("() => window.__tops")  # no feedback: positions only ever grow
+            assert tops == sorted(tops), tops
+    assert scroll_of(page, "Before")[0] > 0 and scroll_of(page, "Before")[1] > 0
+
+
+def test_layout_switch_keeps_pass_function_and_scroll(open_report):
+    page = open_report(FLASH, "--context", "1000", viewport=(1000, 600)).page
+    select_pass(page, "04")
+    choice = "_jit_flash_attention.flash_attention"  # 51 lines, some 200 characters wide
+    combobox(page).select_option(choice)
+    page.locator("#scroll-before").evaluate("s => { s.scrollTop = 60; s.scrollLeft = 40; }")
+    wait_synced(page, 60, 40)
+    page.get_by_role("button", name="Stacked").click()
+    assert page.get_by_role("button", name="Stacked").get_attribute("aria-pressed") == "true"
+    expect_current(page, "04")
+    assert combobox(page).input_value() == choice
+    wait_synced(page, 60, 40)
+    page.get_by_role("button", name="Side by side").click()
+    wait_synced(page, 60, 40)
+    assert combobox(page).input_value() == choice
+
+
+def test_line_numbers_and_change_markers(open_report):
+    page = open_report(FUNCTIONS).page
+    for side, marker in (("Before", "−"), ("After", "+")):
+        rows = pane(page, side).locator(".row")
+        numbers = [n for n in rows.locator(".ln").all_inner_texts() if n.strip()]
+        assert numbers[:3] == ["5", "6", "7"]
+        changed = rows.filter(has_text="ssa_v0" if side == "After" else "return d")
+        # changed lines carry a +/− marker, not only a colour
+        assert changed.first.locator(".mk").inner_text() == marker
+
+
+# ---- function selector ------------------------------------------------------------------------
+
+def options(page):
+    return combobox(page).locator("option").all_inner_texts()
+
+
+def test_function_selector_scopes_and_is_retained(open_report):
+    page = open_report(FUNCTIONS).page
+    labels = options(page)
+    assert labels[0] == "Whole file"
+    assert [re.search(r"tiny_add\.\w+", x).group() for x in labels[1:]] == [
+        "tiny_add.main", "tiny_add.kernel_add", "tiny_add.kernel_mul"]
+    changed = [x for x in labels[1:] if x.startswith("●")]
+    assert len(changed) == 2 and "kernel_mul" not in " ".join(changed)
+    combobox(page).select_option("tiny_add.kernel_add")
+    after = code_text(page, "After")
+    assert "def kernel_add" in after and "def main" not in after and "def kernel_mul" not in after
+    page.keyboard.press("Escape")
+    page.locator("body").click(position={"x": 5, "y": 700})
+    page.keyboard.press("j")
+    expect_current(page, "03")
+    assert combobox(page).input_value() == "tiny_add.kernel_add"
+    assert "def kernel_add_incore_0" not in code_text(page, "After")
+
+
+def test_function_selector_falls_back_with_a_note(open_report):
+    page = open_report(FUNCTIONS).page
+    select_pass(page, "04")
+    combobox(page).select_option("tiny_add.kernel_add_incore_0")
+    assert "def main" not in code_text(page, "After")
+    select_pass(page, "03")  # the function is added here: not on both sides
+    assert combobox(page).input_value() == ""
+    assert page.get_by_text(re.compile("kernel_add_incore_0 is not on both sides")).is_visible()
+    assert "def main" in code_text(page, "After")
+    combobox(page).select_option("tiny_add.kernel_add_incore_0")  # picked here, an added function shows alone
+    assert combobox(page).input_value() == "tiny_add.kernel_add_incore_0"
+    assert "def main" not in code_text(page, "After") and "def kernel_add_incore_0" in code_text(page, "After")
+
+
+def test_function_selector_disabled_on_untrusted_structure(open_report):
+    page = open_report("viewer/untrusted").page
+    assert combobox(page).is_enabled()
+    combobox(page).select_option("tiny_add.main")
+    for label in ("02", "03"):
+        select_pass(page, label)
+        assert combobox(page).is_disabled()
+        assert combobox(page).input_value() == ""
+        note = page.get_by_text(re.compile("could not be parsed safely"))
+        assert note.is_visible() and "syntax error at line 26" in note.inner_text()
+        assert "def kernel_add" in code_text(page, "After")  # the whole-file diff
+    select_pass(page, "04")
+    assert combobox(page).is_enabled()
+    assert combobox(page).input_value() == "tiny_add.main"
+
+
+# ---- copy -------------------------------------------------------------------------------------
+
+CAPTURE_COPY = """
+window.__copied = [];
+window.addEventListener('copy', event => {
+  window.__copied.push(event.clipboardData.getData('text/plain'));
+});
+"""
+NO_CLIPBOARD = "Object.defineProperty(Navigator.prototype, 'clipboard', {get: () => undefined});" + CAPTURE_COPY
+
+
+@pytest.mark.parametrize("case,label", [(REAL, "09"), ("viewer/crlf", "01")])
+def test_copy_fallback_without_clipboard_api_is_exact(open_report, case, label):
+    page = open_report(case, init_script=NO_CLIPBOARD).page
+    assert page.evaluate("() => navigator.clipboard") is None
+    select_pass(page, label)
+    dump = FIXTURES / case / "passes_dump"
+    after = next(dump.glob(f"{label}_after_*.py"))
+    before = sorted(dump.glob("*.py"))[int(label) - 1]
+    for side, path in (("after", after), ("before", before)):
+        page.get_by_role("button", name=f"Copy full source ({side})").click()
+        page.get_by_role("status").filter(has_text="Copied").wait_for()
+        assert path.name in page.get_by_role("status").inner_text()
+        copied = page.evaluate("() => window.__copied.pop()")
+        assert copied.encode("utf-8") == path.read_bytes()
+
+
+def test_copy_with_clipboard_api_includes_folded_lines(open_report):
+    page = open_report(REAL, permissions=["clipboard-read", "clipboard-write"]).page
+    assert page.get_by_role("button", name=re.compile("unchanged line")).count() > 0  # some lines are folded
+    page.get_by_role("button", name="Copy full source (before)").click()
+    page.get_by_role("status").filter(has_text="Copied").wait_for()
+    copied = page.evaluate("() => navigator.clipboard.readText()")
+    assert copied.encode("utf-8") == (FIXTURES / REAL / "passes_dump" / "03_after_CtrlFlowTransform.py").read_bytes()
+
+
+# ---- folding ----------------------------------------------------------------------------------
+
+def test_folds_reveal_and_expand_collapse_all(open_report):
+    page = open_report(FUNCTIONS).page
+    select_pass(page, "04")  # only kernel_mul changed: everything above it folds
+    folds = page.get_by_role("button", name=re.compile(r"\d+ unchanged lines?"))
+    first = folds.first
+    hidden = int(re.search(r"(\d+) unchanged", first.inner_text()).group(1))
+    assert hidden == 34  # lines 1-34 of 46: kernel_mul changes from line 38, 3 lines of context
+    assert "def kernel_add(" not in code_text(page, "After")
+    first.click()
+    assert "def kernel_add(" in code_text(page, "After")
+    assert folds.count() == 0
+    page.get_by_role("button", name="Collapse all").click()
+    assert folds.count() == 1 and "def kernel_add(" not in code_text(page, "After")
+    page.get_by_role("button", name="Expand all").click()
+    assert folds.count() == 0 and "def kernel_add(" in code_text(page, "After")
+    numbers = [int(n) for n in pane(page, "After").locator(".ln").all_inner_texts() if n.strip()]
+    assert numbers == list(range(1, 47))
+
+
+# ---- warnings, themes, looks ------------------------------------------------------------------
+
+def test_warnings_panel_shows_the_log(open_report):
+    page = open_report(FUNCTIONS).page
+    panel = page.get_by_role("region", name="Warnings")
+    log = (FUNCTIONS_DUMP / "02_after_ConvertToSSA.log").read_text()
+    assert panel.is_visible()
+    assert panel.locator("pre").inner_text().strip() == log.strip()
+    select_pass(page, "03")
+    assert not panel.is_visible()
+
+
+def background(page):
+    return page.evaluate("() => getComputedStyle(document.body).backgroundColor")
+
+
+def is_dark(color: str) -> bool:
+    r, g, b = (int(x) for x in re.findall(r"\d+", color)[:3])
+    return r + g + b < 200
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_theme_follows_the_system_and_toggles(open_report, scheme):
+    page = open_report(FUNCTIONS, color_scheme=scheme).page
+    assert is_dark(background(page)) == (scheme == "dark")
+    toggle = page.get_by_role("button", name="Toggle dark theme")
+    assert toggle.get_attribute("aria-pressed") == str(scheme == "dark").lower()
+    toggle.click()
+    assert is_dark(background(page)) == (scheme != "dark")
+    assert toggle.get_attribute("aria-pressed") == str(scheme != "dark").lower()
+
+
+def test_long_pass_name_and_long_line_keep_the_layout(open_report):
+    page = open_report(FUNCTIONS, viewport=(1100, 600)).page
+    select_pass(page, "05")
+    assert "MaterializeDistributedTensorContext" in heading(page).inner_text()
+    overflow = page.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    assert overflow[0] <= overflow[1]
+    width = page.viewport_size["width"]
+    for target in (heading(page), current(page), page.get_by_role("button", name="Copy full source (after)"),
+                   pane(page, "After")):
+        box = target.bounding_box()
+        assert box["x"] + box["width"] <= width, target
+    scroller = pane(page, "After").locator(".scroller")
+    assert scroller.evaluate("s => s.scrollWidth > s.clientWidth")  # the 300-character line scrolls inside
+
+
+@pytest.mark.parametrize("case", sorted(p.parent.relative_to(FIXTURES).as_posix()
+                                        for folder in ("real", "viewer") for p in FIXTURES.glob(f"{folder}/*/passes_dump")))
+def test_every_fixture_steps_through_without_errors(open_report, case):
+    opened = open_report(case)
+    page = opened.page
+    total = pass_buttons(page).count()
+    for _ in range(total):
+        page.keyboard.press("j")
+    expect_current(page, pass_buttons(page).last.inner_text()[:2])
+    page.get_by_role("button", name="Stacked").click()
+    page.keyboard.press("k")
+    assert current(page).count() == 1
+    assert opened.requests and all(url.startswith("file:") for url in opened.requests)
