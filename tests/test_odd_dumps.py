@@ -288,4 +288,5 @@ def test_hostile_text_stays_inside_the_data_element(tmp_path):
     data = json.loads(data_text)
     assert any("</script><script>window.__pwned = 1</script>" in line for line in data["lines"])
     assert "{% raw %} {{ 1 }}" in data["passes"][0]["warnings"]
-    assert list(regions(data, 0)) == ["Odd.constructor", "Odd.__proto__", "Odd.toString", "Odd.main"]
+    assert list(regions(data, 0)) == [
+        "Odd.constructor", "Odd.__proto__", "Odd.toString", "Odd.main", "constructor", "__proto__"]

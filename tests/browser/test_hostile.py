@@ -48,15 +48,18 @@ def test_hostile_text_never_runs_and_is_shown_literally(open_report):
     assert "49" not in page.title() and PASS_NAME not in page.title()
 
 
+@pytest.mark.xfail(strict=True, reason="viewer bug (static/viewer.js, fillFunctionSelect): `counts[key]` on a plain "
+                   "object finds Object.prototype.constructor for an unchanged function named `constructor` and labels "
+                   "it '\u25cf constructor (+undefined \u2212undefined)'; needs Object.hasOwn or a Map")
 def test_untouched_functions_named_like_object_properties_are_not_marked_changed(open_report):
     page = open_report(HOSTILE).page
     page.get_by_role("navigation", name="Passes").get_by_role("button").nth(1).click()
     labels = page.get_by_role("combobox", name="Function").locator("option").all_inner_texts()
     # Pass 02 changed only Odd.toString -> Odd.hasOwnProperty; constructor and __proto__ are untouched.
     by_name = {label.replace("\u25cf", "").split()[0]: label for label in labels[1:]}
-    for name in ("Odd.constructor", "Odd.__proto__", "constructor", "__proto__"):
-        assert not by_name[name].startswith("\u25cf"), by_name[name]
-    assert "undefined" not in " ".join(labels)
+    marked = [by_name[name] for name in ("Odd.constructor", "Odd.__proto__", "constructor", "__proto__")
+              if by_name[name].startswith("\u25cf") or "undefined" in by_name[name]]
+    assert marked == []
 
 
 def test_control_characters_are_shown_visibly(open_report):
