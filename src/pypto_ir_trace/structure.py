@@ -9,6 +9,7 @@ tree-sitter always returns a tree, so "could not be parsed" is defined here:
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass, replace
 
 from tree_sitter import Node, QueryCursor, Tree
@@ -34,12 +35,17 @@ class Structure:
 
 
 def source_bytes(lines: list[str]) -> bytes:
-    """The text tree-sitter sees: lines joined by \\n, so its rows are exactly our line indices.
+    """The text tree-sitter sees: lines joined by \\n, so its rows are exactly our line indices."""
+    return b"\n".join(map(encode_line, lines))
+
+
+def encode_line(line: str) -> bytes:
+    """One line as tree-sitter must see it; every parser of snapshots goes through here.
 
     NUL becomes U+0001, byte for byte: tree-sitter's lexers read NUL as the end of the input, so one
-    NUL in a comment would turn the rest of its line into an error; U+0001 is just an odd character.
+    NUL in a comment would turn the rest of the file into errors; U+0001 is just an odd character.
     """
-    return "\n".join(lines).encode("utf-8", errors="surrogatepass").replace(b"\0", b"\x01")
+    return line.encode("utf-8", errors="surrogatepass").replace(b"\0", b"\x01")
 
 
 def parse(lines: list[str]) -> Tree:
@@ -121,10 +127,11 @@ def analyze(tree: Tree, lines: list[str]) -> Structure:
         if region.start < previous_end:
             return _untrusted(regions, f"definitions overlap at line {region.start + 1}")
         previous_end = region.end
-    errors = _errors(tree.root_node)
+    starts = [r.start for r in regions]
     marked: dict[str, str] = {}
-    for first, last, shown in errors:
-        owner = next((r for r in regions if r.start <= first and last < r.end), None)
+    for first, last, shown in _errors(tree.root_node):
+        at = bisect_right(starts, first) - 1  # regions do not overlap: only this one can hold the error
+        owner = regions[at] if at >= 0 and last < regions[at].end else None
         if owner is None:
             return _untrusted(regions, f"syntax error at line {shown + 1} outside any function")
         if first < owner.def_line:
