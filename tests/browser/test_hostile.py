@@ -48,9 +48,6 @@ def test_hostile_text_never_runs_and_is_shown_literally(open_report):
     assert "49" not in page.title() and PASS_NAME not in page.title()
 
 
-@pytest.mark.xfail(strict=True, reason="viewer bug (static/viewer.js, fillFunctionSelect): `counts[key]` on a plain "
-                   "object finds Object.prototype.constructor for an unchanged function named `constructor` and labels "
-                   "it '\u25cf constructor (+undefined \u2212undefined)'; needs Object.hasOwn or a Map")
 def test_untouched_functions_named_like_object_properties_are_not_marked_changed(open_report):
     page = open_report(HOSTILE).page
     page.get_by_role("navigation", name="Passes").get_by_role("button").nth(1).click()

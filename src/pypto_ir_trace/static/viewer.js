@@ -198,16 +198,17 @@
     const notes = [];
     const reason = untrustedReason(p);
     const { choices, before, after } = regionChoices(p);
-    const counts = pass.regions || {};
+    // A Map, not the plain object: a function may be called `constructor` or `__proto__`.
+    const counts = new Map(Object.entries(pass.regions || {}));
     const options = [option("", "Whole file")];
     for (const { key, region, side } of choices) {
       let label = key;
       if (side !== "both") label += side === "added" ? "  (added)" : "  (removed)";
-      else if (counts[key]) label += `  (+${counts[key][0]} \u2212${counts[key][1]})`;
-      if (counts[key]) label = "\u25cf " + label;
+      else if (counts.has(key)) label += `  (+${counts.get(key)[0]} \u2212${counts.get(key)[1]})`;
+      if (counts.has(key)) label = "\u25cf " + label;
       if (region[4] || (before.get(key) || [])[4]) label += "  \u26a0 parsed with errors";
       const node = option(key, label);
-      if (counts[key]) node.className = "changed";
+      if (counts.has(key)) node.className = "changed";
       options.push(node);
     }
     el.select.replaceChildren(...options);
@@ -461,6 +462,17 @@
     announce(expanded ? "All unchanged lines shown" : `Unchanged lines folded to ${data.context} lines of context`);
   }
 
+  /** A short confirmation on the button itself; its accessible name (aria-label) stays the same. */
+  function flash(button, text) {
+    clearTimeout(button.flashTimer);
+    button.textContent = text;
+    button.classList.add("done");
+    button.flashTimer = setTimeout(() => {
+      button.textContent = "Copy full source";
+      button.classList.remove("done");
+    }, 1800);
+  }
+
   function announce(text) {
     el.status.textContent = text;
     clearTimeout(announce.timer);
@@ -485,6 +497,7 @@
     if (!copied) copied = copyWithEvent(text);
     const lines = store.ids(side === 0 ? pass.before : pass.after).length;
     announce(copied ? `Copied ${file} (${lines} lines)` : `Copy failed: the browser refused clipboard access`);
+    flash(side === 0 ? el.copyBefore : el.copyAfter, copied ? "Copied \u2713" : "Copy failed");
   }
 
   /**
