@@ -111,6 +111,9 @@ def test_unchanged_pipeline_selects_first_pass_and_says_so(open_report):
     page = open_report("viewer/unchanged").page
     assert current(page).inner_text().startswith("01")
     assert page.get_by_text("The pipeline changed nothing").is_visible()
+    # Nothing changed, so nothing is folded away: the whole text is there to read.
+    assert page.get_by_role("button", name=re.compile("unchanged line")).count() == 0
+    assert "def kernel_mul" in code_text(page, "After")
     page.keyboard.press("j")
     expect_current(page, "02")
     assert page.get_by_text("The pipeline changed nothing").is_visible()

@@ -104,11 +104,14 @@ const IRTraceRows = (() => {
 
   /**
    * Folds: unchanged runs beyond `context` lines from a change. Returns [{start, end}] row ranges
-   * (end exclusive), each to be shown as one fold row while collapsed.
+   * (end exclusive), each to be shown as one fold row while collapsed. A view without any change
+   * (a no-op pass, an untouched function) has nothing to keep context around, so it is not folded:
+   * folding it would hide all of it behind one button.
    */
   function computeFolds(kind, context) {
     const folds = [];
     const n = kind.length;
+    if (kind.every(k => k === KIND_EQUAL)) return folds;
     let i = 0;
     while (i < n) {
       if (kind[i] !== KIND_EQUAL) { i++; continue; }

@@ -222,21 +222,27 @@
         const both = before.has(state.wantedKey) && after.has(state.wantedKey);
         const either = before.has(state.wantedKey) || after.has(state.wantedKey);
         if (both || (picked && either)) state.key = state.wantedKey;
-        else notes.push(["info", `${state.wantedKey} is not on both sides of this pass: showing the whole file.`]);
+        else notes.push(["info", `${state.wantedKey} is not on both sides of this pass (${sideOf(state.wantedKey, before, after)}): showing the whole file.`]);
       }
       const shown = state.key !== null ? (after.get(state.key) || before.get(state.key)) : null;
       const broken = shown && (shown[4] || (before.get(state.key) || [])[4]);
       if (broken) notes.push(["warn", `${state.key} was parsed with errors (${broken}); it is still diffed line by line.`]);
     }
     el.select.value = state.key === null ? "" : state.key;
-    if (!isChanged(pass)) notes.unshift(["info", "No-op: this pass printed exactly the text of its predecessor."]);
-    else if (!pass.ins && !pass.del) notes.unshift(["info", "Only the line endings changed in this pass."]);
     if (!passes.some(isChanged)) notes.unshift(["info", "The pipeline changed nothing: every pass printed the text of its predecessor."]);
+    else if (!isChanged(pass)) notes.unshift(["info", "No-op: this pass printed exactly the text of its predecessor."]);
+    else if (!pass.ins && !pass.del) notes.unshift(["info", "Only the line endings changed in this pass."]);
     showNotes(notes);
     // The reason the selector is disabled is read out with it, not only shown beside it.
     if (el.select.disabled && reason) el.select.setAttribute("aria-describedby", "notes");
     else el.select.removeAttribute("aria-describedby");
     el.select.title = el.select.disabled && reason ? `Function view unavailable: ${reason}` : "";
+  }
+
+  function sideOf(key, before, after) {
+    if (after.has(key)) return "this pass adds it";
+    if (before.has(key)) return "this pass removes it";
+    return "neither snapshot has it";
   }
 
   function showNotes(notes) {
