@@ -134,3 +134,24 @@ def test_dump_text_never_closes_the_data_script(pair, hostile):
     assert json.loads(data_text) == json.loads(json.dumps(data))  # the element holds all the data
     for forbidden in ("<", ">", "\u2028", "\u2029"):
         assert forbidden not in data_text
+
+
+@PROFILE
+@given(pairs)
+def test_trusted_regions_never_misattribute_lines(pair):
+    """A trusted verdict means: regions in order, disjoint, inside the file, each named on its own def line."""
+    from pypto_ir_trace import structure
+    from pypto_ir_trace.dump import split_lines
+
+    _, _, odd = pair
+    lines, _ = split_lines(odd)
+    found = structure.analyze(structure.parse(lines), lines)
+    if not found.trusted:
+        assert found.reason
+        return
+    previous_end = 0
+    for region in found.regions:
+        assert previous_end <= region.start <= region.def_line < region.end <= len(lines)
+        name = region.key.split("#")[0].rsplit(".", 1)[-1]
+        assert name in lines[region.def_line]
+        previous_end = region.end
