@@ -20,27 +20,35 @@ def highlight(tree: Tree, lines: list[str], rows: list[tuple[int, int]]) -> dict
     """Spans for the lines in each [first, stop) row range: row -> flat [gap, length, class, ...].
 
     `gap` counts UTF-16 code units from the end of the previous span (the viewer indexes JS strings).
-    Where captures overlap, the one that starts first wins, then the pattern written first.
+    Where captures overlap, the one that starts first wins, then the capture named first in the query.
     """
+    query = grammar.query("highlights")
     index = {name: i for i, name in enumerate(classes())}
     found: dict[int, list[tuple[int, int, int, int]]] = {}
     for first, stop in rows:
-        cursor = QueryCursor(grammar.query("highlights"))
+        cursor = QueryCursor(query)
         cursor.set_point_range((first, 0), (stop, 0))
-        for pattern, captures in cursor.matches(tree.root_node):
-            for name, nodes in captures.items():
-                for node in nodes:
-                    _add_node(found, node, first, stop, lines, pattern, index[name])
-    return {row: _flatten(lines[row], spans) for row, spans in sorted(found.items())}
+        for name, nodes in cursor.captures(tree.root_node).items():
+            rank = _rank(name)
+            cls = index[name]
+            for node in nodes:
+                (r0, c0), (r1, c1) = node.start_point, node.end_point
+                if r0 == r1:  # the common case, kept cheap
+                    if first <= r0 < stop and c1 > c0:
+                        found.setdefault(r0, []).append((c0, rank, c1, cls))
+                    continue
+                for row in range(max(r0, first), min(r1, stop - 1) + 1):
+                    start = c0 if row == r0 else 0
+                    end = c1 if row == r1 else len(lines[row].encode("utf-8", errors="surrogatepass"))
+                    if end > start:
+                        found.setdefault(row, []).append((start, rank, end, cls))
+    return {row: _flatten(lines[row], spans) for row, spans in found.items()}
 
 
-def _add_node(found, node, first, stop, lines, pattern, cls) -> None:
-    (r0, c0), (r1, c1) = node.start_point, node.end_point
-    for row in range(max(r0, first), min(r1, stop - 1) + 1):
-        start = c0 if row == r0 else 0
-        end = c1 if row == r1 else len(lines[row].encode("utf-8", errors="surrogatepass"))
-        if end > start:
-            found.setdefault(row, []).append((start, pattern, end, cls))
+@cache
+def _rank(name: str) -> int:
+    query = grammar.query("highlights")
+    return next(i for i in range(query.capture_count) if query.capture_name(i) == name)
 
 
 def _flatten(line: str, spans: list[tuple[int, int, int, int]]) -> list[int]:

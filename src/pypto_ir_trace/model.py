@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from . import __version__, compare, highlight, structure
+from .incremental import IncrementalParser
 from .dump import Dump, split_lines
 from .structure import Structure
 
@@ -34,7 +35,7 @@ def build(dump: Dump, context: int, progress: Callable[[int, int], None] | None 
     texts: list[_Text] = []
     text_of: dict[str, int] = {}
     diffs: dict[tuple[int, int], compare.PassDiff] = {}
-    parser = structure.IncrementalParser()
+    parser = IncrementalParser()
     passes: list[dict] = []
     before = -1
     for snapshot in dump.snapshots:
@@ -69,24 +70,28 @@ def build(dump: Dump, context: int, progress: Callable[[int, int], None] | None 
     }
 
 
-def _read_text(text: str, parser, line_ids: dict[str, int], line_spans: list[list[int]]) -> _Text:
+HIGHLIGHT_GAP = 16  # new lines this close together are highlighted in one query run
+
+
+def _read_text(text: str, parser: IncrementalParser, line_ids: dict[str, int], line_spans: list[list[int]]) -> _Text:
     lines, endings = split_lines(text)
-    ids = []
-    new_rows: list[tuple[int, int]] = []
-    for row, line in enumerate(lines):
-        line_id = line_ids.get(line)
+    ids = list(map(line_ids.get, lines))
+    new_rows: list[tuple[int, int]] = []  # [first, stop) ranges of lines never seen before
+    for row in (row for row, line_id in enumerate(ids) if line_id is None):
+        line_id = line_ids.get(lines[row])
         if line_id is None:
-            line_id = line_ids[line] = len(line_ids)
+            line_id = line_ids[lines[row]] = len(line_ids)
             line_spans.append([])
-            if new_rows and new_rows[-1][1] == row:
+            if new_rows and row - new_rows[-1][1] <= HIGHLIGHT_GAP:
                 new_rows[-1] = (new_rows[-1][0], row + 1)
             else:
                 new_rows.append((row, row + 1))
-        ids.append(line_id)
-    tree = parser.parse(lines)
+        ids[row] = line_id
+    tree = parser.parse(lines, ids)
     # Highlight only the lines seen for the first time: the cost follows what changed.
     for row, spans in highlight.highlight(tree, lines, new_rows).items():
-        line_spans[ids[row]] = spans
+        if not line_spans[ids[row]]:
+            line_spans[ids[row]] = spans
     return _Text(lines, endings, ids, structure.analyze(tree, lines))
 
 
