@@ -142,8 +142,8 @@
     el.title.textContent = `${pass.label} ${pass.name}`;
     el.title.title = pass.file;
     el.counts.textContent = isChanged(pass) ? `+${pass.ins} \u2212${pass.del}` : "no-op";
-    el.beforeFile.textContent = beforeFile(p);
-    el.afterFile.textContent = pass.file;
+    el.beforeFile.textContent = el.beforeFile.title = beforeFile(p);  // the title shows a truncated name whole
+    el.afterFile.textContent = el.afterFile.title = pass.file;
     el.warnings.hidden = !pass.warnings;
     el.warningsText.textContent = pass.warnings || "";
     fillFunctionSelect(p);
@@ -574,6 +574,12 @@
     try { saved = localStorage.getItem(THEME_KEY); } catch (err) { saved = null; }
     if (saved === "light" || saved === "dark") setTheme(saved, false);
     else el.theme.setAttribute("aria-pressed", String(currentTheme() === "dark"));
+    // Without an explicit choice the page follows the system live; keep the toggle's state true to it.
+    if (window.matchMedia) {
+      window.matchMedia("(prefers-color-scheme: dark)").addEventListener("change", () => {
+        el.theme.setAttribute("aria-pressed", String(currentTheme() === "dark"));
+      });
+    }
     buildPassList();
     el.changed.addEventListener("change", applyFilters);
     el.noop.addEventListener("change", applyFilters);
