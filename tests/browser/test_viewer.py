@@ -214,6 +214,8 @@ def test_help_shows_the_keys(open_report):
     dialog.wait_for(state="hidden")
     page.get_by_role("button", name="Keyboard shortcuts").click()
     dialog.wait_for()
+    heading(page).click()  # a click elsewhere closes it
+    dialog.wait_for(state="hidden")
 
 
 # ---- layouts and scrolling --------------------------------------------------------------------
@@ -304,6 +306,8 @@ def test_function_selector_scopes_and_is_retained(open_report):
     expect_current(page, "03")
     assert combobox(page).input_value() == "tiny_add.kernel_add"
     assert "def kernel_add_incore_0" not in code_text(page, "After")
+    select_pass(page, "04")  # changes kernel_mul only
+    assert page.get_by_text("tiny_add.kernel_add is unchanged by this pass").is_visible()
 
 
 def test_function_selector_falls_back_with_a_note(open_report):

@@ -227,6 +227,7 @@
       const shown = state.key !== null ? (after.get(state.key) || before.get(state.key)) : null;
       const broken = shown && (shown[4] || (before.get(state.key) || [])[4]);
       if (broken) notes.push(["warn", `${state.key} was parsed with errors (${broken}); it is still diffed line by line.`]);
+      else if (shown && isChanged(pass) && !counts.has(state.key)) notes.push(["info", `${state.key} is unchanged by this pass.`]);
     }
     el.select.value = state.key === null ? "" : state.key;
     if (!passes.some(isChanged)) notes.unshift(["info", "The pipeline changed nothing: every pass printed the text of its predecessor."]);
@@ -591,6 +592,9 @@
     el.copyBefore.addEventListener("click", () => copySide(0));
     el.copyAfter.addEventListener("click", () => copySide(1));
     el.helpToggle.addEventListener("click", () => toggleHelp());
+    document.addEventListener("click", event => {  // the help is a popover: a click elsewhere closes it
+      if (!el.help.hidden && !el.help.contains(event.target) && !el.helpToggle.contains(event.target)) toggleHelp(false);
+    });
     el.theme.addEventListener("click", () => setTheme(currentTheme() === "dark" ? "light" : "dark", true));
     el.panes[0].addEventListener("scroll", () => onScroll(el.panes[0], el.panes[1]), { passive: true });
     el.panes[1].addEventListener("scroll", () => onScroll(el.panes[1], el.panes[0]), { passive: true });
