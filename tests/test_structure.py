@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pypto_ir_trace import grammar, structure
+from pypto_ir_trace.incremental import IncrementalParser
 from pypto_ir_trace.dump import split_lines
 
 PROGRAM = """\
@@ -189,8 +190,10 @@ def test_overlapping_definitions_cannot_happen_silently():
 
 
 def test_incremental_parse_gives_the_same_verdicts():
-    parser = structure.IncrementalParser()
+    parser = IncrementalParser()
+    table: dict[str, int] = {}
     texts = [PROGRAM, edit(9, "        u = pl.add(t, 1.0"), PROGRAM, edit(5, "class Demo"), "", PROGRAM]
     for text in texts:
         lines, _ = split_lines(text)
-        assert structure.analyze(parser.parse(lines), lines) == analyze(text)
+        tree = parser.parse(lines, [table.setdefault(line, len(table)) for line in lines])
+        assert structure.analyze(tree, lines) == analyze(text)

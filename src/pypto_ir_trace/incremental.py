@@ -2,7 +2,9 @@
 
 Adjacent snapshots differ in a few scattered lines. One edit spanning from the first change to the last
 would make tree-sitter re-parse nearly everything, so every changed block of the line diff becomes its
-own `Tree.edit`, and tree-sitter re-parses only around them.
+own `Tree.edit`. Each edit is widened to unchanged lines whose indentation matches their neighbour's:
+an edit boundary at an indent or dedent keeps tree-sitter-python from re-using the rest of the block
+(measured: 0.8 s instead of 0.002 s for a one-line change in a 20,000-line snapshot).
 """
 
 from __future__ import annotations
@@ -13,11 +15,14 @@ from tree_sitter import Tree
 
 from . import grammar, linediff, structure
 
+MAX_WIDENING = 64  # lines; past that the edit stays where it is (slower parse, same tree)
+
 
 class IncrementalParser:
     def __init__(self) -> None:
         self._parser = grammar.parser()
         self._tree: Tree | None = None
+        self._lines: list[str] = []
         self._ids: list[int] = []
         self._offsets: list[int] = [0]
 
@@ -28,17 +33,45 @@ class IncrementalParser:
         offsets = [0, *accumulate(map(len, encoded))]
         tree = self._tree
         if tree is not None:
-            changes = [b for b in linediff.diff(self._ids, ids) if not b.equal]
-            for block in reversed(changes):  # back to front: earlier offsets stay valid
-                start = self._offsets[block.a_start]
+            for a0, a1, b0, b1 in reversed(self._edits(ids)):  # back to front: earlier offsets stay valid
                 tree.edit(
-                    start_byte=start,
-                    old_end_byte=self._offsets[block.a_start + block.a_len],
-                    new_end_byte=start + offsets[block.b_start + block.b_len] - offsets[block.b_start],
-                    start_point=(block.a_start, 0),
-                    old_end_point=(block.a_start + block.a_len, 0),
-                    new_end_point=(block.a_start + block.b_len, 0),
+                    start_byte=self._offsets[a0],
+                    old_end_byte=self._offsets[a1],
+                    new_end_byte=self._offsets[a0] + offsets[b1] - offsets[b0],
+                    start_point=(a0, 0),
+                    old_end_point=(a1, 0),
+                    new_end_point=(a0 + b1 - b0, 0),
                 )
         self._tree = self._parser.parse(source, tree) if tree is not None else self._parser.parse(source)
-        self._ids, self._offsets = ids, offsets
+        self._lines, self._ids, self._offsets = lines, ids, offsets
         return self._tree
+
+    def _edits(self, ids: list[int]) -> list[tuple[int, int, int, int]]:
+        """Changed line ranges [a0, a1) -> [b0, b1), widened to calm boundaries and merged."""
+        old = self._lines
+        edits: list[tuple[int, int, int, int]] = []
+        for block in linediff.diff(self._ids, ids):
+            if block.equal:
+                continue
+            up = self._widening(range(block.a_start - 1, 0, -1), -1)
+            down = self._widening(range(block.a_start + block.a_len, len(old) - 1), +1)
+            a0, a1 = block.a_start - up, block.a_start + block.a_len + down
+            b0, b1 = block.b_start - up, block.b_start + block.b_len + down
+            if edits and a0 <= edits[-1][1]:  # the unchanged lines between the two were swallowed: merge
+                a0, b0 = edits[-1][0], edits[-1][2]
+                edits.pop()
+            edits.append((a0, a1, b0, b1))
+        return edits
+
+    def _widening(self, rows: range, step: int) -> int:
+        """How many unchanged lines to add so that the boundary sits between two lines of one indentation."""
+        old = self._lines
+        for count, row in enumerate(rows[:MAX_WIDENING], 1):
+            here, there = old[row], old[row + step]
+            if here.strip() and there.strip() and _indent(here) == _indent(there):
+                return count
+        return 0
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" \t"))

@@ -52,63 +52,6 @@ def parse(lines: list[str]) -> Tree:
     return grammar.parser().parse(source_bytes(lines))
 
 
-class IncrementalParser:
-    """Parses a sequence of texts, each re-using the tree of the one before it (Tree.edit).
-
-    Adjacent snapshots differ in a few lines, so tree-sitter re-parses only around the edit.
-    """
-
-    def __init__(self) -> None:
-        self._parser = grammar.parser()
-        self._source = b""
-        self._tree: Tree | None = None
-
-    def parse(self, lines: list[str]) -> Tree:
-        source = source_bytes(lines)
-        old, tree = self._source, self._tree
-        if tree is not None:
-            start = _common_prefix(old, source)
-            end = _common_suffix(old, source, start)
-            tree.edit(
-                start_byte=start,
-                old_end_byte=len(old) - end,
-                new_end_byte=len(source) - end,
-                start_point=_point(old, start),
-                old_end_point=_point(old, len(old) - end),
-                new_end_point=_point(source, len(source) - end),
-            )
-        self._tree = self._parser.parse(source, tree) if tree is not None else self._parser.parse(source)
-        self._source = source
-        return self._tree
-
-
-def _common_prefix(a: bytes, b: bytes) -> int:
-    """Length of the common prefix, by bisection on slice comparisons (memcmp, not a Python loop)."""
-    lo, hi = 0, min(len(a), len(b))
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if a[:mid] == b[:mid]:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
-
-
-def _common_suffix(a: bytes, b: bytes, prefix: int) -> int:
-    lo, hi = 0, min(len(a), len(b)) - prefix
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if a[len(a) - mid :] == b[len(b) - mid :]:
-            lo = mid
-        else:
-            hi = mid - 1
-    return lo
-
-
-def _point(source: bytes, offset: int) -> tuple[int, int]:
-    return source.count(b"\n", 0, offset), offset - (source.rfind(b"\n", 0, offset) + 1)
-
-
 def analyze(tree: Tree, lines: list[str]) -> Structure:
     """The regions of a snapshot and the verdict; each rule below names what a user would see go wrong.
 
