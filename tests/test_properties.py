@@ -97,11 +97,11 @@ def test_mutated_dumps_never_crash_and_the_model_rebuilds_every_text(pair, as_by
             (root / "01_after_Odd.py").write_bytes(odd.encode("utf-8", errors="replace")[:-1] + b"\xff")
         try:
             dump = load_dump(root)
+            data = model.build(dump, context=3)  # snapshots are read, and decoded, as the model needs them
         except DumpError as err:
             assert as_bytes and "01_after_Odd.py is not UTF-8" in str(err)
             return
-        data = model.build(dump, context=3)
-    texts = [s.text for s in dump.snapshots]
+        texts = [s.text for s in dump.snapshots]
     for p, entry in enumerate(data["passes"]):
         assert source(data, entry["after"]) == texts[p + 1]
     assert source(data, 0) == texts[0]

@@ -24,8 +24,14 @@ class Snapshot:
     label: str  # the index as written in the file name ("03")
     name: str  # "frontend" or the pass name
     filename: str
-    text: str  # decoded, without a BOM, newlines as in the file
+    content: str | None  # the text, or None to read it from `path` when asked (dumps reach GBs)
     warnings: str | None  # the pass's .log text when that file exists
+    path: Path | None = None
+
+    @property
+    def text(self) -> str:
+        """Decoded, without a BOM, newlines as in the file."""
+        return self.content if self.content is not None else _read_text(self.path)
 
     @property
     def is_frontend(self) -> bool:
@@ -84,8 +90,9 @@ def load_dump(path: str | os.PathLike[str]) -> Dump:
             label=label,
             name=name,
             filename=filename,
-            text=_read_text(root / filename),
+            content=None,
             warnings=_read_warnings(root, filename, names),
+            path=root / filename,
         )
         for index, label, name, filename in entries
     )

@@ -7,6 +7,7 @@ produced it, and no-op passes store nothing but their counts.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 
 from . import __version__, compare, highlight, structure
@@ -18,10 +19,9 @@ FORMAT = 1
 
 
 class _Text:
-    """One distinct snapshot text."""
+    """One distinct snapshot text: its line ids, newlines and structure (not its lines: they are interned)."""
 
-    def __init__(self, lines: list[str], endings: list[str], ids: list[int], structure: Structure):
-        self.lines = lines
+    def __init__(self, endings: dict, ids: list[int], structure: Structure):
         self.endings = endings
         self.ids = ids
         self.structure = structure
@@ -33,16 +33,19 @@ def build(dump: Dump, context: int, progress: Callable[[int, int], None] | None 
     line_ids: dict[str, int] = {}
     line_spans: list[list[int]] = []
     texts: list[_Text] = []
-    text_of: dict[str, int] = {}
+    text_of: dict[bytes, int] = {}  # digest of a text -> its index: identical snapshots are handled once
     diffs: dict[tuple[int, int], compare.PassDiff] = {}
     parser = IncrementalParser()
     passes: list[dict] = []
     before = -1
     for snapshot in dump.snapshots:
-        after = text_of.get(snapshot.text)
+        text = snapshot.text  # read one at a time: only distinct texts' line ids stay in memory
+        digest = hashlib.blake2b(text.encode("utf-8", errors="surrogatepass"), digest_size=20).digest()
+        after = text_of.get(digest)
         if after is None:
-            after = text_of[snapshot.text] = len(texts)
-            texts.append(_read_text(snapshot.text, parser, line_ids, line_spans))
+            after = text_of[digest] = len(texts)
+            texts.append(_read_text(text, parser, line_ids, line_spans))
+        del text
         if not snapshot.is_frontend:
             diff = None
             if before != after:
@@ -92,12 +95,12 @@ def _read_text(text: str, parser: IncrementalParser, line_ids: dict[str, int], l
     for row, spans in highlight.highlight(tree, lines, new_rows).items():
         if not line_spans[ids[row]]:
             line_spans[ids[row]] = spans
-    return _Text(lines, endings, ids, structure.analyze(tree, lines))
+    return _Text(_endings(endings), ids, structure.analyze(tree, lines))
 
 
 def _text_entry(text: _Text, index: int) -> dict:
     entry: dict = {"ids": text.ids} if index == 0 else {"pass": text.produced_by}
-    entry.update(_endings(text.endings))
+    entry.update(text.endings)
     s = text.structure
     entry["regions"] = [[r.key, r.kind, r.start, r.end, r.error] for r in s.regions]
     if not s.trusted:
