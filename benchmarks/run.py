@@ -58,8 +58,8 @@ def dump_sizes(dump: Path) -> tuple[int, int]:
     return total, packed + len(packer.flush())
 
 
-def run_cli(dump: Path, report: Path) -> tuple[float, float]:
-    """Wall seconds and peak RSS (MB) of `python -m pypto_ir_trace`; wait4 gives this child's own rusage."""
+def run_cli(dump: Path, report: Path) -> tuple[float, float, float]:
+    """Wall seconds, CPU seconds and peak RSS (MB) of `python -m pypto_ir_trace`; wait4 gives this child's own rusage."""
     log = report.with_suffix(".stderr")
     with open(log, "wb") as err:
         start = time.perf_counter()
@@ -70,7 +70,8 @@ def run_cli(dump: Path, report: Path) -> tuple[float, float]:
     proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode != 0:
         raise RuntimeError(f"pypto_ir_trace exited {proc.returncode}: {log.read_text()[-2000:]}")
-    return seconds, usage.ru_maxrss / 1024
+    # CPU time stays meaningful when other work shares the machine; wall time does not.
+    return seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
 # Runs before the viewer: notes when the After pane first shows rows, and offers a "painted" promise.
@@ -204,10 +205,10 @@ def run_case(name: str, workdir: Path, browser: bool, seed: int) -> dict:
     dump_gen_s = time.perf_counter() - start
     total, packed = dump_sizes(generated.path)
     report = workdir / f"{name}.html"
-    cli_s, rss_mb = run_cli(generated.path, report)
+    cli_s, cpu_s, rss_mb = run_cli(generated.path, report)
     size = report.stat().st_size
     row = {"case": name, "snapshot_lines": generated.snapshot_lines, "dump_mb": total / 1e6,
-           "gzip_kb": packed / 1024, "dump_gen_s": dump_gen_s, "cli_s": cli_s, "rss_mb": rss_mb,
+           "gzip_kb": packed / 1024, "dump_gen_s": dump_gen_s, "cli_s": cli_s, "cli_cpu_s": cpu_s, "rss_mb": rss_mb,
            "report_kb": size / 1024, "ratio": size / packed, "files": generated.files,
            "noop_passes": generated.changed.count(False), "passes": len(generated.changed)}
     if browser:
@@ -232,7 +233,7 @@ def table(rows: list[dict]) -> str:
 
 
 def details(row: dict) -> str:
-    keys = ("dump_gen_s", "files", "noop_passes", "passes", "j_max_ms", "whole_file_ms", "selected_function",
+    keys = ("cli_cpu_s", "dump_gen_s", "files", "noop_passes", "passes", "j_max_ms", "whole_file_ms", "selected_function",
             "largest_pass", "expand_all_ms", "scroll_max_ms", "dom_rows_max", "scroll_total_rows")
     parts = [f"{k}={row[k]:.2f}" if isinstance(row.get(k), float) else f"{k}={row.get(k)}" for k in keys if k in row]
     return f"- {row['case']}: " + ", ".join(parts)
