@@ -64,7 +64,10 @@
       // Spaces between the parts make the accessible name read "04 ConvertToSSA +10 −9".
       const meta = span("pass-meta", "");
       meta.append(span("count ins", "+" + pass.ins), " ", span("count del", "\u2212" + pass.del));
-      if (!isChanged(pass)) meta.title = "No-op: printed exactly the text of its predecessor";
+      if (!isChanged(pass)) {
+        meta.title = "No-op: printed exactly the text of its predecessor";
+        meta.prepend(span("noop-tag", "no-op"), " ");
+      }
       if (pass.warnings) meta.append(" ", warningBadge());
       button.append(span("pass-label", pass.label), " ", span("pass-name", pass.name), " ", meta);
       button.addEventListener("click", () => select(p));
