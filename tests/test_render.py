@@ -16,21 +16,28 @@ def page_of(path) -> str:
     return render.render(model.build(load_dump(path), 3))
 
 
-def embedded_json(page: str) -> str:
-    match = re.search(r'<script type="application/json" id="report-data">(.*?)</script>', page, re.S)
-    assert match, "no data element"
-    return match.group(1)
-
-
 def test_data_round_trips_and_cannot_close_its_script_element(make_dump):
     dump = make_dump({"00_frontend.py": PROGRAM, "01_after_" + "X.py": PROGRAM + f"# {HOSTILE}\n"})
     data = model.build(load_dump(dump), 3)
     page = render.render(data)
-    raw = embedded_json(page)
-    for forbidden in ("<", ">", "&", "\u2028", "\u2029"):
-        assert forbidden not in raw
-    assert json.loads(raw) == data
+    raw = re.search(r'id="report-data" data-encoding="gzip\+base64">(.*?)</script>', page, re.S).group(1)
+    assert re.fullmatch(r"[A-Za-z0-9+/=]+", raw)  # base64: no character of it can end the element
+    assert render.decode_data(page) == data
     assert page.count("<script") == 2  # the data element and the viewer, nothing from the dump
+    assert "alert" not in page and "onerror" not in page
+
+
+def test_json_inside_is_safe_too():
+    """Defence in depth: the JSON itself would be safe in a <script> element even uncompressed."""
+    text = render.safe_json({"x": HOSTILE})
+    for forbidden in ("<", ">", "&", "\u2028", "\u2029"):
+        assert forbidden not in text
+    assert json.loads(text) == {"x": HOSTILE}
+
+
+def test_same_model_same_bytes():
+    data = model.build(load_dump(REAL / "advanced_01_split_k_concise" / "passes_dump"), 3)
+    assert render.render(data) == render.render(data)
 
 
 def test_title_is_escaped(make_dump, tmp_path):

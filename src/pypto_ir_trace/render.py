@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import base64
+import gzip
 import hashlib
 import json
+import re
 from importlib import resources
 
 import jinja2
 from markupsafe import Markup  # jinja2's own dependency
 
-_SCRIPTS = ("rows.js", "viewer.js")  # order matters: the viewer uses the row builder
+_SCRIPTS = ("data.js", "rows.js", "viewer.js")  # order matters: the viewer uses the loader and the row builder
+_DATA_ELEMENT = re.compile(r'<script type="application/octet-stream" id="report-data"[^>]*>([A-Za-z0-9+/=]*)</script>')
 _JSON_ESCAPES = {ord("<"): "\\u003c", ord(">"): "\\u003e", ord("&"): "\\u0026", 0x2028: "\\u2028", 0x2029: "\\u2029"}
 
 
@@ -22,6 +25,23 @@ def safe_json(data: object) -> str:
     """JSON that cannot end its <script> element or open a comment: the one escaping boundary."""
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     return text.translate(_JSON_ESCAPES)
+
+
+def encode_data(data: object) -> str:
+    """The model as the page carries it: safe JSON, gzip-compressed (mtime 0: deterministic), base64.
+
+    Dumps are text-heavy; compressed, a report is several times smaller, and base64 cannot close
+    its <script> element whatever the dump says. The page inflates it with DecompressionStream.
+    """
+    return base64.b64encode(gzip.compress(safe_json(data).encode("utf-8"), compresslevel=6, mtime=0)).decode("ascii")
+
+
+def decode_data(page: str) -> dict:
+    """The model back from a rendered page: the inverse of encode_data, for tests and tools."""
+    match = _DATA_ELEMENT.search(page)
+    if match is None:
+        raise ValueError("no report data element in the page")
+    return json.loads(gzip.decompress(base64.b64decode(match.group(1))).decode("utf-8"))
 
 
 def _csp_hash(source: str) -> str:
@@ -45,5 +65,5 @@ def render(model: dict) -> str:
         csp=csp,
         style=Markup(style),  # trusted assets of the package, inlined verbatim
         script=Markup(script),
-        data=Markup(safe_json(model)),
+        data=encode_data(model),  # base64: nothing to escape
     )

@@ -2,7 +2,7 @@
  * The viewer: one entry point (start), reading the data contract described in rows.js.
  * Rows are built per view on demand and only those near the screen are in the DOM.
  */
-(() => {
+(async () => {
   const R = IRTraceRows;
   const ROW_HEIGHT = 20;
   const OVERSCAN = 30;
@@ -11,7 +11,16 @@
   const CONTROL_RE = /[\u0000-\u0008\u000a-\u001f\u007f\u2028\u2029]/;
 
   const $ = id => document.getElementById(id);
-  const data = JSON.parse($("report-data").textContent);
+  let data;
+  try {
+    data = await loadReportData($("report-data"));
+  } catch (err) {
+    $("empty-state").hidden = false;
+    $("empty-state").textContent = `This report's data could not be read (${err.message}). ` +
+      "It needs a current browser (Chromium 80+, Firefox 113+, Safari 16.4+).";
+    $("diff").hidden = true;
+    return;
+  }
   const store = R.textStore(data);
   const passes = data.passes;
 
