@@ -52,10 +52,11 @@ def diff(a: Sequence[Hashable], b: Sequence[Hashable]) -> list[Block]:
         pending.append((-1 - tail.a_start, tail.a_len, tail.b_start, 0))
         gaps = []
         a_at, b_at = a_mid[0], b_mid[0]
-        for i, j in anchors:
-            gaps.append((a_at, i, b_at, j))
-            gaps.append((-1 - i, 1, j, 0))
-            a_at, b_at = i + 1, j + 1
+        for i, j, n in _runs(anchors):
+            if i > a_at or j > b_at:
+                gaps.append((a_at, i, b_at, j))
+            gaps.append((-1 - i, n, j, 0))
+            a_at, b_at = i + n, j + n
         gaps.append((a_at, a_mid[1], b_at, b_mid[1]))
         pending.extend(reversed(gaps))
     return blocks
@@ -85,6 +86,15 @@ def _common_suffix(a, b, a_lo, a_hi, b_lo, b_hi) -> int:
     while n < limit and a[a_hi - 1 - n] == b[b_hi - 1 - n]:
         n += 1
     return n
+
+
+def _runs(anchors: list[tuple[int, int]]):
+    """Consecutive anchors (i, j), (i + 1, j + 1), ... as one (i, j, length) run."""
+    start = 0
+    for k in range(1, len(anchors) + 1):
+        if k == len(anchors) or anchors[k] != (anchors[k - 1][0] + 1, anchors[k - 1][1] + 1):
+            yield anchors[start][0], anchors[start][1], k - start
+            start = k
 
 
 def _unique_anchors(a, b, a_lo, a_hi, b_lo, b_hi) -> list[tuple[int, int]]:
