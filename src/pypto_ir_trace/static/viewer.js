@@ -389,25 +389,26 @@
 
   /** Text with highlight classes, word-change marks and visible control characters. */
   function paint(target, text, spans, changes, changeClass) {
-    const cuts = new Set([0, text.length]);
-    const marks = [];
+    const marks = [[], []];  // highlight spans and word changes: each sorted and non-overlapping
     let at = 0;
     for (let i = 0; i < spans.length; i += 3) {
-      const start = at + spans[i], end = start + spans[i + 1];
-      marks.push([start, end, "hl-" + data.classes[spans[i + 2]]]);
-      cuts.add(start); cuts.add(end);
-      at = end;
+      const start = at + spans[i];
+      at = start + spans[i + 1];
+      marks[0].push([start, at, "hl-" + data.classes[spans[i + 2]]]);
     }
-    for (const [start, end] of changes || []) {
-      marks.push([start, end, "word-" + changeClass]);
-      cuts.add(start); cuts.add(end);
-    }
-    if (marks.length === 0 && !CONTROL_RE.test(text)) { target.textContent = text; return; }
+    for (const [start, end] of changes || []) marks[1].push([start, end, "word-" + changeClass]);
+    if (!marks[0].length && !marks[1].length && !CONTROL_RE.test(text)) { target.textContent = text; return; }
+    const cuts = new Set([0, text.length]);
+    for (const list of marks) for (const [start, end] of list) { cuts.add(start); cuts.add(end); }
     const points = Array.from(cuts).filter(x => x <= text.length).sort((x, y) => x - y);
+    const next = [0, 0];  // one pointer per list: the sweep is linear in the marks
     for (let i = 0; i + 1 < points.length; i++) {
-      const start = points[i], end = points[i + 1];
-      const classes = marks.filter(([s, e]) => s <= start && end <= e).map(m => m[2]);
-      appendText(target, text.slice(start, end), classes.join(" "));
+      const start = points[i], classes = [];
+      marks.forEach((list, k) => {
+        while (next[k] < list.length && list[next[k]][1] <= start) next[k]++;
+        if (next[k] < list.length && list[next[k]][0] <= start) classes.push(list[next[k]][2]);
+      });
+      appendText(target, text.slice(start, points[i + 1]), classes.join(" "));
     }
   }
 
