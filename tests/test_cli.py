@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import subprocess
 import sys
@@ -163,3 +164,24 @@ def test_dump_structure_prints_what_the_parser_saw(tmp_path):
     assert result.returncode == 0
     assert "00_frontend.py:" in result.stdout and "_jit_matmul_split_k.matmul_split_k" in result.stdout
     assert "trusted" in result.stdout
+
+
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_progress_on_a_terminal_disappears_at_the_end(tmp_path, monkeypatch):
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    monkeypatch.setattr(cli, "PROGRESS_AFTER", 0.0)  # as if the run were long
+    assert cli.main([str(SPLIT_K), "-o", str(tmp_path / "r.html")]) == 0
+    written = terminal.getvalue()
+    assert "\rpypto-ir-trace: 49/49 passes" in written
+    assert written.endswith("\r\x1b[K")  # the line is erased: nothing is left on screen
+
+
+def test_no_progress_when_stderr_is_not_a_terminal(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(cli, "PROGRESS_AFTER", 0.0)
+    assert cli.main([str(SPLIT_K), "-o", str(tmp_path / "r.html")]) == 0
+    assert capsys.readouterr().err == ""

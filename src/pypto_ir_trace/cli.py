@@ -129,6 +129,9 @@ def _umask() -> int:
     return mask
 
 
+PROGRESS_AFTER = 1.0  # seconds: quick runs stay silent
+
+
 class _Progress:
     """A `passes done / total` line on a terminal, shown once a run takes more than a second."""
 
@@ -137,8 +140,9 @@ class _Progress:
         self._shown = False
 
     def __call__(self, done: int, total: int) -> None:
-        if time.monotonic() - self._start > 1.0:
-            sys.stderr.write(f"\r{PROG}: {done}/{total} snapshots")
+        """done / total counts snapshots; the frontend is not a pass."""
+        if time.monotonic() - self._start > PROGRESS_AFTER:
+            sys.stderr.write(f"\r{PROG}: {max(done - 1, 0)}/{total - 1} passes")
             sys.stderr.flush()
             self._shown = True
 
