@@ -1,4 +1,4 @@
-"""The report model: the plain, deterministic data the viewer reads (contract in static/viewer.js).
+"""The report model: the plain, deterministic data the viewer reads (contract in static/rows.js).
 
 It follows the information, not the printed size: each distinct line is stored once with its
 highlight spans, each distinct snapshot is parsed once and stored as the diff of the pass that first
@@ -11,8 +11,8 @@ import hashlib
 from collections.abc import Callable
 
 from . import __version__, compare, highlight, structure
-from .incremental import IncrementalParser
 from .dump import Dump, split_lines
+from .incremental import IncrementalParser
 from .structure import Structure
 
 FORMAT = 1
