@@ -52,22 +52,26 @@ def _rank(name: str) -> int:
 
 
 def _flatten(line: str, spans: list[tuple[int, int, int, int]]) -> list[int]:
-    to_utf16 = _utf16_columns(line)
+    spans.sort()
     flat: list[int] = []
     covered = 0
-    for start, _, end, cls in sorted(spans):
-        if start < covered:
-            continue
-        begin, finish = to_utf16(start), to_utf16(end)
-        flat.extend((begin - (to_utf16(covered) if covered else 0), finish - begin, cls))
-        covered = end
+    if line.isascii():  # the common case: byte columns are UTF-16 columns
+        for start, _, end, cls in spans:
+            if start >= covered:
+                flat += (start - covered, end - start, cls)
+                covered = end
+        return flat
+    to_utf16 = _utf16_columns(line)
+    for start, _, end, cls in spans:
+        if start >= covered:
+            begin, finish = to_utf16(start), to_utf16(end)
+            flat += (begin - to_utf16(covered), finish - begin, cls)
+            covered = end
     return flat
 
 
 def _utf16_columns(line: str):
     """Map a UTF-8 byte column of the line to a UTF-16 column."""
-    if line.isascii():
-        return lambda column: column
     table = [0]
     units = 0
     for char in line:

@@ -85,7 +85,7 @@ def _read_text(text: str, parser: IncrementalParser, line_ids: dict[str, int], l
         if line_id is None:
             line_id = line_ids[lines[row]] = len(line_ids)
             line_spans.append([])
-            if new_rows and row - new_rows[-1][1] <= HIGHLIGHT_GAP:
+            if new_rows and new_rows[-1][1] == row:  # measured: merging across gaps costs more than it saves
                 new_rows[-1] = (new_rows[-1][0], row + 1)
             else:
                 new_rows.append((row, row + 1))
