@@ -73,9 +73,6 @@ def build(dump: Dump, context: int, progress: Callable[[int, int], None] | None 
     }
 
 
-HIGHLIGHT_GAP = 16  # new lines this close together are highlighted in one query run
-
-
 def _read_text(text: str, parser: IncrementalParser, line_ids: dict[str, int], line_spans: list[list[int]]) -> _Text:
     lines, endings = split_lines(text)
     ids = list(map(line_ids.get, lines))
