@@ -78,6 +78,19 @@ def test_top_level_functions_classes_and_nested_defs():
     assert found.trusted
 
 
+def test_decorators_belong_to_their_function_and_async_defs_count():
+    text = (
+        "@pl.jit\n@cache(size=2)\nasync def fetch(x):\n    return await x\n\n"
+        "@pl.program\nclass P:\n    @staticmethod\n    @pl.function(type=pl.FunctionType.InCore)\n"
+        "    async def run(x):\n        async def helper():\n            pass\n        return x\n"
+    )
+    found = analyze(text)
+    assert spans(found) == {"fetch": (1, 4, None), "P.run": (8, 13, None)}
+    assert [r.kind for r in found.regions] == ["function", "method"]
+    assert [r.def_line + 1 for r in found.regions] == [3, 10]
+    assert found.trusted
+
+
 # ---- rule: an error inside one body marks only that function ---------------------------------------
 
 
