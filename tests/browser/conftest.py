@@ -62,7 +62,7 @@ def open_report(browser, report):
     opened: list[Opened] = []
 
     def open_(case: str, *extra: str, color_scheme: str = "light", viewport=(1280, 720), init_script: str | None = None,
-              permissions: list[str] | None = None) -> Opened:
+              permissions: list[str] | None = None, fragment: str = "") -> Opened:
         context = browser.new_context(
             color_scheme=color_scheme, viewport={"width": viewport[0], "height": viewport[1]},
         )
@@ -78,7 +78,7 @@ def open_report(browser, report):
         page.on("console", lambda message: message.type in ("error", "warning") and result.problems.append(
             f"console {message.type}: {message.text}"))
         page.on("pageerror", lambda error: result.problems.append(f"page error: {error}"))
-        page.goto(report(case, *extra).as_uri())
+        page.goto(report(case, *extra).as_uri() + fragment)
         page.wait_for_selector("body[data-ready='true']", state="attached")
         opened.append(result)
         return result

@@ -457,3 +457,51 @@ def test_every_fixture_steps_through_without_errors(open_report, case):
     page.keyboard.press("k")
     assert current(page).count() == 1
     assert opened.requests and all(url.startswith("file:") for url in opened.requests)
+
+
+# ---- deep links and function history ---------------------------------------------------------
+
+
+def test_a_link_opens_the_same_view(open_report):
+    opened = open_report(FUNCTIONS, fragment="#pass=04&fn=tiny_add.kernel_mul&layout=stacked")
+    page = opened.page
+    expect_current(page, "04")
+    assert "ConvertToSSA" in heading(page).inner_text()
+    assert combobox(page).input_value() == "tiny_add.kernel_mul"
+    assert page.get_by_role("button", name="Stacked").get_attribute("aria-pressed") == "true"
+    assert "def kernel_mul" in code_text(page, "After") and "def main" not in code_text(page, "After")
+
+
+def test_the_fragment_follows_what_the_reader_does(open_report):
+    page = open_report(FUNCTIONS).page
+    expect_current(page, "02")
+    assert page.evaluate("location.hash") == "#pass=02"
+    combobox(page).select_option("tiny_add.main")
+    page.keyboard.press("j")
+    expect_current(page, "03")
+    page.get_by_role("button", name="Stacked").click()
+    assert page.evaluate("location.hash") == "#pass=03&fn=tiny_add.main&layout=stacked"
+
+
+def test_a_link_to_an_unknown_pass_opens_the_first_changed_one(open_report):
+    page = open_report(FUNCTIONS, fragment="#pass=99&fn=nothing").page
+    expect_current(page, "02")
+    assert combobox(page).input_value() == ""
+
+
+def test_picking_a_function_marks_the_passes_that_change_it(open_report, report):
+    from pypto_ir_trace import render
+
+    data = render.decode_data(report(FUNCTIONS).read_text(encoding="utf-8"))
+    key = "tiny_add.kernel_add"
+    expected = [p["label"] for p in data["passes"] if key in p.get("regions", {})]
+    assert expected  # the fixture has passes that change it, and passes that do not
+    assert len(expected) < len(data["passes"])
+    page = open_report(FUNCTIONS).page
+    assert nav(page).locator("button.touches").count() == 0
+    combobox(page).select_option(key)
+    marked = [text.split()[0] for text in nav(page).locator("button.touches").all_inner_texts()]
+    assert marked == expected
+    assert f"{key} is changed by {len(expected)} pass" in page.locator("#notes").inner_text()
+    combobox(page).select_option("")
+    assert nav(page).locator("button.touches").count() == 0

@@ -132,7 +132,8 @@
 
   // ---- selecting a pass ---------------------------------------------------------------------
 
-  function select(p) {
+  /** `picked`: the function in state.wantedKey was asked for on this very pass (a pick, a link). */
+  function select(p, picked = false) {
     state.selected = p;
     if (p >= 0) state.anchor = p;
     const focusInList = el.list.contains(document.activeElement);
@@ -158,8 +159,9 @@
     el.afterFile.textContent = el.afterFile.title = pass.file;
     el.warnings.hidden = !pass.warnings;
     el.warningsText.textContent = pass.warnings || "";
-    fillFunctionSelect(p);
+    fillFunctionSelect(p, picked);
     showView(true);
+    writeLink();
   }
 
   function showEmpty(message) {
@@ -240,6 +242,7 @@
       const broken = shown && (shown[4] || (before.get(state.key) || [])[4]);
       if (broken) notes.push(["warn", `${state.key} was parsed with errors (${broken}); it is still diffed line by line.`]);
       else if (shown && isChanged(pass) && !counts.has(state.key)) notes.push(["info", `${state.key} is unchanged by this pass.`]);
+      if (state.wantedKey !== null) notes.push(["info", historyNote(state.wantedKey)]);
     }
     el.select.value = state.key === null ? "" : state.key;
     if (!passes.some(isChanged)) notes.unshift(["info", "The pipeline changed nothing: every pass printed the text of its predecessor."]);
@@ -270,8 +273,53 @@
   function onFunctionChange() {
     const key = el.select.value || null;
     state.wantedKey = key;
+    markHistory();
     fillFunctionSelect(state.selected, true);
     showView(true);
+    writeLink();
+  }
+
+  // ---- function history and deep links ------------------------------------------------------
+
+  const changes = (pass, key) => Object.prototype.hasOwnProperty.call(pass.regions || {}, key);
+
+  /** With a function picked, the pass list marks the passes that change it. */
+  function markHistory() {
+    const key = state.wantedKey;
+    passButtons().forEach((button, p) => {
+      const touched = key !== null && changes(passes[p], key);
+      button.classList.toggle("touches", touched);
+      button.title = touched ? `${passes[p].file}: changes ${key}` : passes[p].file;
+    });
+  }
+
+  function historyNote(key) {
+    const labels = passes.filter(pass => changes(pass, key)).map(pass => pass.label);
+    if (!labels.length) return `${key} is not changed by any pass.`;
+    const shown = labels.length > 12 ? labels.slice(0, 12).join(", ") + ", \u2026" : labels.join(", ");
+    return `${key} is changed by ${labels.length} pass${labels.length === 1 ? "" : "es"} (${shown}), marked \u25cf in the list.`;
+  }
+
+  /** The URL fragment keeps pass, function and layout, so a link opens the same view. */
+  function writeLink() {
+    if (state.selected < 0) return;
+    const params = new URLSearchParams({ pass: passes[state.selected].label });
+    if (state.wantedKey !== null) params.set("fn", state.wantedKey);
+    if (state.layout !== "split") params.set("layout", state.layout);
+    try { history.replaceState(null, "", "#" + params.toString()); } catch (err) { /* a sandboxed frame */ }
+  }
+
+  /** Apply a link's fragment; false when it names no pass of this report. */
+  function followLink() {
+    const params = new URLSearchParams(location.hash.slice(1));
+    const p = passes.findIndex(pass => pass.label === params.get("pass"));
+    if (p < 0) return false;
+    if (params.get("layout") === "stacked" || params.get("layout") === "split") setLayout(params.get("layout"));
+    state.wantedKey = params.get("fn") || null;
+    markHistory();
+    if (!isVisible(p)) { el.changed.checked = el.noop.checked = true; applyFilters(); }
+    select(p, true);
+    return true;
   }
 
   // ---- views: rows, folds, virtual rendering ------------------------------------------------
@@ -467,6 +515,7 @@
     el.diff.classList.toggle("stacked", layout === "stacked");
     el.split.setAttribute("aria-pressed", String(layout === "split"));
     el.stacked.setAttribute("aria-pressed", String(layout === "stacked"));
+    writeLink();
     if (state.view) {
       state.view.rendered = null;
       setScroll(top, left);
@@ -614,8 +663,11 @@
     window.addEventListener("resize", scheduleRender);
     document.addEventListener("keydown", onKey);
     el.filterCount.textContent = `${passes.length}/${passes.length}`;
-    const firstChanged = passes.findIndex(isChanged);
-    select(passes.length ? Math.max(firstChanged, 0) : -1);
+    window.addEventListener("hashchange", followLink);
+    if (!followLink()) {
+      const firstChanged = passes.findIndex(isChanged);
+      select(passes.length ? Math.max(firstChanged, 0) : -1);
+    }
     document.body.dataset.ready = "true";
   }
 
