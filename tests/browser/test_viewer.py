@@ -445,7 +445,8 @@ def test_long_pass_name_and_long_line_keep_the_layout(open_report):
 
 
 @pytest.mark.parametrize("case", sorted(p.parent.relative_to(FIXTURES).as_posix()
-                                        for folder in ("real", "viewer") for p in FIXTURES.glob(f"{folder}/*/passes_dump")))
+                                        for folder in ("real", "viewer") for p in FIXTURES.glob(f"{folder}/*/passes_dump")
+                                        if any(p.glob("01_after_*.py"))))  # a frontend-only dump has nothing to step
 def test_every_fixture_steps_through_without_errors(open_report, case):
     opened = open_report(case)
     page = opened.page
@@ -505,3 +506,12 @@ def test_picking_a_function_marks_the_passes_that_change_it(open_report, report)
     assert f"{key} is changed by {len(expected)} pass" in page.locator("#notes").inner_text()
     combobox(page).select_option("")
     assert nav(page).locator("button.touches").count() == 0
+
+
+def test_a_dump_with_only_the_frontend_says_so(open_report):
+    page = open_report("viewer/frontend_only").page
+    assert pass_buttons(page).count() == 0
+    assert page.get_by_text("The dump holds only 00_frontend.py: no pass snapshot follows it.").is_visible()
+    assert combobox(page).is_disabled()
+    assert not pane(page, "After").is_visible()
+    page.keyboard.press("j")  # nothing to step to, and no script error (checked by the fixture)
