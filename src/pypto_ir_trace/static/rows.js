@@ -72,27 +72,76 @@ const IRTraceRows = (() => {
   /**
    * Aligned rows of a view: the whole file (key null) or one region's piece. `span` is the
    * [start, end) of the view in the text, used for a no-op pass, which has no pieces.
+   * `textOf(side, line)` (side 0 before, 1 after), when given, lets a replaced block face similar
+   * lines with each other instead of pairing them by position.
    * Returns {b, a, kind} typed arrays; b/a are line indices (-1 where a side has no line).
    */
-  function buildRows(pass, key, span) {
+  function buildRows(pass, key, span, textOf = null) {
     if (!pass.pieces) return identityRows(span);
     const pieces = key === null ? pass.pieces : pass.pieces.filter(piece => piece[0] === key);
-    let total = 0;
-    for (const piece of pieces) for (const [, , eq, del, ins] of runsOf(piece[3])) total += eq + Math.max(del, ins);
-    const rows = { b: new Int32Array(total), a: new Int32Array(total), kind: new Uint8Array(total) };
-    let r = 0;
+    const b = [], a = [], kind = [];
+    const push = (bi, ai, k) => { b.push(bi); a.push(ai); kind.push(k); };
     for (const piece of pieces) {
-      for (const [b, a, eq, del, ins] of runsOf(piece[3])) {
-        for (let i = 0; i < eq; i++, r++) { rows.b[r] = b + i; rows.a[r] = a + i; rows.kind[r] = KIND_EQUAL; }
-        const paired = Math.min(del, ins);
-        for (let i = 0; i < Math.max(del, ins); i++, r++) {
-          rows.b[r] = i < del ? b + eq + i : -1;
-          rows.a[r] = i < ins ? a + eq + i : -1;
-          rows.kind[r] = i < paired ? KIND_PAIR : (i < del ? KIND_DELETED : KIND_INSERTED);
+      for (const [b0, a0, eq, del, ins] of runsOf(piece[3])) {
+        for (let i = 0; i < eq; i++) push(b0 + i, a0 + i, KIND_EQUAL);
+        const pairs = textOf ? alignBlock(b0 + eq, del, a0 + eq, ins, textOf) : [];
+        let i = 0, j = 0;
+        for (const [pi, pj] of [...pairs, [del, ins]]) {  // [del, ins] closes the block: not a match
+          const nb = pi - i, na = pj - j;  // lines before this match: paired by position, as before
+          for (let k = 0; k < Math.max(nb, na); k++) {
+            push(k < nb ? b0 + eq + i + k : -1, k < na ? a0 + eq + j + k : -1,
+              k < nb && k < na ? KIND_PAIR : k < nb ? KIND_DELETED : KIND_INSERTED);
+          }
+          if (pi < del) push(b0 + eq + pi, a0 + eq + pj, KIND_PAIR);
+          i = pi + 1;
+          j = pj + 1;
         }
       }
     }
-    return rows;
+    return { b: Int32Array.from(b), a: Int32Array.from(a), kind: Uint8Array.from(kind) };
+  }
+
+  const ALIGN_LIMIT = 40000;  // deleted x inserted lines of one block; past that, pairing stays positional
+  const SIMILAR = 0.5;        // share of tokens two lines must have in common to face each other
+
+  /** Monotone pairs [i, j] of similar lines in a replaced block, maximising the total similarity. */
+  function alignBlock(bStart, del, aStart, ins, textOf) {
+    if (del < 2 && ins < 2 || del * ins > ALIGN_LIMIT) return [];
+    const bags = (side, start, n) => Array.from({ length: n }, (_, k) => tokenBag(textOf(side, start + k)));
+    const before = bags(0, bStart, del), after = bags(1, aStart, ins);
+    const best = Array.from({ length: del + 1 }, () => new Float64Array(ins + 1));
+    for (let i = del - 1; i >= 0; i--) {
+      for (let j = ins - 1; j >= 0; j--) {
+        const score = similarity(before[i], after[j]);
+        best[i][j] = Math.max(best[i + 1][j], best[i][j + 1], score >= SIMILAR ? score + best[i + 1][j + 1] : 0);
+      }
+    }
+    const pairs = [];
+    for (let i = 0, j = 0; i < del && j < ins;) {
+      const score = similarity(before[i], after[j]);
+      if (score >= SIMILAR && best[i][j] === score + best[i + 1][j + 1]) { pairs.push([i, j]); i++; j++; }
+      else if (best[i][j] === best[i + 1][j]) i++;
+      else j++;
+    }
+    return pairs;
+  }
+
+  function tokenBag(text) {
+    const bag = new Map();
+    let size = 0;
+    for (const token of text.match(TOKEN) || []) {
+      if (/^\s+$/u.test(token)) continue;
+      bag.set(token, (bag.get(token) || 0) + 1);
+      size++;
+    }
+    return { bag, size };
+  }
+
+  function similarity(x, y) {
+    if (!x.size || !y.size) return x.size === y.size ? 1 : 0;
+    let common = 0;
+    for (const [token, count] of x.bag) common += Math.min(count, y.bag.get(token) || 0);
+    return (2 * common) / (x.size + y.size);
   }
 
   function identityRows([start, end]) {
@@ -138,7 +187,7 @@ const IRTraceRows = (() => {
     return Int32Array.from(out);
   }
 
-  const TOKEN = /\w+|\s+|[^\w\s]/gu;
+  const TOKEN = /\w+|\s|[^\w\s]/gu;  // one token per blank: a deeper indent marks only the added blanks
 
   /**
    * Word-level changes between two lines: {before: [[start, end]], after: [[start, end]]} in UTF-16

@@ -333,7 +333,8 @@
       const region = regionsOf(pass.before).find(r => r[0] === state.key);
       span = [region[2], region[3]];
     }
-    const rows = R.buildRows(pass, state.key, span);
+    const textOf = (side, line) => data.lines[(side === 0 ? before : after)[line]];
+    const rows = R.buildRows(pass, state.key, span, textOf);
     const folds = R.computeFolds(rows.kind, data.context);
     let widthChars = 0;
     for (let r = 0; r < rows.b.length; r++) {
