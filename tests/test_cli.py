@@ -117,9 +117,20 @@ def test_failed_write_leaves_no_partial_report(tmp_path, monkeypatch, capsys):
 
     monkeypatch.setattr(os, "replace", fail)
     assert cli.main([str(SPLIT_K), "-o", str(out)]) == 1
-    assert "No space left on device" in one_error_line(capsys.readouterr().err)
+    assert f"cannot write the report {out}: No space left on device" in one_error_line(capsys.readouterr().err)
     assert out.read_text() == "previous report"
     assert [p.name for p in tmp_path.iterdir()] == ["r.html"]
+
+
+def test_unwritable_destination_names_the_report(tmp_path, monkeypatch, capsys):
+    def refuse(*_args, **_kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(cli.tempfile, "mkstemp", refuse)  # root ignores directory modes, so simulate
+    assert cli.main([str(SPLIT_K), "-o", str(tmp_path / "r.html")]) == 1
+    line = one_error_line(capsys.readouterr().err)
+    assert line.endswith(f"cannot write the report {tmp_path / 'r.html'}: Permission denied")
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_internal_error_is_one_line_with_a_hint(tmp_path, monkeypatch, capsys):

@@ -109,17 +109,22 @@ def _check_destination(output: Path) -> None:
 
 def _write_atomically(output: Path, text: str) -> None:
     """Write beside the destination and rename over it, so a failure never leaves a partial report."""
-    fd, temp = tempfile.mkstemp(prefix=f".{output.name}.", suffix=".tmp", dir=output.parent)
+    try:
+        fd, temp = tempfile.mkstemp(prefix=f".{output.name}.", suffix=".tmp", dir=output.parent)
+    except OSError as err:
+        raise DumpError(f"cannot write the report {output}: {err.strerror or err}") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as stream:
             stream.write(text)
         os.chmod(temp, 0o666 & ~_umask())  # a file to share, not mkstemp's private 0600
         os.replace(temp, output)
-    except BaseException:
+    except BaseException as err:
         try:
             os.unlink(temp)
         except OSError:
             pass
+        if isinstance(err, OSError):  # name the report the user asked for, not our temporary file
+            raise DumpError(f"cannot write the report {output}: {err.strerror or err}") from None
         raise
 
 
