@@ -515,3 +515,55 @@ def test_a_dump_with_only_the_frontend_says_so(open_report):
     assert combobox(page).is_disabled()
     assert not pane(page, "After").is_visible()
     page.keyboard.press("j")  # nothing to step to, and no script error (checked by the fixture)
+
+
+# ---- search across every snapshot --------------------------------------------------------------
+
+
+def searchbox(page):
+    return page.get_by_role("searchbox", name="Search all passes")
+
+
+def test_search_counts_matching_lines_in_every_pass(open_report):
+    dump = FIXTURES / FLASH / "passes_dump"
+    files = sorted(dump.glob("*.py"))
+    count = {f.name[:2]: sum("tile.move" in line.lower() for line in f.read_text().splitlines()) for f in files}
+    page = open_report(FLASH).page
+    page.keyboard.press("/")
+    searchbox(page).type("tile.move")
+    summary = page.locator("#search-summary")
+    summary.wait_for(state="visible")
+    first = min(label for label, n in count.items() if n)
+    assert f"first in {first} " in summary.inner_text()
+    for button in pass_buttons(page).all():
+        label = button.inner_text().split()[0]
+        badge = button.locator(".hits").inner_text()
+        arrow = "\u25b2" if count[label] > count[f"{int(label) - 1:02d}"] else \
+            "\u25bc" if count[label] < count[f"{int(label) - 1:02d}"] else ""
+        assert badge == f"{arrow}{count[label]}", label
+
+
+def test_enter_jumps_to_the_passes_that_change_the_count(open_report):
+    page = open_report(FLASH).page
+    searchbox(page).fill("tile.move")
+    searchbox(page).press("Enter")
+    expect_current(page, "18")
+    searchbox(page).press("Enter")
+    expect_current(page, "22")
+    searchbox(page).press("Shift+Enter")
+    expect_current(page, "18")
+    assert page.locator(".rows .search-hit").count() > 0  # the matches on screen are marked
+
+
+def test_regex_search_and_escape(open_report):
+    page = open_report(FLASH).page
+    searchbox(page).fill("/(unclosed/")
+    page.locator("#search-summary").wait_for(state="visible")
+    assert searchbox(page).get_attribute("aria-invalid") == "true"
+    assert "Not a regular expression" in page.locator("#search-summary").inner_text()
+    searchbox(page).fill("/^\\s+return\\b/")
+    page.wait_for_function("() => document.querySelector('#search-summary').textContent.startsWith('Lines match')")
+    searchbox(page).press("Escape")
+    assert searchbox(page).input_value() == ""
+    assert nav(page).locator(".hits").count() == 0
+    assert page.locator("#search-summary").is_hidden()

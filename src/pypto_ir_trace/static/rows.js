@@ -258,8 +258,53 @@ const IRTraceRows = (() => {
     return { a: maskA, b: maskB };
   }
 
+  /**
+   * A search over every snapshot: `query` is text (case-insensitive unless it has a capital) or
+   * /regex/flags. Returns {ranges(line) -> [[start, end]], error} ; ranges is null for an empty query.
+   */
+  function makeSearch(query) {
+    const regex = /^\/(.+)\/([a-z]*)$/.exec(query);
+    if (regex) {
+      let pattern;
+      try { pattern = new RegExp(regex[1], regex[2].replace("g", "") + "g"); } catch (err) { return { ranges: null, error: err.message }; }
+      return { ranges: line => regexRanges(pattern, line), error: null };
+    }
+    if (!query) return { ranges: null, error: null };
+    const fold = query === query.toLowerCase();  // smart case
+    const needle = fold ? query.toLowerCase() : query;
+    return { ranges: line => textRanges(fold ? line.toLowerCase() : line, needle), error: null };
+  }
+
+  function textRanges(haystack, needle) {
+    const found = [];
+    for (let at = haystack.indexOf(needle); at >= 0; at = haystack.indexOf(needle, at + needle.length)) {
+      found.push([at, at + needle.length]);
+    }
+    return found;
+  }
+
+  function regexRanges(pattern, line) {
+    const found = [];
+    pattern.lastIndex = 0;
+    for (let match = pattern.exec(line); match; match = pattern.exec(line)) {
+      if (match[0].length === 0) { pattern.lastIndex++; continue; }  // an empty match marks nothing
+      found.push([match.index, match.index + match[0].length]);
+    }
+    return found;
+  }
+
+  /** How many lines of each distinct text match: each distinct line is tested once. */
+  function searchHits(data, store, ranges) {
+    const hit = Uint8Array.from(data.lines, line => (ranges(line).length ? 1 : 0));
+    return data.texts.map((_, t) => {
+      let count = 0;
+      for (const id of store.ids(t)) count += hit[id];
+      return count;
+    });
+  }
+
   return {
-    KIND_EQUAL, KIND_PAIR, KIND_DELETED, KIND_INSERTED,
+    KIND_EQUAL, KIND_PAIR, KIND_DELETED, KIND_INSERTED, makeSearch, searchHits,
     runsOf, textStore, applyPass, buildRows, computeFolds, displayList, wordDiff,
   };
 })();

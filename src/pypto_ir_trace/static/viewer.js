@@ -31,6 +31,7 @@
     key: null,          // the function shown now (null: whole file)
     layout: "split",
     view: null,         // {rows, folds, expanded, display, before, after, widthChars}
+    search: null,       // {ranges(line), hits per distinct text} while a search is active
   };
 
   const el = {
@@ -46,6 +47,7 @@
     beforeFile: $("before-file"), afterFile: $("after-file"),
     panes: [$("scroll-before"), $("scroll-after")],
     help: $("help"), helpToggle: $("help-toggle"), theme: $("theme-toggle"),
+    search: $("search"), searchSummary: $("search-summary"),
   };
   const sizers = el.panes.map(pane => pane.querySelector(".sizer"));
   const layers = el.panes.map(pane => {
@@ -438,7 +440,8 @@
 
   /** Text with highlight classes, word-change marks and visible control characters. */
   function paint(target, text, spans, changes, changeClass) {
-    const marks = [[], []];  // highlight spans and word changes: each sorted and non-overlapping
+    // Highlight spans, word changes and search matches: each list sorted and non-overlapping.
+    const marks = [[], [], state.search ? state.search.ranges(text).map(([s, e]) => [s, e, "search-hit"]) : []];
     let at = 0;
     for (let i = 0; i < spans.length; i += 3) {
       const start = at + spans[i];
@@ -446,11 +449,11 @@
       marks[0].push([start, at, "hl-" + data.classes[spans[i + 2]]]);
     }
     for (const [start, end] of changes || []) marks[1].push([start, end, "word-" + changeClass]);
-    if (!marks[0].length && !marks[1].length && !CONTROL_RE.test(text)) { target.textContent = text; return; }
+    if (!marks.some(list => list.length) && !CONTROL_RE.test(text)) { target.textContent = text; return; }
     const cuts = new Set([0, text.length]);
     for (const list of marks) for (const [start, end] of list) { cuts.add(start); cuts.add(end); }
     const points = Array.from(cuts).filter(x => x <= text.length).sort((x, y) => x - y);
-    const next = [0, 0];  // one pointer per list: the sweep is linear in the marks
+    const next = marks.map(() => 0);  // one pointer per list: the sweep is linear in the marks
     for (let i = 0; i + 1 < points.length; i++) {
       const start = points[i], classes = [];
       marks.forEach((list, k) => {
@@ -505,6 +508,87 @@
     const echo = mark && near(mark.top, top) && near(mark.left, left);
     if (!echo && (!near(target.scrollTop, top) || !near(target.scrollLeft, left))) assign(target, top, left);
     scheduleRender();
+  }
+
+  // ---- search across every snapshot ----------------------------------------------------------
+
+  let searchTimer = 0;
+
+  function runSearch() {
+    const { ranges, error } = R.makeSearch(el.search.value);
+    state.search = ranges ? { ranges, hits: R.searchHits(data, store, ranges) } : null;
+    el.search.setAttribute("aria-invalid", String(Boolean(error)));
+    passButtons().forEach((button, p) => showHits(button, passes[p]));
+    el.searchSummary.hidden = !ranges && !error;
+    el.searchSummary.textContent = error ? `Not a regular expression: ${error}` : ranges ? searchSummary() : "";
+    if (state.view) { state.view.rendered = null; renderRows(); }
+  }
+
+  /** The count of matching lines after the pass; ▲ / ▼ where the pass changed that count. */
+  function showHits(button, pass) {
+    let badge = button.querySelector(".hits");
+    if (!state.search) { if (badge) badge.remove(); return; }
+    if (!badge) {
+      badge = span("hits", "");
+      button.querySelector(".pass-meta").prepend(badge);
+    }
+    const before = state.search.hits[pass.before], after = state.search.hits[pass.after];
+    badge.textContent = (after > before ? "\u25b2" : after < before ? "\u25bc" : "") + after;
+    badge.className = "hits" + (after !== before ? " moved" : "") + (after ? "" : " none");
+    badge.title = `${after} matching line${after === 1 ? "" : "s"} after this pass (${before} before)`;
+  }
+
+  function searchSummary() {
+    const hits = state.search.hits;
+    const snapshots = [0, ...passes.map(pass => pass.after)];
+    const matching = snapshots.filter(t => hits[t] > 0).length;
+    if (!matching) return "No line matches in any snapshot.";
+    const first = hits[0] > 0 ? data.frontend : passes.find(pass => hits[pass.after] > 0 && !hits[pass.before]);
+    const where = typeof first === "string" ? first : `${first.label} ${first.name}`;
+    const last = hits[snapshots[snapshots.length - 1]];
+    return `Lines match in ${matching} of ${snapshots.length} snapshots; first in ${where}; ${last} in the last.`;
+  }
+
+  /** Enter / Shift+Enter: the next / previous visible pass that changes the count of matching lines. */
+  function jumpToChange(delta) {
+    if (!state.search) return;
+    const moved = visiblePasses().filter(p => state.search.hits[passes[p].before] !== state.search.hits[passes[p].after]);
+    if (!moved.length) { announce("No visible pass changes the number of matching lines"); return; }
+    const from = state.selected;
+    const target = delta > 0 ? (moved.find(p => p > from) ?? moved[0]) : (moved.slice().reverse().find(p => p < from) ?? moved[moved.length - 1]);
+    select(target);
+    scrollToFirstMatch();
+  }
+
+  function scrollToFirstMatch() {
+    const view = state.view;
+    if (!view || !state.search) return;
+    const matches = (side, line) => line >= 0 && state.search.ranges(data.lines[(side ? view.after : view.before)[line]]).length > 0;
+    const changed = [], any = [];
+    for (let r = 0; r < view.rows.b.length && !changed.length; r++) {
+      const hit = matches(0, view.rows.b[r]) || matches(1, view.rows.a[r]);
+      if (hit && !any.length) any.push(r);
+      if (hit && view.rows.kind[r] !== R.KIND_EQUAL) changed.push(r);
+    }
+    const row = changed.length ? changed[0] : any[0];
+    if (row === undefined) return;
+    const fold = view.folds.findIndex(f => f.start <= row && row < f.end);
+    if (fold >= 0) { view.expanded[fold] = 1; layoutView(false); }
+    const d = view.display.indexOf(row);
+    setScroll(Math.max(0, (d - 3) * ROW_HEIGHT), 0);
+    renderRows();
+  }
+
+  function onSearchKey(event) {
+    if (event.key === "Enter") {
+      event.preventDefault();
+      clearTimeout(searchTimer);
+      runSearch();
+      jumpToChange(event.shiftKey ? -1 : 1);
+    } else if (event.key === "Escape") {
+      el.search.value = "";
+      runSearch();
+    }
   }
 
   // ---- controls -------------------------------------------------------------------------------
@@ -628,6 +712,10 @@
     } else if (event.key === "?") {
       event.preventDefault();
       toggleHelp();
+    } else if (event.key === "/") {
+      event.preventDefault();
+      el.search.focus();
+      el.search.select();
     } else if (event.key === "Escape" && !el.help.hidden) {
       toggleHelp(false);
     }
@@ -655,6 +743,8 @@
     el.copyBefore.addEventListener("click", () => copySide(0));
     el.copyAfter.addEventListener("click", () => copySide(1));
     el.helpToggle.addEventListener("click", () => toggleHelp());
+    el.search.addEventListener("input", () => { clearTimeout(searchTimer); searchTimer = setTimeout(runSearch, 150); });
+    el.search.addEventListener("keydown", onSearchKey);
     document.addEventListener("click", event => {  // the help is a popover: a click elsewhere closes it
       if (!el.help.hidden && !el.help.contains(event.target) && !el.helpToggle.contains(event.target)) toggleHelp(false);
     });
