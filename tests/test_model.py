@@ -144,3 +144,17 @@ def test_all_real_dumps_render_exactly(tmp_path):
         assert source(data, last, cache) == dump.snapshots[-1].text, path
         for p in data["passes"]:
             assert p["ins"] - p["del"] == len(text_ids(data, p["after"], cache)) - len(text_ids(data, p["before"], cache))
+
+
+def test_warnings_are_anchored_to_the_lines_they_name(make_dump):
+    log = (
+        "01_after_A.py:9:9: warning: variable 'c' is reassigned\n"
+        "passes_dump/01_after_A.py:2:1: note: with a directory\n"
+        "00_frontend.py:3:1: warning: another file\n"
+        "free text without a place\n"
+        "01_after_A.py:0:0: warning: no such line\n"
+    )
+    dump = load_dump(make_dump({"00_frontend.py": PROGRAM, "01_after_A.py": PROGRAM + "# x\n", "01_after_A.log": log}))
+    entry = model.build(dump, 3)["passes"][0]
+    assert entry["warnings"] == log
+    assert entry["anchors"] == [[0, 8, "warning: variable 'c' is reassigned"], [1, 1, "note: with a directory"]]

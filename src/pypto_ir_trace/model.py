@@ -8,6 +8,7 @@ produced it, and no-op passes store nothing but their counts.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable
 
 from . import __version__, compare, highlight, structure
@@ -16,6 +17,8 @@ from .incremental import IncrementalParser
 from .structure import Structure
 
 FORMAT = 1
+# A PyPTO warnings line: `file:line:col: warning: message` (the compiler's log format, not the IR's).
+_LOG_LINE = re.compile(r"(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+): (?P<message>.*)")
 
 
 class _Text:
@@ -127,8 +130,21 @@ def _pass_entry(snapshot, before: int, after: int, diff: compare.PassDiff | None
     }
     if snapshot.warnings:
         entry["warnings"] = snapshot.warnings
+        anchors = _anchors(snapshot.warnings, snapshot.filename)
+        if anchors:
+            entry["anchors"] = anchors
     if diff is not None:
         entry["pieces"] = [[p.key, p.inserted, p.deleted, p.segments] for p in diff.pieces]
         entry["inserted"] = diff.inserted_ids
         entry["regions"] = {key: list(counts) for key, counts in sorted(diff.by_region.items())}
     return entry
+
+
+def _anchors(warnings: str, filename: str) -> list[list]:
+    """[[log line, after line, message]] (0-based) for warnings that name a line of the pass's own snapshot."""
+    found = []
+    for index, text in enumerate(warnings.split("\n")):
+        match = _LOG_LINE.fullmatch(text.rstrip("\r"))
+        if match and match["file"].rsplit("/", 1)[-1] == filename and int(match["line"]) > 0:
+            found.append([index, int(match["line"]) - 1, match["message"].strip()])
+    return found

@@ -567,3 +567,18 @@ def test_regex_search_and_escape(open_report):
     assert searchbox(page).input_value() == ""
     assert nav(page).locator(".hits").count() == 0
     assert page.locator("#search-summary").is_hidden()
+
+
+def test_warnings_point_at_their_lines(open_report):
+    page = open_report(FUNCTIONS).page
+    select_pass(page, "02")
+    after = pane(page, "After")
+    warned = after.locator(".row.warned")
+    assert warned.count() == 2
+    assert [row.locator(".ln").inner_text() for row in warned.all()] == ["9", "10"]
+    assert "variable 'c' is reassigned" in warned.first.get_attribute("title")
+    combobox(page).select_option("tiny_add.kernel_mul")  # a view without line 9 of the after file
+    assert after.locator(".row.warned").count() == 0
+    page.get_by_role("button", name=re.compile("variable 'c' is reassigned")).click()
+    assert combobox(page).input_value() == ""  # back to the whole file, where the line is
+    assert after.locator(".row.warned .ln").first.inner_text() == "9"

@@ -9,7 +9,8 @@
  *                      others (rebuilt from passes[p].before with that pass's diff), plus its newlines
  *                      ({eol, final} or {eols: [...]}), its regions [[key, kind, start, end, error]]
  *                      and `untrusted` (the reason) when its structure cannot be trusted
- *   passes[p]          {label, name, file, before, after, ins, del, warnings?, pieces?, inserted?, regions?}
+ *   passes[p]          {label, name, file, before, after, ins, del, warnings?, anchors?, pieces?, inserted?, regions?}
+ *                      anchors: [[log line, after line, message]] for warnings naming a line of the snapshot
  *                      before/after index texts; a no-op pass has before == after and no pieces
  *   pieces             [[key|null, ins, del, segments]] in after-file order; key null = outside every region
  *   segment            [bStart, aStart, eq, del, ins, eq, del, ins, ...]: runs of `eq` equal lines, then

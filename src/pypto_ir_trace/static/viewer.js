@@ -160,7 +160,7 @@
     el.beforeFile.textContent = el.beforeFile.title = beforeFile(p);  // the title shows a truncated name whole
     el.afterFile.textContent = el.afterFile.title = pass.file;
     el.warnings.hidden = !pass.warnings;
-    el.warningsText.textContent = pass.warnings || "";
+    showWarnings(pass);
     fillFunctionSelect(p, picked);
     showView(true);
     writeLink();
@@ -344,7 +344,9 @@
       if (b >= 0) widthChars = Math.max(widthChars, data.lines[before[b]].length);
       if (a >= 0) widthChars = Math.max(widthChars, data.lines[after[a]].length);
     }
-    state.view = { pass, rows, folds, expanded: new Uint8Array(folds.length), before, after, widthChars, words: new Map() };
+    const anchors = new Map();  // after line -> the warnings that name it
+    for (const [, line, message] of pass.anchors || []) anchors.set(line, [...(anchors.get(line) || []), message]);
+    state.view = { pass, rows, folds, expanded: new Uint8Array(folds.length), before, after, widthChars, words: new Map(), anchors };
     [el.copyBefore, el.copyAfter, el.expand, el.collapse].forEach(b => { b.disabled = false; });
     el.expand.disabled = el.collapse.disabled = folds.length === 0;
     layoutView(resetScroll);
@@ -398,6 +400,11 @@
     const marker = span("mk", line < 0 || kind === R.KIND_EQUAL ? " " : side === 0 ? "\u2212" : "+");
     const code = document.createElement("span");
     code.className = "code";
+    const warned = side === 1 && line >= 0 ? view.anchors.get(line) : undefined;
+    if (warned) {
+      row.classList.add("warned");
+      row.title = warned.join("\n");
+    }
     if (line >= 0) {
       const id = (side === 0 ? view.before : view.after)[line];
       const words = kind === R.KIND_PAIR ? wordsOf(view, item) : null;
@@ -570,13 +577,51 @@
       if (hit && !any.length) any.push(r);
       if (hit && view.rows.kind[r] !== R.KIND_EQUAL) changed.push(r);
     }
-    const row = changed.length ? changed[0] : any[0];
-    if (row === undefined) return;
+    revealRow(changed.length ? changed[0] : any[0]);
+  }
+
+  /** Scroll a row of the view into sight, opening its fold if it is folded. */
+  function revealRow(row) {
+    const view = state.view;
+    if (!view || row === undefined || row < 0) return;
     const fold = view.folds.findIndex(f => f.start <= row && row < f.end);
     if (fold >= 0) { view.expanded[fold] = 1; layoutView(false); }
     const d = view.display.indexOf(row);
     setScroll(Math.max(0, (d - 3) * ROW_HEIGHT), 0);
     renderRows();
+  }
+
+  /** The pass's .log text; a warning that names a line of the snapshot is a button that shows it. */
+  function showWarnings(pass) {
+    const target = new Map((pass.anchors || []).map(([index, line]) => [index, line]));
+    const lines = (pass.warnings || "").split("\n");
+    el.warningsText.replaceChildren(...lines.map((text, index) => {
+      const ending = index < lines.length - 1 ? "\n" : "";
+      if (!target.has(index)) return document.createTextNode(text + ending);
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "warning-line";
+      button.textContent = text;
+      button.title = `Show line ${target.get(index) + 1} of ${pass.file}`;
+      button.addEventListener("click", () => showAfterLine(target.get(index)));
+      const row = document.createElement("span");
+      row.append(button, ending);
+      return row;
+    }));
+  }
+
+  /** Show an after line: in the current view if it has it, else in the whole file. */
+  function showAfterLine(line) {
+    let row = state.view ? state.view.rows.a.indexOf(line) : -1;
+    if (row < 0 && state.key !== null) {
+      state.wantedKey = null;
+      markHistory();
+      fillFunctionSelect(state.selected);
+      showView(true);
+      writeLink();
+      row = state.view.rows.a.indexOf(line);
+    }
+    revealRow(row);
   }
 
   function onSearchKey(event) {
