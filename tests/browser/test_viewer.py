@@ -582,3 +582,16 @@ def test_warnings_point_at_their_lines(open_report):
     page.get_by_role("button", name=re.compile("variable 'c' is reassigned")).click()
     assert combobox(page).input_value() == ""  # back to the whole file, where the line is
     assert after.locator(".row.warned .ln").first.inner_text() == "9"
+
+
+@pytest.mark.parametrize("context, first_fold", [("0", "7 unchanged lines"), ("5", "2 unchanged lines"), ("7", None)])
+def test_context_sets_the_lines_kept_around_changes(open_report, context, first_fold):
+    page = open_report(FUNCTIONS, "--context", context).page
+    select_pass(page, "02")  # its first change is on line 8
+    folds = pane(page, "Before").get_by_role("button", name=re.compile("unchanged line"))
+    first_row = pane(page, "Before").locator(".row").first
+    if first_fold is None:
+        assert first_row.locator(".ln").inner_text() == "1"
+    else:
+        assert first_fold in folds.first.inner_text()
+        assert "fold-row" in first_row.get_attribute("class")
