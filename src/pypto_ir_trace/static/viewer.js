@@ -32,6 +32,7 @@
     layout: "split",
     view: null,         // {rows, folds, expanded, display, before, after, widthChars}
     search: null,       // {ranges(line), hits per distinct text} while a search is active
+    base: null,         // the snapshot number the panes compare against; null: each pass's own before
   };
 
   const el = {
@@ -47,7 +48,7 @@
     beforeFile: $("before-file"), afterFile: $("after-file"),
     panes: [$("scroll-before"), $("scroll-after")],
     help: $("help"), helpToggle: $("help-toggle"), theme: $("theme-toggle"),
-    search: $("search"), searchSummary: $("search-summary"),
+    search: $("search"), searchSummary: $("search-summary"), base: $("compare-base"),
   };
   const sizers = el.panes.map(pane => pane.querySelector(".sizer"));
   const layers = el.panes.map(pane => {
@@ -60,7 +61,21 @@
   // ---- passes -------------------------------------------------------------------------------
 
   const isChanged = pass => pass.before !== pass.after;
-  const beforeFile = p => (p === 0 ? data.frontend : passes[p - 1].file);
+  const snapshotFile = s => (s === 0 ? data.frontend : passes[s - 1].file);
+  const snapshotText = s => (s === 0 ? 0 : passes[s - 1].after);
+  const beforeFile = p => (state.base === null ? snapshotFile(p) : snapshotFile(state.base));
+  const comparisons = new Map();
+
+  /** What the panes show for pass p: the pass itself, or its snapshot against the chosen base. */
+  function viewOf(p) {
+    if (state.base === null) return passes[p];
+    const key = `${state.base}:${p}`;
+    if (!comparisons.has(key)) {
+      const compared = IRTraceCompare.compareTexts(data, store, snapshotText(state.base), passes[p].after);
+      comparisons.set(key, Object.assign({}, passes[p], compared));
+    }
+    return comparisons.get(key);
+  }
   const regionsOf = t => data.texts[t].regions;
 
   function buildPassList() {
@@ -153,10 +168,11 @@
       : `The dump holds only ${data.frontend}: no pass snapshot follows it.`);
     el.empty.hidden = true;
     el.diff.hidden = false;
-    const pass = passes[p];
+    const pass = viewOf(p);
     el.title.textContent = `${pass.label} ${pass.name}`;
     el.title.title = pass.file;
-    el.counts.textContent = isChanged(pass) ? `+${pass.ins} \u2212${pass.del}` : "no-op";
+    el.counts.textContent = state.base !== null ? `+${pass.ins} \u2212${pass.del} since ${snapshotFile(state.base)}`
+      : isChanged(pass) ? `+${pass.ins} \u2212${pass.del}` : "no-op";
     el.beforeFile.textContent = el.beforeFile.title = beforeFile(p);  // the title shows a truncated name whole
     el.afterFile.textContent = el.afterFile.title = pass.file;
     el.warnings.hidden = !pass.warnings;
@@ -183,7 +199,7 @@
   // ---- the function selector ----------------------------------------------------------------
 
   function untrustedReason(p) {
-    const pass = passes[p];
+    const pass = viewOf(p);
     const reasons = [];
     if (data.texts[pass.before].untrusted) reasons.push(`${beforeFile(p)}: ${data.texts[pass.before].untrusted}`);
     if (pass.after !== pass.before && data.texts[pass.after].untrusted) reasons.push(`${pass.file}: ${data.texts[pass.after].untrusted}`);
@@ -199,7 +215,7 @@
 
   /** Regions of both sides: after-file order, then those only before (removed). */
   function regionChoices(p) {
-    const pass = passes[p];
+    const pass = viewOf(p);
     const before = new Map(regionsOf(pass.before).map(r => [r[0], r]));
     const after = new Map(regionsOf(pass.after).map(r => [r[0], r]));
     const choices = [];
@@ -210,7 +226,7 @@
 
   /** `picked`: the user chose state.wantedKey on this very pass, so a one-sided function is shown too. */
   function fillFunctionSelect(p, picked) {
-    const pass = passes[p];
+    const pass = viewOf(p);
     const notes = [];
     const reason = untrustedReason(p);
     const { choices, before, after } = regionChoices(p);
@@ -247,7 +263,8 @@
       if (state.wantedKey !== null) notes.push(["info", historyNote(state.wantedKey)]);
     }
     el.select.value = state.key === null ? "" : state.key;
-    if (!passes.some(isChanged)) notes.unshift(["info", "The pipeline changed nothing: every pass printed the text of its predecessor."]);
+    if (state.base !== null) notes.unshift(["info", compareNote(p)]);
+    else if (!passes.some(isChanged)) notes.unshift(["info", "The pipeline changed nothing: every pass printed the text of its predecessor."]);
     else if (!isChanged(pass)) notes.unshift(["info", "No-op: this pass printed exactly the text of its predecessor."]);
     else if (!pass.ins && !pass.del) notes.unshift(["info", "Only the line endings changed in this pass."]);
     showNotes(notes);
@@ -308,6 +325,7 @@
     const params = new URLSearchParams({ pass: passes[state.selected].label });
     if (state.wantedKey !== null) params.set("fn", state.wantedKey);
     if (state.layout !== "split") params.set("layout", state.layout);
+    if (state.base !== null) params.set("base", passes.length && state.base ? passes[state.base - 1].label : "00");
     try { history.replaceState(null, "", "#" + params.toString()); } catch (err) { /* a sandboxed frame */ }
   }
 
@@ -318,6 +336,7 @@
     if (p < 0) return false;
     if (params.get("layout") === "stacked" || params.get("layout") === "split") setLayout(params.get("layout"));
     state.wantedKey = params.get("fn") || null;
+    setBase(params.get("base"));
     markHistory();
     if (!isVisible(p)) { el.changed.checked = el.noop.checked = true; applyFilters(); }
     select(p, true);
@@ -328,7 +347,7 @@
 
   function showView(resetScroll) {
     const p = state.selected;
-    const pass = passes[p];
+    const pass = viewOf(p);
     const before = store.ids(pass.before), after = store.ids(pass.after);
     let span = [0, before.length];
     if (state.key !== null && !pass.pieces) {  // a no-op pass: the function's span, the same on both sides
@@ -636,6 +655,35 @@
     }
   }
 
+  // ---- comparing with any snapshot ------------------------------------------------------------
+
+  function fillBaseSelect() {
+    const options = [option("", "its previous snapshot"), option("0", `00 ${data.frontend.replace(/^00_|\.py$/g, "")}`)];
+    passes.forEach((pass, k) => options.push(option(String(k + 1), `${pass.label} ${pass.name}`)));
+    el.base.replaceChildren(...options);
+    el.base.disabled = passes.length === 0;
+  }
+
+  /** label: a snapshot's index as written ("00" is the frontend), or null for each pass's own before. */
+  function setBase(label) {
+    const s = label === "00" ? 0 : passes.findIndex(pass => pass.label === label) + 1;
+    state.base = label === null || s < 0 || (s === 0 && label !== "00") ? null : s;
+    el.base.value = state.base === null ? "" : String(state.base);
+  }
+
+  function compareNote(p) {
+    const from = snapshotFile(state.base), to = passes[p].file;
+    if (state.base === p + 1) return `Comparing ${to} with itself: pick another snapshot in \u201cCompare with\u201d.`;
+    if (state.base > p + 1) return `Comparing ${from} with the earlier ${to}: the diff runs backwards.`;
+    const span = state.base === p ? `pass ${passes[p].label} alone` : `passes ${passes[state.base].label}\u2013${passes[p].label}`;
+    return `Comparing ${from} with ${to}: the changes of ${span}.`;
+  }
+
+  function onBaseChange() {
+    state.base = el.base.value === "" ? null : Number(el.base.value);
+    if (state.selected >= 0) select(state.selected, true);
+  }
+
   // ---- controls -------------------------------------------------------------------------------
 
   function setLayout(layout) {
@@ -681,7 +729,7 @@
   async function copySide(side) {
     const p = state.selected;
     if (p < 0) return;
-    const pass = passes[p];
+    const pass = viewOf(p);
     const text = store.source(side === 0 ? pass.before : pass.after);
     const file = side === 0 ? beforeFile(p) : pass.file;
     let copied = false;
@@ -788,6 +836,8 @@
     el.copyBefore.addEventListener("click", () => copySide(0));
     el.copyAfter.addEventListener("click", () => copySide(1));
     el.helpToggle.addEventListener("click", () => toggleHelp());
+    fillBaseSelect();
+    el.base.addEventListener("change", onBaseChange);
     el.search.addEventListener("input", () => { clearTimeout(searchTimer); searchTimer = setTimeout(runSearch, 150); });
     el.search.addEventListener("keydown", onSearchKey);
     document.addEventListener("click", event => {  // the help is a popover: a click elsewhere closes it
