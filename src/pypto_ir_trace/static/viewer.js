@@ -590,13 +590,13 @@
     const view = state.view;
     if (!view || !state.search) return;
     const matches = (side, line) => line >= 0 && state.search.ranges(data.lines[(side ? view.after : view.before)[line]]).length > 0;
-    const changed = [], any = [];
-    for (let r = 0; r < view.rows.b.length && !changed.length; r++) {
-      const hit = matches(0, view.rows.b[r]) || matches(1, view.rows.a[r]);
-      if (hit && !any.length) any.push(r);
-      if (hit && view.rows.kind[r] !== R.KIND_EQUAL) changed.push(r);
+    let first = -1;  // a changed matching row wins over an unchanged one
+    for (let r = 0; r < view.rows.b.length; r++) {
+      if (!matches(0, view.rows.b[r]) && !matches(1, view.rows.a[r])) continue;
+      if (view.rows.kind[r] !== R.KIND_EQUAL) { first = r; break; }
+      if (first < 0) first = r;
     }
-    revealRow(changed.length ? changed[0] : any[0]);
+    revealRow(first);
   }
 
   /** Scroll a row of the view into sight, opening its fold if it is folded. */
