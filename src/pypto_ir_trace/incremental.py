@@ -9,8 +9,6 @@ an edit boundary at an indent or dedent keeps tree-sitter-python from re-using t
 
 from __future__ import annotations
 
-from itertools import accumulate
-
 from tree_sitter import Tree
 
 from . import grammar, linediff, structure
@@ -28,7 +26,7 @@ class IncrementalParser:
 
     def parse(self, lines: list[str], ids: list[int]) -> Tree:
         """Parse lines (ids: their interned ids, equal ids for equal lines); rows of the tree are line indices."""
-        source, offsets = _source(lines)
+        source, offsets = structure.source(lines)
         tree = self._tree
         if tree is not None:
             for a0, a1, b0, b1 in reversed(self._edits(ids)):  # back to front: earlier offsets stay valid
@@ -69,15 +67,6 @@ class IncrementalParser:
             if here.strip() and there.strip() and _indent(here) == _indent(there):
                 return count
         return 0
-
-
-def _source(lines: list[str]) -> tuple[bytes, list[int]]:
-    """The bytes tree-sitter sees (NUL-safe, as structure.parse), and where each line starts in them."""
-    text = "\n".join(lines) + "\n" if lines else ""
-    if text.isascii():  # the common case: one encode, lengths in characters are lengths in bytes
-        return structure.encode_line(text), [0, *accumulate(len(line) + 1 for line in lines)]
-    encoded = [structure.encode_line(line) + b"\n" for line in lines]
-    return b"".join(encoded), [0, *accumulate(map(len, encoded))]
 
 
 def _indent(line: str) -> int:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from dataclasses import dataclass, replace
+from itertools import accumulate
 
 from tree_sitter import Node, QueryCursor, Tree
 
@@ -34,22 +35,22 @@ class Structure:
     reason: str | None = None  # why the structure cannot be trusted
 
 
-def source_bytes(lines: list[str]) -> bytes:
-    """The text tree-sitter sees: lines joined by \\n, so its rows are exactly our line indices."""
-    return b"\n".join(map(encode_line, lines))
-
-
-def encode_line(line: str) -> bytes:
-    """One line as tree-sitter must see it; every parser of snapshots goes through here.
+def source(lines: list[str]) -> tuple[bytes, list[int]]:
+    """The bytes tree-sitter sees, each line ending in \\n so its rows are exactly our line indices,
+    and where each line starts in them. Every parse of a snapshot goes through here.
 
     NUL becomes U+0001, byte for byte: tree-sitter's lexers read NUL as the end of the input, so one
     NUL in a comment would turn the rest of the file into errors; U+0001 is just an odd character.
     """
-    return line.encode("utf-8", errors="surrogatepass").replace(b"\0", b"\x01")
+    text = "".join(line + "\n" for line in lines)
+    if text.isascii():  # the common case: one encode, lengths in characters are lengths in bytes
+        return text.encode("ascii").replace(b"\0", b"\x01"), [0, *accumulate(len(line) + 1 for line in lines)]
+    encoded = [(line + "\n").encode("utf-8", errors="surrogatepass").replace(b"\0", b"\x01") for line in lines]
+    return b"".join(encoded), [0, *accumulate(map(len, encoded))]
 
 
 def parse(lines: list[str]) -> Tree:
-    return grammar.parser().parse(source_bytes(lines))
+    return grammar.parser().parse(source(lines)[0])
 
 
 def analyze(tree: Tree, lines: list[str]) -> Structure:
