@@ -1,6 +1,24 @@
-"""Read a report model back the way the viewer does (the data contract in static/rows.js)."""
+"""Build a report model and read it back the way the viewer does (the data contract in static/model.js)."""
 
 from __future__ import annotations
+
+from pypto_ir_trace import builder, model
+from pypto_ir_trace.formats import load
+
+
+def load_dump(path, format_name=None):
+    """The one dump at path (a single pipeline)."""
+    return load(path, format_name)[0]
+
+
+def report_of(dump, context: int = 3) -> model.Report:
+    return builder.build((dump,), context)
+
+
+def build(dump, context: int = 3) -> dict:
+    """The JSON model of one dump, flattened: the report's fields plus its only pipeline's."""
+    data = model.to_json(report_of(dump, context))
+    return {**data, **data["pipelines"][0]}
 
 
 def runs(segments):
@@ -13,32 +31,37 @@ def runs(segments):
             a += eq + inserted
 
 
-def text_ids(model: dict, t: int, cache: dict | None = None) -> list[int]:
+def text_ids(data: dict, t: int, cache: dict | None = None) -> list[int]:
     cache = {} if cache is None else cache
     if t not in cache:
-        entry = model["texts"][t]
+        entry = data["texts"][t]
         if "ids" in entry:
             cache[t] = entry["ids"]
         else:
-            p = model["passes"][entry["pass"]]
-            before = text_ids(model, p["before"], cache)
+            p = data["passes"][entry["pass"]]
+            before = text_ids(data, p["before"], cache)
             after, inserted = [], iter(p["inserted"])
-            for _, _, _, segments in p["pieces"]:
-                for b, _, eq, _, ins in runs(segments):
+            for piece in p["pieces"]:
+                for b, _, eq, _, ins in runs(piece["segments"]):
                     after += before[b : b + eq]
                     after += [next(inserted) for _ in range(ins)]
             cache[t] = after
     return cache[t]
 
 
-def source(model: dict, t: int, cache: dict | None = None) -> str:
-    entry = model["texts"][t]
-    ids = text_ids(model, t, cache)
+def source(data: dict, t: int, cache: dict | None = None) -> str:
+    entry = data["texts"][t]
+    ids = text_ids(data, t, cache)
     parts = []
     for i, line_id in enumerate(ids):
         if "eols" in entry:
             ending = entry["eols"][i]
         else:
             ending = entry["eol"] if i < len(ids) - 1 or entry["final"] else ""
-        parts.append(model["lines"][line_id] + ending)
+        parts.append(data["lines"][line_id] + ending)
     return "".join(parts)
+
+
+def regions(entry: dict) -> list[list]:
+    """A text's regions as [key, kind, start, end] lists."""
+    return [[r["key"], r["kind"], r["start"], r["end"]] for r in entry["regions"]]

@@ -155,7 +155,8 @@ def test_frontend_only_dump_renders_with_a_note(make_dump, tmp_path):
     assert result.returncode == 0
     assert "no pass snapshot follows it" in result.stderr
     data = render.decode_data((tmp_path / "r.html").read_text(encoding="utf-8"))
-    assert data["passes"] == [] and data["frontend"] == "00_frontend.py"
+    pipeline = data["pipelines"][0]
+    assert pipeline["passes"] == [] and pipeline["input"] == "00_frontend.py"
 
 
 def test_report_is_byte_identical_whatever_the_path_cwd_or_hash_seed(tmp_path):

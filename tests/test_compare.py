@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from pypto_ir_trace import compare, structure
+from pypto_ir_trace.languages import PYTHON
 from pypto_ir_trace.dump import split_lines
 
 
 def analyse(text):
     lines, _ = split_lines(text)
-    return lines, structure.analyze(structure.parse(lines), lines)
+    return lines, PYTHON.analyze(structure.parse(lines, PYTHON), lines)
 
 
 def diff_texts(before, after, trusted=True):

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from pypto_ir_trace.dump import DumpError, load_dump, split_lines
+from pypto_ir_trace.dump import DumpError, split_lines
+from modeltools import load_dump
 
 from dumptools import PROGRAM
 
@@ -95,10 +96,36 @@ def test_unreadable_file(make_dump, monkeypatch):
         load_dump(dump).snapshots[1].text
 
 
-def test_directory_named_like_a_snapshot_is_not_a_snapshot(make_dump):
+def test_directory_named_like_a_snapshot_is_an_error_naming_it(make_dump):
+    """Skipping it would make the dump look frontend-only (or drop its last pass) with exit 0."""
     dump = make_dump({"00_frontend.py": PROGRAM})
     (dump / "01_after_A.py").mkdir()
-    assert [s.filename for s in load_dump(dump).snapshots] == ["00_frontend.py"]
+    with pytest.raises(DumpError, match=r"^01_after_A.py in .* is a directory, not a snapshot file$"):
+        load_dump(dump)
+
+
+def test_broken_symlink_snapshot_is_an_error_naming_it(make_dump):
+    dump = make_dump({"00_frontend.py": PROGRAM, "01_after_A.py": PROGRAM})
+    (dump / "02_after_B.py").symlink_to(dump / "gone.py")
+    with pytest.raises(DumpError, match=r"^02_after_B.py in .* is a broken symbolic link$"):
+        load_dump(dump)
+
+
+def test_symlinked_snapshot_is_read(make_dump, tmp_path):
+    (tmp_path / "elsewhere.py").write_text(PROGRAM)
+    dump = make_dump({"00_frontend.py": PROGRAM})
+    (dump / "01_after_A.py").symlink_to(tmp_path / "elsewhere.py")
+    assert load_dump(dump).snapshots[1].text == PROGRAM
+
+
+def test_huge_index_gap_is_reported_by_its_bounds_at_once(make_dump):
+    """A stray 20240501_after_Backup.py once took seconds, GBs and a 202 MB message padded like 00000002."""
+    files = {"00_frontend.py": PROGRAM, "01_after_A.py": PROGRAM, "100000000_after_Backup.py": PROGRAM}
+    with pytest.raises(DumpError) as caught:
+        load_dump(make_dump(files))
+    message = str(caught.value)
+    assert "missing 02 .. 99999999 between 01_after_A.py and 100000000_after_Backup.py" in message
+    assert len(message) < 300
 
 
 def test_compile_output_dir_redirects_to_passes_dump(make_dump):

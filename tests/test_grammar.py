@@ -1,4 +1,4 @@
-"""Every query in grammars/ compiles, and the code only relies on capture names the queries define."""
+"""Every query of every language compiles, and the code only relies on capture names the queries define."""
 
 from __future__ import annotations
 
@@ -7,20 +7,24 @@ from importlib import resources
 import pytest
 
 from pypto_ir_trace import grammar, highlight
+from pypto_ir_trace.languages import LANGUAGES, PYTHON
+
+ALL_QUERIES = [(language, name) for language in LANGUAGES.values() for name in grammar.query_names(language.name)]
 
 
-@pytest.mark.parametrize("name", grammar.query_names())
-def test_query_compiles(name):
-    query = grammar.query(name)
+@pytest.mark.parametrize("language, name", ALL_QUERIES, ids=[f"{lang.name}/{name}" for lang, name in ALL_QUERIES])
+def test_query_compiles(language, name):
+    query = grammar.query(language.grammar, language.name, name)
     assert query.pattern_count > 0
 
 
-def test_the_queries_the_code_needs_exist():
-    assert {"regions", "highlights"} <= set(grammar.query_names())
+@pytest.mark.parametrize("language", LANGUAGES.values(), ids=list(LANGUAGES))
+def test_every_language_has_the_queries_the_code_needs(language):
+    assert {"regions", "highlights"} <= set(grammar.query_names(language.name))
 
 
-def test_region_capture_names():
-    query = grammar.query("regions")
+def test_python_region_capture_names():
+    query = grammar.query(PYTHON.grammar, "python", "regions")
     names = {query.capture_name(i) for i in range(query.capture_count)}
     assert names == {"function", "function.name", "class", "class.name", "method", "method.name"}
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from pypto_ir_trace import highlight, structure
+from pypto_ir_trace.languages import PYTHON
 
 
 def spans_of(text: str) -> list[list[tuple[str, str]]]:
     """Per line: (highlighted text, class) pairs, decoded the way the viewer decodes them."""
     lines = text.split("\n")
-    found = highlight.highlight(structure.parse(lines), lines, [(0, len(lines))])
+    found = highlight.highlight(structure.parse(lines, PYTHON), lines, [(0, len(lines))], PYTHON)
     result = []
     for row, line in enumerate(lines):
         flat, at, pairs = found.get(row, []), 0, []
@@ -54,5 +55,5 @@ def test_multi_line_string_is_highlighted_on_every_line():
 
 def test_only_requested_rows_are_highlighted():
     lines = ["a = 1", "b = 2", "c = 3"]
-    found = highlight.highlight(structure.parse(lines), lines, [(1, 2)])
+    found = highlight.highlight(structure.parse(lines, PYTHON), lines, [(1, 2)], PYTHON)
     assert set(found) == {1}

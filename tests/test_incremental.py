@@ -2,22 +2,28 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from pypto_ir_trace import structure
-from pypto_ir_trace.dump import load_dump, split_lines
+from modeltools import load_dump
+from pypto_ir_trace.languages import PYTHON
+from pypto_ir_trace.dump import split_lines
 from pypto_ir_trace.incremental import IncrementalParser
 from dumptools import REAL
 
 
 @pytest.mark.parametrize("name", sorted(p.name for p in REAL.iterdir() if p.is_dir()))
 def test_real_pipeline_parses_like_fresh_parses(name):
-    parser = IncrementalParser()
+    parser = IncrementalParser(PYTHON)
     table: dict[str, int] = {}
     for snapshot in load_dump(REAL / name / "passes_dump").snapshots:
         lines, _ = split_lines(snapshot.text)
         tree = parser.parse(lines, [table.setdefault(line, len(table)) for line in lines])
-        assert str(tree.root_node) == str(structure.parse(lines).root_node), snapshot.filename
+        assert str(tree.root_node) == str(structure.parse(lines, PYTHON).root_node), snapshot.filename
 
 
 def test_scattered_edits_with_indentation_changes():
@@ -35,8 +41,59 @@ def test_scattered_edits_with_indentation_changes():
         ["import os"] + base,
         base,
     ]
-    parser = IncrementalParser()
+    parser = IncrementalParser(PYTHON)
     table: dict[str, int] = {}
     for lines in [base, *variants]:
         tree = parser.parse(lines, [table.setdefault(line, len(table)) for line in lines])
-        assert str(tree.root_node) == str(structure.parse(lines).root_node)
+        assert str(tree.root_node) == str(structure.parse(lines, PYTHON).root_node)
+
+
+PIECES = [
+    "def f0():", "def f1():", "    x = '''", "    y = 1", "'''", "    '''", "    return 2", "    z = (", "    )",
+    "x = 1", "class C:", "    def m(self):", "        pass", '    s = """', '"""', "    # c", "@pl.function", "]",
+]
+EDIT = st.tuples(st.sampled_from(["insert", "delete", "replace"]), st.integers(0, 40), st.sampled_from(PIECES))
+
+
+def _apply(lines: list[str], edits) -> list[str]:
+    lines = list(lines)
+    for kind, at, piece in edits:
+        at = min(at, len(lines))
+        if kind == "insert":
+            lines.insert(at, piece)
+        elif lines:
+            at = min(at, len(lines) - 1)
+            if kind == "delete":
+                del lines[at]
+            else:
+                lines[at] = piece
+    return lines
+
+
+def _check_sequence(texts: list[list[str]]) -> None:
+    parser = IncrementalParser(PYTHON)
+    table: dict[str, int] = {}
+    for lines in texts:
+        tree = parser.parse(lines, [table.setdefault(line, len(table)) for line in lines])
+        assert PYTHON.analyze(tree, lines) == PYTHON.analyze(structure.parse(lines, PYTHON), lines), lines
+
+
+@settings(max_examples=int(os.environ.get("HYPOTHESIS_EXAMPLES", "150")), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(PIECES), min_size=3, max_size=12), st.lists(st.lists(EDIT, min_size=1, max_size=2), min_size=1, max_size=3))
+def test_structure_is_a_function_of_the_text_alone(base, passes):
+    """Whatever was parsed before it (strings and brackets that open or close across edits included),
+    a snapshot gets the structure a fresh parse gives: the same text never gets two structures."""
+    texts = [base]
+    for edits in passes:
+        texts.append(_apply(texts[-1], edits))
+    _check_sequence(texts)
+
+
+def test_a_string_closed_by_a_later_pass_reads_as_in_a_fresh_parse():
+    """Found by random edits: incrementally the third text was untrusted for another reason than fresh."""
+    first = ["    def m(self):", "class C:", "    return 2", "    x = '''", "    y = 1", "x = 1", "x = 1", "    # c",
+             '"""', "    )", "class C:", '"""']
+    second = first[:-1] + ["    )", "    '''"]
+    third = second[:10] + ["    z = (", "    # c"] + second[10:]
+    _check_sequence([first, second, third])

@@ -10,10 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from pypto_ir_trace import model
-from pypto_ir_trace.dump import load_dump, split_lines
+from pypto_ir_trace.dump import split_lines
 from dumptools import PROGRAM, REAL, REPO
-from modeltools import source, text_ids
+from modeltools import build, load_dump, regions, source, text_ids
 
 REAL_DUMPS = sorted(REAL.glob("*/passes_dump"))
 
@@ -51,7 +50,7 @@ def lcs_edits(a: list[str], b: list[str]) -> tuple[int, int]:
 @pytest.fixture(scope="module", params=REAL_DUMPS, ids=lambda p: p.parent.name)
 def real(request):
     dump = load_dump(request.param)
-    return dump, model.build(dump, context=3)
+    return dump, build(dump, context=3)
 
 
 def test_every_snapshot_is_rebuilt_exactly_from_the_model(real):
@@ -76,8 +75,7 @@ def test_functions_match_what_the_program_defines(real):
     dump, data = real
     for snapshot in dump.snapshots:
         t = next(i for i, entry in enumerate(data["texts"]) if source(data, i) == snapshot.text)
-        regions = [r[:4] for r in data["texts"][t]["regions"]]
-        assert regions == defined_functions(snapshot.text), snapshot.filename
+        assert regions(data["texts"][t]) == defined_functions(snapshot.text), snapshot.filename
         assert "untrusted" not in data["texts"][t]
 
 
@@ -89,10 +87,10 @@ def test_counts_add_up_and_matched_functions_diff_minimally(real):
         assert p["ins"] - p["del"] == len(after) - len(before)
         if "pieces" not in p:
             continue
-        assert sum(piece[1] for piece in p["pieces"]) == p["ins"]
-        assert sum(piece[2] for piece in p["pieces"]) == p["del"]
-        old = {r[0]: r for r in data["texts"][p["before"]]["regions"]}
-        new = {r[0]: r for r in data["texts"][p["after"]]["regions"]}
+        assert sum(piece["ins"] for piece in p["pieces"]) == p["ins"]
+        assert sum(piece["del"] for piece in p["pieces"]) == p["del"]
+        old = {r[0]: r for r in regions(data["texts"][p["before"]])}
+        new = {r[0]: r for r in regions(data["texts"][p["after"]])}
         for key in old.keys() & new.keys():
             expected = lcs_edits(before[old[key][2] : old[key][3]], after[new[key][2] : new[key][3]])
             assert tuple(p["regions"].get(key, (0, 0))) == expected, (p["file"], key)
@@ -100,25 +98,25 @@ def test_counts_add_up_and_matched_functions_diff_minimally(real):
 
 def test_aborted_pipeline_renders_the_passes_it_has():
     dump = load_dump(REAL / "models_03_flash_attention_concise" / "passes_dump")
-    data = model.build(dump, context=3)
+    data = build(dump, context=3)
     assert len(data["passes"]) == 34
     assert data["passes"][-1]["file"] == "34_after_MemoryReuse.py"
 
 
 def test_repeated_pass_names_stay_distinct_entries():
-    data = model.build(load_dump(REAL / "advanced_01_split_k_concise" / "passes_dump"), context=3)
+    data = build(load_dump(REAL / "advanced_01_split_k_concise" / "passes_dump"), context=3)
     simplify = [p["label"] for p in data["passes"] if p["name"] == "Simplify"]
     assert simplify == ["05", "45"]
 
 
 def test_model_is_deterministic():
     path = REAL / "advanced_01_split_k_explicit" / "passes_dump"
-    assert model.build(load_dump(path), 3) == model.build(load_dump(path), 3)
+    assert build(load_dump(path), 3) == build(load_dump(path), 3)
 
 
 def test_lines_are_interned_once(make_dump):
     dump = load_dump(make_dump({"00_frontend.py": PROGRAM, "01_after_A.py": PROGRAM.replace("t, [0]", "t, [1]")}))
-    data = model.build(dump, 3)
+    data = build(dump, 3)
     assert len(data["lines"]) == len(set(data["lines"]))
     assert len(data["lines"]) == len(set(PROGRAM.splitlines())) + 1
 
@@ -138,7 +136,7 @@ def test_all_real_dumps_render_exactly(tmp_path):
     assert len(dumps) == 256
     for path in dumps:
         dump = load_dump(path)
-        data = model.build(dump, 3)
+        data = build(dump, 3)
         cache: dict = {}
         last = data["passes"][-1]["after"] if data["passes"] else 0
         assert source(data, last, cache) == dump.snapshots[-1].text, path
@@ -155,6 +153,9 @@ def test_warnings_are_anchored_to_the_lines_they_name(make_dump):
         "01_after_A.py:0:0: warning: no such line\n"
     )
     dump = load_dump(make_dump({"00_frontend.py": PROGRAM, "01_after_A.py": PROGRAM + "# x\n", "01_after_A.log": log}))
-    entry = model.build(dump, 3)["passes"][0]
+    entry = build(dump, 3)["passes"][0]
     assert entry["warnings"] == log
-    assert entry["anchors"] == [[0, 8, "warning: variable 'c' is reassigned"], [1, 1, "note: with a directory"]]
+    assert entry["anchors"] == [
+        {"log": 0, "line": 8, "message": "warning: variable 'c' is reassigned"},
+        {"log": 1, "line": 1, "message": "note: with a directory"},
+    ]

@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 
 from pypto_ir_trace import cli, compare, model, render, structure
-from pypto_ir_trace.dump import Dump, Snapshot, load_dump, split_lines
+from modeltools import build, load_dump, report_of
+from pypto_ir_trace.languages import PYTHON
+from pypto_ir_trace.dump import Dump, Snapshot, split_lines
 
 ROOT = Path(__file__).resolve().parents[1]
 ODD = ROOT / "fixtures" / "odd"
@@ -48,8 +50,8 @@ def check_exact(before_text: str, after_text: str) -> compare.PassDiff:
     ids: dict[str, int] = {}
     b_ids = [ids.setdefault(line, len(ids)) for line in b_lines]
     a_ids = [ids.setdefault(line, len(ids)) for line in a_lines]
-    b_structure = structure.analyze(structure.parse(b_lines), b_lines)
-    a_structure = structure.analyze(structure.parse(a_lines), a_lines)
+    b_structure = PYTHON.analyze(structure.parse(b_lines, PYTHON), b_lines)
+    a_structure = PYTHON.analyze(structure.parse(a_lines, PYTHON), a_lines)
     diff = compare.diff_pass(b_ids, b_structure, a_ids, a_structure)
     rebuilt = compare.apply(b_ids, diff)
     assert rebuilt == a_ids
@@ -79,16 +81,17 @@ def check_exact(before_text: str, after_text: str) -> compare.PassDiff:
 
 
 def fixture(name: str) -> dict:
-    return model.build(load_dump(ODD / name / "passes_dump"), context=3)
+    return build(load_dump(ODD / name / "passes_dump"), context=3)
 
 
 def regions(data: dict, text: int) -> dict[str, tuple[int, int, str | None]]:
     """key -> (first line 1-based, last line, error) of one text of the model."""
-    return {key: (start + 1, end, error) for key, _, start, end, error in data["texts"][text]["regions"]}
+    return {key: (start + 1, end, error) for key, start, end, error in (
+        (r["key"], r["start"], r["end"], r.get("error")) for r in data["texts"][text]["regions"])}
 
 
 def snapshot(data: dict, file: str) -> dict:
-    index = 0 if file == data["frontend"] else next(p["after"] for p in data["passes"] if p["file"] == file)
+    index = 0 if file == data["input"] else next(p["after"] for p in data["passes"] if p["file"] == file)
     return data["texts"][index]
 
 
@@ -170,8 +173,8 @@ def test_broken_boundaries_make_the_snapshot_untrusted_and_the_selector_comes_ba
     assert re.search(reason, odd["untrusted"])
     first, second = data["passes"]
     # Whole-file diffs only: one piece owned by no function.
-    assert [piece[0] for piece in first["pieces"]] == [None]
-    assert [piece[0] for piece in second["pieces"]] == [None]
+    assert [piece["key"] for piece in first["pieces"]] == [None]
+    assert [piece["key"] for piece in second["pieces"]] == [None]
     assert first["regions"] == {} and second["regions"] == {}
     # The next snapshot parses again: the pass after it has the function view back.
     clean = snapshot(data, "02_after_Simplify.py")
@@ -250,7 +253,7 @@ def test_line_separators_inside_strings_do_not_split_lines():
     line = next(line for line in data["lines"] if "note" in line)
     assert line == '        note = "a\u2028b\u2029c\x85d"'
     assert data["passes"][0]["regions"] == {"Odd.scale": [2, 1]}
-    html = render.render(data)
+    html = render.render(report_of(load_dump(ODD / "line_separators_in_strings" / "passes_dump")))
     assert "\u2028" not in html and "\u2029" not in html
 
 
@@ -260,7 +263,7 @@ def test_large_odd_files_render(name, tmp_path):
     GENERATE.write(files, tmp_path / "passes_dump")
     output = tmp_path / "report.html"
     assert cli.main([str(tmp_path / "passes_dump"), "-o", str(output)]) == 0
-    data = model.build(load_dump(tmp_path / "passes_dump"), context=3)
+    data = build(load_dump(tmp_path / "passes_dump"), context=3)
     after = data["texts"][data["passes"][0]["after"]]
     assert "untrusted" not in after
     if name == "many_functions":
@@ -281,6 +284,7 @@ def test_hostile_text_stays_inside_the_data_element(tmp_path):
     for needle in ("onerror", "__pwned", "{{", "{%", "<!--"):
         assert needle not in html, needle  # only ever inside the compressed data
     data = render.decode_data(html)
+    data = {**data, **data["pipelines"][0]}
     assert data["passes"][0]["name"] == "<img src=x onerror=window.__pwned=4>{{7*7}}<!--"
     assert any("</script><script>window.__pwned = 1</script>" in line for line in data["lines"])
     assert "{% raw %} {{ 1 }}" in data["passes"][0]["warnings"]

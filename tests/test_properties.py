@@ -16,9 +16,10 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from modeltools import source
+from modeltools import build, load_dump, report_of, source
 from pypto_ir_trace import model, render
-from pypto_ir_trace.dump import DumpError, load_dump
+from pypto_ir_trace.languages import PYTHON
+from pypto_ir_trace.dump import DumpError
 from test_odd_dumps import GENERATE, check_exact
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -97,7 +98,7 @@ def test_mutated_dumps_never_crash_and_the_model_rebuilds_every_text(pair, as_by
             (root / "01_after_Odd.py").write_bytes(odd.encode("utf-8", errors="replace")[:-1] + b"\xff")
         try:
             dump = load_dump(root)
-            data = model.build(dump, context=3)  # snapshots are read, and decoded, as the model needs them
+            data = build(dump, context=3)  # snapshots are read, and decoded, as the model needs them
         except DumpError as err:
             assert as_bytes and "01_after_Odd.py is not UTF-8" in str(err)
             return
@@ -126,10 +127,10 @@ def test_dump_text_never_closes_the_data_script(pair, hostile):
     files = {"00_frontend.py": odd, "01_after_Odd.py": odd[::-1]}
     from test_odd_dumps import dump_of
 
-    data = model.build(dump_of(files), context=3)
-    html = render.render(data)
+    report = report_of(dump_of(files))
+    html = render.render(report)
     assert html.count('id="report-data"') == 1
-    assert render.decode_data(html) == json.loads(json.dumps(data))  # the element holds all the data
+    assert render.decode_data(html) == json.loads(json.dumps(model.to_json(report)))  # the element holds all the data
     assert "</script><!--<script>" not in html  # dump text is only ever inside the compressed data
     assert html.count("</script>") == 2
 
@@ -143,7 +144,7 @@ def test_trusted_regions_never_misattribute_lines(pair):
 
     _, _, odd = pair
     lines, _ = split_lines(odd)
-    found = structure.analyze(structure.parse(lines), lines)
+    found = PYTHON.analyze(structure.parse(lines, PYTHON), lines)
     if not found.trusted:
         assert found.reason
         return

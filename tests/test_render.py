@@ -6,23 +6,24 @@ import json
 import re
 
 from pypto_ir_trace import model, render
-from pypto_ir_trace.dump import load_dump
+from modeltools import load_dump, report_of
+
 from dumptools import PROGRAM, REAL
 
 HOSTILE = '</script><script>alert(1)</script><!-- {{ 7*7 }} {% if %} \u2028\u2029 &amp; <img src=x onerror=alert(2)>'
 
 
 def page_of(path) -> str:
-    return render.render(model.build(load_dump(path), 3))
+    return render.render(report_of(load_dump(path)))
 
 
 def test_data_round_trips_and_cannot_close_its_script_element(make_dump):
     dump = make_dump({"00_frontend.py": PROGRAM, "01_after_" + "X.py": PROGRAM + f"# {HOSTILE}\n"})
-    data = model.build(load_dump(dump), 3)
-    page = render.render(data)
+    report = report_of(load_dump(dump))
+    page = render.render(report)
     raw = re.search(r'id="report-data" data-encoding="gzip\+base64">(.*?)</script>', page, re.S).group(1)
     assert re.fullmatch(r"[A-Za-z0-9+/=]+", raw)  # base64: no character of it can end the element
-    assert render.decode_data(page) == data
+    assert render.decode_data(page) == model.to_json(report)
     assert page.count("<script") == 2  # the data element and the viewer, nothing from the dump
     assert "alert" not in page and "onerror" not in page
 
@@ -36,8 +37,8 @@ def test_json_inside_is_safe_too():
 
 
 def test_same_model_same_bytes():
-    data = model.build(load_dump(REAL / "advanced_01_split_k_concise" / "passes_dump"), 3)
-    assert render.render(data) == render.render(data)
+    report = report_of(load_dump(REAL / "advanced_01_split_k_concise" / "passes_dump"))
+    assert render.render(report) == render.render(report)
 
 
 def test_title_is_escaped(make_dump, tmp_path):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pypto_ir_trace import grammar, structure
+from pypto_ir_trace.languages import PYTHON
 from pypto_ir_trace.incremental import IncrementalParser
 from pypto_ir_trace.dump import split_lines
 
@@ -37,7 +38,7 @@ LINES = PROGRAM.split("\n")
 
 def analyze(text: str) -> structure.Structure:
     lines, _ = split_lines(text)
-    return structure.analyze(structure.parse(lines), lines)
+    return PYTHON.analyze(structure.parse(lines, PYTHON), lines)
 
 
 def spans(found: structure.Structure) -> dict[str, tuple[int, int, str | None]]:
@@ -68,7 +69,7 @@ def test_clean_program():
 
 def test_queries_compile_and_name_their_captures():
     for name, captures in [("members", {"member", "member.free"}), ("layout", {"free"})]:
-        query = grammar.query(name)
+        query = grammar.query(PYTHON.grammar, "python", name)
         assert {query.capture_name(i) for i in range(query.capture_count)} == captures
 
 
@@ -203,10 +204,10 @@ def test_overlapping_definitions_cannot_happen_silently():
 
 
 def test_incremental_parse_gives_the_same_verdicts():
-    parser = IncrementalParser()
+    parser = IncrementalParser(PYTHON)
     table: dict[str, int] = {}
     texts = [PROGRAM, edit(9, "        u = pl.add(t, 1.0"), PROGRAM, edit(5, "class Demo"), "", PROGRAM]
     for text in texts:
         lines, _ = split_lines(text)
         tree = parser.parse(lines, [table.setdefault(line, len(table)) for line in lines])
-        assert structure.analyze(tree, lines) == analyze(text)
+        assert PYTHON.analyze(tree, lines) == analyze(text)

@@ -9,8 +9,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from . import __version__, model, render, structure
-from .dump import DumpError, load_dump, split_lines
+from . import __version__, builder, render, structure
+from .dump import DumpError, split_lines
+from .formats import FORMATS, format_of, load
 
 PROG = "pypto-ir-trace"
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
@@ -46,6 +47,8 @@ def _arguments() -> argparse.ArgumentParser:
                         help="report path (default: ir_trace.html); its directory must already exist")
     parser.add_argument("--context", type=_context, default=3, metavar="N",
                         help="unchanged lines kept around each change (default: 3)")
+    parser.add_argument("--format", choices=sorted(FORMATS), default=None,
+                        help="how to read the input (default: detected from its layout)")
     parser.add_argument("--dump-structure", action="store_true",
                         help="print the functions and methods found in each snapshot, then exit (no report)")
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
@@ -81,17 +84,22 @@ def _run(args: argparse.Namespace) -> int:
     output = Path(args.output)
     if not args.dump_structure:
         _check_destination(output)
-    dump = load_dump(args.passes_dump)
-    if dump.redirected:
-        _say("note", f"using {Path(args.passes_dump) / 'passes_dump'}")
+    dumps = load(args.passes_dump, args.format)
+    for dump in dumps:
+        if dump.redirected:
+            _say("note", f"using {Path(args.passes_dump) / 'passes_dump'}")
+        for note in dump.notes:
+            _say("note", note)
     if args.dump_structure:
-        _print_structure(dump)
+        for dump in dumps:
+            _print_structure(dump)
         return EXIT_OK
-    if len(dump.snapshots) == 1:
-        _say("note", "the dump holds only 00_frontend.py: no pass snapshot follows it")
+    for dump in dumps:
+        if len(dump.snapshots) == 1:
+            _say("note", f"the dump holds only {dump.input_file}: no pass snapshot follows it")
     progress = _Progress() if sys.stderr.isatty() else None
     try:
-        report = render.render(model.build(dump, args.context, progress))
+        report = render.render(builder.build(dumps, args.context, progress))
     finally:
         if progress:
             progress.clear()
@@ -158,9 +166,10 @@ class _Progress:
 
 
 def _print_structure(dump) -> None:
+    language = format_of(dump).language
     for snapshot in dump.snapshots:
         lines, _ = split_lines(snapshot.text)
-        found = structure.analyze(structure.parse(lines), lines)
+        found = language.analyze(structure.parse(lines, language), lines)
         verdict = "trusted" if found.trusted else f"UNTRUSTED: {found.reason}"
         print(f"{snapshot.filename}: {len(lines)} lines, {len(found.regions)} regions, {verdict}")
         for region in found.regions:

@@ -2,23 +2,26 @@
 
 Adjacent snapshots differ in a few scattered lines. One edit spanning from the first change to the last
 would make tree-sitter re-parse nearly everything, so every changed block of the line diff becomes its
-own `Tree.edit`. Each edit is widened to unchanged lines whose indentation matches their neighbour's:
-an edit boundary at an indent or dedent keeps tree-sitter-python from re-using the rest of the block
-(measured: 0.8 s instead of 0.002 s for a one-line change in a 20,000-line snapshot).
+own `Tree.edit`, widened to unchanged lines where the language says a boundary is calm.
+
+Structure must be a function of the text alone. tree-sitter's error recovery can take another path
+when it starts from an old tree (a `'''` that closes an earlier string re-reads as a new one), so a
+tree with errors is parsed again from scratch: clean snapshots, the common case, stay incremental.
 """
 
 from __future__ import annotations
 
-from tree_sitter import Tree
+from tree_sitter import Parser, Tree
 
-from . import grammar, linediff, structure
+from . import linediff, structure
 
 MAX_WIDENING = 64  # lines; past that the edit stays where it is (slower parse, same tree)
 
 
 class IncrementalParser:
-    def __init__(self) -> None:
-        self._parser = grammar.parser()
+    def __init__(self, language) -> None:
+        self._language = language
+        self._parser = Parser(language.grammar)
         self._tree: Tree | None = None
         self._lines: list[str] = []
         self._ids: list[int] = []
@@ -38,9 +41,11 @@ class IncrementalParser:
                     old_end_point=(a1, 0),
                     new_end_point=(a0 + b1 - b0, 0),
                 )
-        self._tree = self._parser.parse(source, tree) if tree is not None else self._parser.parse(source)
-        self._lines, self._ids, self._offsets = lines, ids, offsets
-        return self._tree
+            tree = self._parser.parse(source, tree)
+        if tree is None or tree.root_node.has_error:
+            tree = self._parser.parse(source)
+        self._tree, self._lines, self._ids, self._offsets = tree, lines, ids, offsets
+        return tree
 
     def _edits(self, ids: list[int]) -> list[tuple[int, int, int, int]]:
         """Changed line ranges [a0, a1) -> [b0, b1), widened to calm boundaries and merged."""
@@ -60,14 +65,12 @@ class IncrementalParser:
         return edits
 
     def _widening(self, rows: range, step: int) -> int:
-        """How many unchanged lines to add so that the boundary sits between two lines of one indentation."""
+        """How many unchanged lines to add so that the boundary sits where the language calls it calm."""
+        calm = self._language.calm_boundary
+        if calm is None:
+            return 0
         old = self._lines
         for count, row in enumerate(rows[:MAX_WIDENING], 1):
-            here, there = old[row], old[row + step]
-            if here.strip() and there.strip() and _indent(here) == _indent(there):
+            if calm(old[row], old[row + step]):
                 return count
         return 0
-
-
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip(" \t"))

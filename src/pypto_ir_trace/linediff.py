@@ -12,6 +12,7 @@ from collections.abc import Hashable, Sequence
 from typing import NamedTuple
 
 MYERS_MAX_COST = 2_000_000  # (n + m) * D steps spent on one anchorless gap before giving up on it
+LIMITS = {"myers_max_cost": MYERS_MAX_COST}  # carried in the report: the page diffs with the same limits
 
 
 class Block(NamedTuple):

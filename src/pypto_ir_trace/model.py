@@ -1,150 +1,167 @@
-"""The report model: the plain, deterministic data the viewer reads (contract in static/rows.js).
+"""The report model: the typed, deterministic data the viewer reads (one reader in the page: static/model.js).
 
-It follows the information, not the printed size: each distinct line is stored once with its
-highlight spans, each distinct snapshot is parsed once and stored as the diff of the pass that first
-produced it, and no-op passes store nothing but their counts.
+It follows the information, not the printed size: each distinct line is stored once with its highlight
+spans (one table for the whole report), each distinct snapshot text once, as the diff of the pass that
+first produced it, and a no-op pass stores nothing but its counts. `to_json` is the only serialisation.
 """
 
 from __future__ import annotations
 
-import hashlib
-import re
-from collections.abc import Callable
+from dataclasses import dataclass
 
-from . import __version__, compare, highlight, structure
-from .dump import Dump, split_lines
-from .incremental import IncrementalParser
-from .structure import Structure
+from .structure import Region
 
-FORMAT = 1
-# A PyPTO warnings line: `file:line:col: warning: message` (the compiler's log format, not the IR's).
-_LOG_LINE = re.compile(r"(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+): (?P<message>.*)")
+SCHEMA = 2
 
 
-class _Text:
-    """One distinct snapshot text: its line ids, newlines and structure (not its lines: they are interned)."""
+@dataclass(frozen=True)
+class Newlines:
+    """How the text's lines end: one style and whether the last line ends, or each line's own ending."""
 
-    def __init__(self, endings: dict, ids: list[int], structure: Structure):
-        self.endings = endings
-        self.ids = ids
-        self.structure = structure
-        self.produced_by: int | None = None  # the first pass whose diff rebuilds it from its before text
+    eol: str = "\n"
+    final: bool = True
+    each: tuple[str, ...] | None = None  # set when the endings are mixed
 
 
-def build(dump: Dump, context: int, progress: Callable[[int, int], None] | None = None) -> dict:
-    """The model of a dump; `progress(done, total)` is called after each snapshot."""
-    line_ids: dict[str, int] = {}
-    line_spans: list[list[int]] = []
-    texts: list[_Text] = []
-    text_of: dict[bytes, int] = {}  # digest of a text -> its index: identical snapshots are handled once
-    diffs: dict[tuple[int, int], compare.PassDiff] = {}
-    parser = IncrementalParser()
-    passes: list[dict] = []
-    before = -1
-    for snapshot in dump.snapshots:
-        text = snapshot.text  # read one at a time: only distinct texts' line ids stay in memory
-        digest = hashlib.blake2b(text.encode("utf-8", errors="surrogatepass"), digest_size=20).digest()
-        after = text_of.get(digest)
-        if after is None:
-            after = text_of[digest] = len(texts)
-            texts.append(_read_text(text, parser, line_ids, line_spans))
-        del text
-        if not snapshot.is_frontend:
-            diff = None
-            if before != after:
-                if (before, after) not in diffs:
-                    old, new = texts[before], texts[after]
-                    diffs[before, after] = compare.diff_pass(old.ids, old.structure, new.ids, new.structure)
-                    if new.produced_by is None:
-                        new.produced_by = len(passes)
-                diff = diffs[before, after]
-            passes.append(_pass_entry(snapshot, before, after, diff))
-        before = after
-        if progress:
-            progress(snapshot.index + 1, len(dump.snapshots))
+@dataclass(frozen=True)
+class Text:
+    """One distinct snapshot text: stored as line ids, or as the pass whose diff rebuilds it."""
+
+    newlines: Newlines
+    regions: tuple[Region, ...]
+    untrusted: str | None  # why its structure cannot be trusted
+    ids: tuple[int, ...] | None = None  # set for texts no pass produces (the pipeline's input)
+    produced_by: int | None = None  # the first pass whose before text and diff rebuild it
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One region's share of a pass's diff (key None: lines outside every region), in after-file order.
+
+    segments: [before_start, after_start, eq, del, ins, eq, del, ins, ...]: runs of `eq` equal lines,
+    then `del` deleted before lines, then `ins` inserted after lines, contiguous on each side.
+    """
+
+    key: str | None
+    inserted: int
+    deleted: int
+    segments: tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True)
+class Diff:
+    pieces: tuple[Piece, ...]
+    inserted_ids: tuple[int, ...]  # line ids of every inserted line, in after order: they rebuild the after text
+    by_region: tuple[tuple[str, int, int], ...]  # (key, inserted, deleted) of each changed region, sorted
+
+
+@dataclass(frozen=True)
+class Anchor:
+    """A warning that names a line of the pass's own snapshot (0-based indices)."""
+
+    log_line: int
+    line: int
+    message: str
+
+
+@dataclass(frozen=True)
+class Pass:
+    label: str
+    name: str
+    file: str
+    before: int  # text index
+    after: int  # text index; equal to `before` for a no-op pass
+    inserted: int
+    deleted: int
+    diff: Diff | None  # None for a no-op pass
+    detail: str = ""
+    failed: bool = False
+    warnings: str | None = None
+    anchors: tuple[Anchor, ...] = ()
+
+
+@dataclass(frozen=True)
+class Pipeline:
+    name: str  # "PyPTO", or a codegen unit's name
+    format: str
+    title: str
+    input_file: str  # the first snapshot's file
+    texts: tuple[Text, ...]
+    passes: tuple[Pass, ...]
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Report:
+    title: str
+    generator: str
+    context: int
+    limits: dict[str, int]  # the diff's limits: the page diffs exactly as the builder does
+    classes: tuple[str, ...]
+    lines: tuple[str, ...]
+    spans: tuple[tuple[int, ...], ...]
+    pipelines: tuple[Pipeline, ...]
+
+
+def to_json(report: Report) -> dict:
+    """The report as JSON-able data with named fields; optional fields are left out when empty."""
     return {
-        "format": FORMAT,
-        "generator": f"pypto-ir-trace {__version__}",
-        "title": dump.title,
-        "context": context,
-        "frontend": dump.snapshots[0].filename,
-        "classes": list(highlight.classes()),
-        "lines": list(line_ids),
-        "spans": line_spans,
-        "texts": [_text_entry(text, index) for index, text in enumerate(texts)],
-        "passes": passes,
+        "schema": SCHEMA,
+        "generator": report.generator,
+        "title": report.title,
+        "context": report.context,
+        "limits": report.limits,
+        "classes": list(report.classes),
+        "lines": list(report.lines),
+        "spans": [list(spans) for spans in report.spans],
+        "pipelines": [_pipeline(pipeline) for pipeline in report.pipelines],
     }
 
 
-def _read_text(text: str, parser: IncrementalParser, line_ids: dict[str, int], line_spans: list[list[int]]) -> _Text:
-    lines, endings = split_lines(text)
-    ids = list(map(line_ids.get, lines))
-    new_rows: list[tuple[int, int]] = []  # [first, stop) ranges of lines never seen before
-    for row in (row for row, line_id in enumerate(ids) if line_id is None):
-        line_id = line_ids.get(lines[row])
-        if line_id is None:
-            line_id = line_ids[lines[row]] = len(line_ids)
-            line_spans.append([])
-            if new_rows and new_rows[-1][1] == row:  # measured: merging across gaps costs more than it saves
-                new_rows[-1] = (new_rows[-1][0], row + 1)
-            else:
-                new_rows.append((row, row + 1))
-        ids[row] = line_id
-    tree = parser.parse(lines, ids)
-    # Highlight only the lines seen for the first time: the cost follows what changed.
-    for row, spans in highlight.highlight(tree, lines, new_rows).items():
-        if not line_spans[ids[row]]:
-            line_spans[ids[row]] = spans
-    return _Text(_endings(endings), ids, structure.analyze(tree, lines))
-
-
-def _text_entry(text: _Text, index: int) -> dict:
-    entry: dict = {"ids": text.ids} if index == 0 else {"pass": text.produced_by}
-    entry.update(text.endings)
-    s = text.structure
-    entry["regions"] = [[r.key, r.kind, r.start, r.end, r.error] for r in s.regions]
-    if not s.trusted:
-        entry["untrusted"] = s.reason
+def _pipeline(pipeline: Pipeline) -> dict:
+    entry = {"name": pipeline.name, "format": pipeline.format, "title": pipeline.title, "input": pipeline.input_file}
+    if pipeline.notes:
+        entry["notes"] = list(pipeline.notes)
+    entry["texts"] = [_text(text) for text in pipeline.texts]
+    entry["passes"] = [_pass(p) for p in pipeline.passes]
     return entry
 
 
-def _endings(endings: list[str]) -> dict:
-    """Newlines as the file has them: one style and whether the last line ends, or each line's own."""
-    if not endings:
-        return {"eol": "\n", "final": False}
-    eol = endings[0]
-    if eol and all(e == eol for e in endings[:-1]) and endings[-1] in (eol, ""):
-        return {"eol": eol, "final": endings[-1] == eol}
-    return {"eols": endings}
-
-
-def _pass_entry(snapshot, before: int, after: int, diff: compare.PassDiff | None) -> dict:
-    entry = {
-        "label": snapshot.label,
-        "name": snapshot.name,
-        "file": snapshot.filename,
-        "before": before,
-        "after": after,
-        "ins": diff.inserted if diff else 0,
-        "del": diff.deleted if diff else 0,
-    }
-    if snapshot.warnings:
-        entry["warnings"] = snapshot.warnings
-        anchors = _anchors(snapshot.warnings, snapshot.filename)
-        if anchors:
-            entry["anchors"] = anchors
-    if diff is not None:
-        entry["pieces"] = [[p.key, p.inserted, p.deleted, p.segments] for p in diff.pieces]
-        entry["inserted"] = diff.inserted_ids
-        entry["regions"] = {key: list(counts) for key, counts in sorted(diff.by_region.items())}
+def _text(text: Text) -> dict:
+    entry: dict = {"ids": list(text.ids)} if text.ids is not None else {"pass": text.produced_by}
+    if text.newlines.each is not None:
+        entry["eols"] = list(text.newlines.each)
+    else:
+        entry["eol"], entry["final"] = text.newlines.eol, text.newlines.final
+    entry["regions"] = [_region(region) for region in text.regions]
+    if text.untrusted is not None:
+        entry["untrusted"] = text.untrusted
     return entry
 
 
-def _anchors(warnings: str, filename: str) -> list[list]:
-    """[[log line, after line, message]] (0-based) for warnings that name a line of the pass's own snapshot."""
-    found = []
-    for index, text in enumerate(warnings.split("\n")):
-        match = _LOG_LINE.fullmatch(text.rstrip("\r"))
-        if match and match["file"].rsplit("/", 1)[-1] == filename and int(match["line"]) > 0:
-            found.append([index, int(match["line"]) - 1, match["message"].strip()])
-    return found
+def _region(region: Region) -> dict:
+    entry = {"key": region.key, "kind": region.kind, "start": region.start, "end": region.end}
+    if region.error:
+        entry["error"] = region.error
+    return entry
+
+
+def _pass(p: Pass) -> dict:
+    entry: dict = {"label": p.label, "name": p.name, "file": p.file}
+    if p.detail:
+        entry["detail"] = p.detail
+    if p.failed:
+        entry["failed"] = True
+    entry.update({"before": p.before, "after": p.after, "ins": p.inserted, "del": p.deleted})
+    if p.warnings is not None:
+        entry["warnings"] = p.warnings
+    if p.anchors:
+        entry["anchors"] = [{"log": a.log_line, "line": a.line, "message": a.message} for a in p.anchors]
+    if p.diff is not None:
+        entry["pieces"] = [
+            {"key": piece.key, "ins": piece.inserted, "del": piece.deleted, "segments": [list(s) for s in piece.segments]}
+            for piece in p.diff.pieces
+        ]
+        entry["inserted"] = list(p.diff.inserted_ids)
+        entry["regions"] = {key: [ins, dels] for key, ins, dels in p.diff.by_region}
+    return entry

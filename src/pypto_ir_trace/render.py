@@ -12,6 +12,8 @@ from importlib import resources
 import jinja2
 from markupsafe import Markup  # jinja2's own dependency
 
+from .model import Report, to_json
+
 _SCRIPTS = ("data.js", "rows.js", "compare.js", "viewer.js")  # in dependency order
 _DATA_ELEMENT = re.compile(r'<script type="application/octet-stream" id="report-data"[^>]*>([A-Za-z0-9+/=]*)</script>')
 _JSON_ESCAPES = {ord("<"): "\\u003c", ord(">"): "\\u003e", ord("&"): "\\u0026", 0x2028: "\\u2028", 0x2029: "\\u2029"}
@@ -49,7 +51,8 @@ def _csp_hash(source: str) -> str:
     return "'sha256-" + base64.b64encode(digest).decode("ascii") + "'"
 
 
-def render(model: dict) -> str:
+def render(report: Report) -> str:
+    model = to_json(report)
     env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
     template = env.from_string(_asset("templates", "report.html.j2"))
     style = _asset("static", "viewer.css")

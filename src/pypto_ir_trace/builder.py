@@ -1,0 +1,183 @@
+"""Build the report model from dumps: read each snapshot once, parse each distinct text once, diff each pass."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+
+from . import __version__, compare, highlight, linediff
+from .dump import Dump, Snapshot, split_lines
+from .formats import format_of
+from .incremental import IncrementalParser
+from .model import Anchor, Diff, Newlines, Pass, Piece, Pipeline, Report, Text
+from .structure import Structure
+
+Progress = Callable[[int, int], None]  # (snapshots done, snapshots in all)
+
+
+class _Lines:
+    """The report's table of distinct lines and their highlight spans, shared by every pipeline."""
+
+    def __init__(self) -> None:
+        self.ids: dict[str, int] = {}
+        self.spans: list[list[int]] = []
+
+    def intern(self, lines: list[str]) -> tuple[list[int], list[tuple[int, int]]]:
+        """Line ids, and the [first, stop) row ranges of lines never seen before (only those get highlighted)."""
+        table = self.ids
+        ids = list(map(table.get, lines))
+        new_rows: list[tuple[int, int]] = []
+        for row in (row for row, line_id in enumerate(ids) if line_id is None):
+            line_id = table.get(lines[row])
+            if line_id is None:
+                line_id = table[lines[row]] = len(table)
+                self.spans.append([])
+                if new_rows and new_rows[-1][1] == row:  # measured: merging across gaps costs more than it saves
+                    new_rows[-1] = (new_rows[-1][0], row + 1)
+                else:
+                    new_rows.append((row, row + 1))
+            ids[row] = line_id
+        return ids, new_rows
+
+
+class _Working:
+    """A distinct text while its pipeline is built; frozen into model.Text at the end."""
+
+    def __init__(self, newlines: Newlines, ids: list[int], structure: Structure):
+        self.newlines = newlines
+        self.ids = ids
+        self.structure = structure
+        self.produced_by: int | None = None
+
+
+def build(dumps: tuple[Dump, ...], context: int, progress: Progress | None = None, names: tuple[str, ...] = ()) -> Report:
+    """The model of one or more pipelines; `names` labels them (default: the dumps' titles)."""
+    lines = _Lines()
+    total = sum(len(dump.snapshots) for dump in dumps)
+    done = [0]
+
+    def step() -> None:
+        done[0] += 1
+        if progress:
+            progress(done[0], total)
+
+    pipelines = tuple(
+        _pipeline(dump, names[i] if i < len(names) else dump.title, lines, step) for i, dump in enumerate(dumps)
+    )
+    return Report(
+        title=dumps[0].title,
+        generator=f"pypto-ir-trace {__version__}",
+        context=context,
+        limits=dict(linediff.LIMITS),
+        classes=highlight.classes(),
+        lines=tuple(lines.ids),
+        spans=tuple(tuple(spans) for spans in lines.spans),
+        pipelines=pipelines,
+    )
+
+
+def _pipeline(dump: Dump, name: str, lines: _Lines, step: Callable[[], None]) -> Pipeline:
+    record = format_of(dump)
+    parser = IncrementalParser(record.language)
+    texts: list[_Working] = []
+    text_of: dict[bytes, int] = {}  # digest of a text -> its index: identical snapshots are handled once
+    diffs: dict[tuple[int, int], Diff] = {}
+    snapshot_text: list[int] = []  # snapshot index -> text index
+    passes: list[Pass] = []
+
+    def text_index(text: str) -> int:
+        digest = hashlib.blake2b(text.encode("utf-8", errors="surrogatepass"), digest_size=20).digest()
+        index = text_of.get(digest)
+        if index is None:
+            index = text_of[digest] = len(texts)
+            texts.append(_read_text(text, parser, lines, record.language))
+        return index
+
+    for snapshot in dump.snapshots:
+        after = text_index(snapshot.text)  # read one at a time: only distinct texts' line ids stay in memory
+        if not snapshot.is_input:
+            before = _before(snapshot, snapshot_text, text_index)
+            diff = None
+            if before != after:
+                if (before, after) not in diffs:
+                    old, new = texts[before], texts[after]
+                    diffs[before, after] = _diff(compare.diff_pass(old.ids, old.structure, new.ids, new.structure))
+                    if new.produced_by is None and after != 0:
+                        new.produced_by = len(passes)
+                diff = diffs[before, after]
+            passes.append(_pass(snapshot, before, after, diff, record.anchors))
+        snapshot_text.append(after)
+        step()
+    return Pipeline(
+        name=name,
+        format=dump.format,
+        title=dump.title,
+        input_file=dump.input_file,
+        texts=tuple(_freeze(text, index, passes) for index, text in enumerate(texts)),
+        passes=tuple(passes),
+        notes=dump.notes,
+    )
+
+
+def _before(snapshot: Snapshot, snapshot_text: list[int], text_index: Callable[[str], int]) -> int:
+    """The text a pass is diffed against: an explicit one, a named earlier snapshot, or the one before it."""
+    if snapshot.base_text is not None:
+        return text_index(snapshot.base_text)
+    return snapshot_text[snapshot.base if snapshot.base is not None else snapshot.index - 1]
+
+
+def _read_text(text: str, parser: IncrementalParser, lines: _Lines, language) -> _Working:
+    split, endings = split_lines(text)
+    ids, new_rows = lines.intern(split)
+    tree = parser.parse(split, ids)
+    # Highlight only the lines seen for the first time: the cost follows what changed.
+    for row, spans in highlight.highlight(tree, split, new_rows, language).items():
+        if not lines.spans[ids[row]]:
+            lines.spans[ids[row]] = spans
+    return _Working(_newlines(endings), ids, language.analyze(tree, split))
+
+
+def _newlines(endings: list[str]) -> Newlines:
+    if not endings:
+        return Newlines("\n", False)
+    eol = endings[0]
+    if eol and all(e == eol for e in endings[:-1]) and endings[-1] in (eol, ""):
+        return Newlines(eol, endings[-1] == eol)
+    return Newlines(each=tuple(endings))
+
+
+def _diff(found: compare.PassDiff) -> Diff:
+    return Diff(
+        pieces=tuple(Piece(p.key, p.inserted, p.deleted, tuple(map(tuple, p.segments))) for p in found.pieces),
+        inserted_ids=tuple(found.inserted_ids),
+        by_region=tuple((key, ins, dels) for key, (ins, dels) in sorted(found.by_region.items())),
+    )
+
+
+def _pass(snapshot: Snapshot, before: int, after: int, diff: Diff | None, anchors) -> Pass:
+    warnings = snapshot.warnings or None
+    return Pass(
+        label=snapshot.label,
+        name=snapshot.name,
+        file=snapshot.filename,
+        before=before,
+        after=after,
+        inserted=sum(p.inserted for p in diff.pieces) if diff else 0,
+        deleted=sum(p.deleted for p in diff.pieces) if diff else 0,
+        diff=diff,
+        detail=snapshot.detail,
+        failed=snapshot.failed,
+        warnings=warnings,
+        anchors=tuple(Anchor(*found) for found in anchors(warnings, snapshot.filename)) if warnings else (),
+    )
+
+
+def _freeze(text: _Working, index: int, passes: list[Pass]) -> Text:
+    stored_as_ids = text.produced_by is None
+    return Text(
+        newlines=text.newlines,
+        regions=text.structure.regions,
+        untrusted=None if text.structure.trusted else text.structure.reason,
+        ids=tuple(text.ids) if stored_as_ids else None,
+        produced_by=text.produced_by,
+    )

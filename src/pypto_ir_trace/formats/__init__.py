@@ -1,0 +1,56 @@
+"""One record per dump format: how snapshots are found and ordered, which language they are printed in,
+how warnings name lines. The pipeline after discovery (structure, diff, model, render) reads only these
+records, never a format's name."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from ..dump import Dump, DumpError
+from ..languages import LANGUAGES, Language
+from . import pypto
+
+
+@dataclass(frozen=True)
+class Format:
+    name: str  # the --format choice
+    description: str  # what the user pointed at, for the "reading ..." note
+    language: Language
+    looks_like: Callable[[Path], bool]  # cheap detection from names and first lines
+    read: Callable[[Path], Dump]
+    # (warnings text, snapshot file name) -> [(log line, snapshot line, message)], 0-based
+    anchors: Callable[[str, str], list[tuple[int, int, str]]]
+
+
+FORMATS = {
+    record.name: record
+    for record in (
+        Format("pypto", "a PyPTO passes_dump", LANGUAGES["python"], pypto.looks_like, pypto.read, pypto.anchors),
+    )
+}
+
+
+def format_of(dump: Dump) -> Format:
+    return FORMATS[dump.format]
+
+
+def load(path: str | Path, name: str | None = None) -> tuple[Dump, ...]:
+    """The pipelines at `path`: one dump, read by the named format or by the first whose layout it has."""
+    root = Path(path)
+    if not root.exists():
+        raise DumpError(f"input directory does not exist: {root}")
+    if name is not None:
+        return (_read(FORMATS[name], root),)
+    for record in FORMATS.values():
+        if record.looks_like(root):
+            return (_read(record, root),)
+    if not root.is_dir():
+        raise DumpError(f"input is not a directory: {root}")
+    return (_read(FORMATS["pypto"], root),)  # its error says what a passes_dump/ should hold
+
+
+def _read(record: Format, root: Path) -> Dump:
+    dump = record.read(root)
+    return dump if dump.format == record.name else replace(dump, format=record.name)

@@ -1,0 +1,106 @@
+"""PyPTO's passes_dump/: 00_frontend.py, NN_after_<Pass>.py and an optional NN_after_<Pass>.log beside each."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from ..dump import Dump, DumpError, Snapshot, display_title, read_warnings
+
+# File naming is the compiler's contract, not language knowledge.
+_NUMBERED = re.compile(r"^(\d+)_.*\.(py|log)$")
+_SNAPSHOT = re.compile(r"^(?P<label>\d+)_(?:(?P<frontend>frontend)|after_(?P<name>.+))\.py$")
+# A warnings line: `file:line:col: warning: message` (PyPTO's log format).
+_LOG_LINE = re.compile(r"(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+): (?P<message>.*)")
+FRONTEND = "00_frontend.py"
+LISTED_GAP = 3  # a gap of up to this many indices is listed; a longer one is given by its bounds
+
+
+def looks_like(path: Path) -> bool:
+    return (path / FRONTEND).exists() or (path / "passes_dump" / FRONTEND).exists()
+
+
+def read(path: Path) -> Dump:
+    if not path.is_dir():
+        raise DumpError(f"input is not a directory: {path}")
+    root, redirected = path, False
+    if not (root / FRONTEND).exists() and (root / "passes_dump").is_dir():
+        root, redirected = root / "passes_dump", True
+    files = _numbered_files(root)
+    snapshots = tuple(
+        Snapshot(
+            index=index,
+            label=label,
+            name=name,
+            filename=filename,
+            content=None,
+            warnings=read_warnings(root / log) if (log := filename[:-3] + ".log") in files else None,
+            path=root / filename,
+        )
+        for index, label, name, filename in _snapshot_entries(root, files)
+    )
+    return Dump(title=display_title(root), snapshots=snapshots, redirected=redirected, format="pypto")
+
+
+def anchors(warnings: str, filename: str) -> list[tuple[int, int, str]]:
+    """(log line, snapshot line, message), 0-based, for warnings that name a line of the pass's own snapshot."""
+    found = []
+    for index, text in enumerate(warnings.split("\n")):
+        match = _LOG_LINE.fullmatch(text.rstrip("\r"))
+        if match and match["file"].rsplit("/", 1)[-1] == filename and int(match["line"]) > 0:
+            found.append((index, int(match["line"]) - 1, match["message"].strip()))
+    return found
+
+
+def _numbered_files(root: Path) -> set[str]:
+    """Names of the numbered .py/.log entries; one that is not a readable regular file is an error, not a skip."""
+    try:
+        entries = list(os.scandir(root))
+    except OSError as err:
+        raise DumpError(f"cannot read directory {root}: {err.strerror or err}") from None
+    names = set()
+    for entry in entries:
+        if not _NUMBERED.match(entry.name):
+            continue
+        if entry.is_dir():
+            raise DumpError(f"{entry.name} in {root} is a directory, not a snapshot file")
+        if not entry.is_file():
+            kind = "a broken symbolic link" if entry.is_symlink() and not os.path.exists(entry.path) else "not a regular file"
+            raise DumpError(f"{entry.name} in {root} is {kind}")
+        names.add(entry.name)
+    return names
+
+
+def _snapshot_entries(root: Path, names: set[str]) -> list[tuple[int, str, str, str]]:
+    by_index: dict[int, tuple[str, str, str]] = {}
+    for filename in sorted(n for n in names if n.endswith(".py")):
+        match = _SNAPSHOT.match(filename)
+        if match is None:
+            raise DumpError(f"unexpected snapshot name {filename} in {root} (want 00_frontend.py or NN_after_<Pass>.py)")
+        label = match["label"]
+        index = int(label)
+        if (index == 0) != bool(match["frontend"]):
+            want = FRONTEND if index == 0 else f"{label}_after_<Pass>.py"
+            raise DumpError(f"unexpected snapshot name {filename} in {root} (want {want})")
+        if index in by_index:
+            raise DumpError(f"two snapshots with index {label} in {root}: {by_index[index][2]} and {filename}")
+        by_index[index] = (label, match["name"] or "frontend", filename)
+    if 0 not in by_index:
+        raise DumpError(f"no {FRONTEND} in {root}: is this a passes_dump/ directory?")
+    indices = sorted(by_index)
+    for previous, current in zip(indices, indices[1:]):
+        if current != previous + 1:
+            raise DumpError(
+                f"snapshot index gap in {root}: missing {_gap(previous, current, len(by_index[previous][0]))} "
+                f"between {by_index[previous][2]} and {by_index[current][2]}"
+            )
+    return [(index, *by_index[index]) for index in indices]
+
+
+def _gap(previous: int, current: int, width: int) -> str:
+    """The missing indices, padded like the file before the gap; a long gap by its bounds (constant size)."""
+    label = lambda i: str(i).zfill(width)  # noqa: E731
+    if current - previous - 1 <= LISTED_GAP:
+        return ", ".join(label(i) for i in range(previous + 1, current))
+    return f"{label(previous + 1)} .. {label(current - 1)}"

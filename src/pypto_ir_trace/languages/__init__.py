@@ -1,0 +1,25 @@
+"""One record per language: its tree-sitter grammar, its queries in grammars/<name>/ and its trust rules."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from tree_sitter import Language as TreeSitterLanguage
+from tree_sitter import Tree
+
+from ..structure import Structure
+from . import python
+
+
+@dataclass(frozen=True)
+class Language:
+    name: str  # the grammars/<name>/ folder
+    grammar: TreeSitterLanguage
+    analyze: Callable[[Tree, list[str]], Structure]  # regions and how far they can be trusted
+    # May an incremental edit boundary sit between these two unchanged lines? (None: never widen)
+    calm_boundary: Callable[[str, str], bool] | None = None
+
+
+PYTHON = Language("python", python.GRAMMAR, python.analyze, python.calm_boundary)
+LANGUAGES = {language.name: language for language in (PYTHON,)}
