@@ -108,31 +108,6 @@ def test_bad_dump_exits_1_and_keeps_the_existing_report(make_dump, tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["case", "r.html"]
 
 
-def test_failed_write_leaves_no_partial_report(tmp_path, monkeypatch, capsys):
-    out = tmp_path / "r.html"
-    out.write_text("previous report")
-
-    def fail(*_args, **_kwargs):
-        raise OSError(28, "No space left on device", str(out))
-
-    monkeypatch.setattr(os, "replace", fail)
-    assert cli.main([str(SPLIT_K), "-o", str(out)]) == 1
-    assert f"cannot write the report {out}: No space left on device" in one_error_line(capsys.readouterr().err)
-    assert out.read_text() == "previous report"
-    assert [p.name for p in tmp_path.iterdir()] == ["r.html"]
-
-
-def test_unwritable_destination_names_the_report(tmp_path, monkeypatch, capsys):
-    def refuse(*_args, **_kwargs):
-        raise PermissionError(13, "Permission denied")
-
-    monkeypatch.setattr(cli.tempfile, "mkstemp", refuse)  # root ignores directory modes, so simulate
-    assert cli.main([str(SPLIT_K), "-o", str(tmp_path / "r.html")]) == 1
-    line = one_error_line(capsys.readouterr().err)
-    assert line.endswith(f"cannot write the report {tmp_path / 'r.html'}: Permission denied")
-    assert list(tmp_path.iterdir()) == []
-
-
 def test_internal_error_is_one_line_with_a_hint(tmp_path, monkeypatch, capsys):
     def explode(_model):
         raise RuntimeError("boom")
