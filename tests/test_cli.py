@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from pypto_ir_trace import cli, render
-from dumptools import PROGRAM, REAL
+from dumptools import PROGRAM, REAL, subprocess_env
 
 SPLIT_K = REAL / "advanced_01_split_k_concise" / "passes_dump"
 
@@ -20,7 +20,7 @@ def run(*args, cwd=None, env=None):
     """The module entry point in a subprocess, as a user runs it."""
     return subprocess.run(
         [sys.executable, "-m", "pypto_ir_trace", *map(str, args)],
-        capture_output=True, text=True, cwd=cwd, env={**os.environ, **(env or {})}, timeout=120,
+        capture_output=True, text=True, cwd=cwd, env=subprocess_env(**(env or {})), timeout=120,
     )
 
 

@@ -16,13 +16,10 @@ from pathlib import Path
 import pytest
 
 from pypto_ir_trace import cli
-from dumptools import PROGRAM, REAL, write_dump
+from dumptools import PROGRAM, REAL, subprocess_env, write_dump
 
 SPLIT_K = REAL / "advanced_01_split_k_concise" / "passes_dump"
 CHANGED = PROGRAM.replace("[0], [64]", "[0], [32]")
-# A subprocess in another directory imports the code under test, not whatever a relative PYTHONPATH misses into.
-THIS_PACKAGE = {**os.environ, "PYTHONPATH": os.pathsep.join(
-    [str(Path(cli.__file__).resolve().parents[1]), *filter(None, [os.environ.get("PYTHONPATH")])])}
 
 
 def error_line(stderr: str) -> str:
@@ -227,7 +224,7 @@ def test_notes_stay_on_stderr_when_the_report_goes_to_stdout(tmp_path, monkeypat
 def test_dash_is_utf_8_whatever_the_locale(tmp_path, expected):
     assert any(byte > 0x7F for byte in expected)  # the page has non-ASCII text to get wrong
     result = subprocess.run([sys.executable, "-m", "pypto_ir_trace", str(SPLIT_K), "-o", "-"], capture_output=True,
-                            cwd=tmp_path, env={**THIS_PACKAGE, "PYTHONIOENCODING": "ascii", "LC_ALL": "C"}, timeout=120)
+                            cwd=tmp_path, env=subprocess_env(PYTHONIOENCODING="ascii", LC_ALL="C"), timeout=120)
     assert (result.returncode, result.stderr, result.stdout) == (0, b"", expected)
 
 
@@ -265,7 +262,7 @@ def big_dump(root: Path) -> Path:
 def test_a_reader_closing_stdout_early_ends_the_run_quietly(tmp_path, args):
     process = subprocess.Popen(
         [sys.executable, "-m", "pypto_ir_trace", str(big_dump(tmp_path)), *args],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path, env=THIS_PACKAGE,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path, env=subprocess_env(),
     )
     try:
         assert process.stdout.readline()  # like `| head -1`
