@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+
+import pypto_ir_trace
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "fixtures"
 REAL = FIXTURES / "real"
+
+
+def subprocess_env(**extra: str) -> dict[str, str]:
+    """os.environ for a subprocess that must import the code under test, also from another working directory
+    (a relative PYTHONPATH=src would miss it there and fall back to whatever copy is installed)."""
+    package_root = str(Path(pypto_ir_trace.__file__).resolve().parents[1])
+    path = os.pathsep.join(filter(None, [package_root, os.environ.get("PYTHONPATH")]))
+    return {**os.environ, "PYTHONPATH": path, **extra}
 
 
 def write_dump(root: Path, files: dict[str, str | bytes]) -> Path:

@@ -1,15 +1,13 @@
-"""Command line: arguments, exit codes (0 ok, 1 bad dump or I/O, 2 arguments), one-line errors, atomic write."""
+"""Command line: arguments, exit codes (0 ok, 1 bad dump or I/O, 2 arguments), one-line errors."""
 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-from . import __version__, builder, render, structure
+from . import __version__, builder, output, render, structure
 from .dump import DumpError, split_lines
 from .formats import FORMATS, format_of, load
 
@@ -44,7 +42,7 @@ def _arguments() -> argparse.ArgumentParser:
     )
     parser.add_argument("passes_dump", help="the dump directory: 00_frontend.py, 01_after_*.py, ... with no index gaps")
     parser.add_argument("-o", "--output", default="ir_trace.html", metavar="PATH",
-                        help="report path (default: ir_trace.html); its directory must already exist")
+                        help="report path (default: ir_trace.html), - for stdout; its directory must already exist")
     parser.add_argument("--context", type=_context, default=3, metavar="N",
                         help="unchanged lines kept around each change (default: 3)")
     parser.add_argument("--format", choices=sorted(FORMATS), default=None,
@@ -63,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     try:
         return _run(args)
-    except DumpError as err:
+    except (DumpError, output.OutputError) as err:
         _say("error", str(err))
     except OSError as err:
         _say("error", f"{err.strerror or err}: {err.filename}" if err.filename else str(err))
@@ -81,9 +79,6 @@ def _say(kind: str, message: str) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    output = Path(args.output)
-    if not args.dump_structure:
-        _check_destination(output)
     dumps = load(args.passes_dump, args.format)
     for dump in dumps:
         if dump.redirected:
@@ -91,9 +86,11 @@ def _run(args: argparse.Namespace) -> int:
         for note in dump.notes:
             _say("note", note)
     if args.dump_structure:
-        for dump in dumps:
-            _print_structure(dump)
+        with output.reader_may_leave():
+            for dump in dumps:
+                _print_structure(dump)
         return EXIT_OK
+    output.check(args.output, keep=[path for dump in dumps for path in output.dump_files(dump)])
     for dump in dumps:
         if len(dump.snapshots) == 1:
             _say("note", f"the dump holds only {dump.input_file}: no pass snapshot follows it")
@@ -103,43 +100,8 @@ def _run(args: argparse.Namespace) -> int:
     finally:
         if progress:
             progress.clear()
-    _write_atomically(output, report)
+    output.write(args.output, report)
     return EXIT_OK
-
-
-def _check_destination(output: Path) -> None:
-    directory = output.parent
-    if not directory.is_dir():
-        raise DumpError(f"output directory does not exist: {directory}")
-    if output.is_dir():
-        raise DumpError(f"output path is a directory: {output}")
-
-
-def _write_atomically(output: Path, text: str) -> None:
-    """Write beside the destination and rename over it, so a failure never leaves a partial report."""
-    try:
-        fd, temp = tempfile.mkstemp(prefix=f".{output.name}.", suffix=".tmp", dir=output.parent)
-    except OSError as err:
-        raise DumpError(f"cannot write the report {output}: {err.strerror or err}") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as stream:
-            stream.write(text)
-        os.chmod(temp, 0o666 & ~_umask())  # a file to share, not mkstemp's private 0600
-        os.replace(temp, output)
-    except BaseException as err:
-        try:
-            os.unlink(temp)
-        except OSError:
-            pass
-        if isinstance(err, OSError):  # name the report the user asked for, not our temporary file
-            raise DumpError(f"cannot write the report {output}: {err.strerror or err}") from None
-        raise
-
-
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
 
 
 PROGRESS_AFTER = 1.0  # seconds: quick runs stay silent
