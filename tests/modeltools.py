@@ -1,4 +1,4 @@
-"""Read a report model back the way the viewer does (the data contract in static/rows.js)."""
+"""Read a report model back the way the viewer does (the data contract in static/model.js)."""
 
 from __future__ import annotations
 

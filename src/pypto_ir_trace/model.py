@@ -1,4 +1,4 @@
-"""The report model: the plain, deterministic data the viewer reads (contract in static/rows.js).
+"""The report model: the plain, deterministic data the viewer reads (its contract, and its one reader, in static/model.js).
 
 It follows the information, not the printed size: each distinct line is stored once with its
 highlight spans, each distinct snapshot is parsed once and stored as the diff of the pass that first
