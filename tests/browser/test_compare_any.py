@@ -13,12 +13,13 @@ pytestmark = pytest.mark.browser
 FLASH = "real/models_03_flash_attention_concise"
 
 CHECK = """([data, pairs]) => {
-  const store = IRTraceRows.textStore(data);
+  const pipeline = IRTraceModel.read(data).pipelines[0];
   return pairs.map(([tb, ta]) => {
-    const result = IRTraceCompare.compareTexts(data, store, tb, ta);
-    const rebuilt = result.pieces ? Array.from(IRTraceRows.applyPass(store.ids(tb), result)) : Array.from(store.ids(tb));
-    const exact = rebuilt.length === store.ids(ta).length && rebuilt.every((id, i) => id === store.ids(ta)[i]);
-    return [exact, result.ins, result.del, result.regions];
+    const result = pipeline.compare(tb, ta);
+    const rebuilt = result.pieces ? Array.from(IRTraceModel.applyPass(pipeline.ids(tb), result)) : Array.from(pipeline.ids(tb));
+    const exact = rebuilt.length === pipeline.ids(ta).length && rebuilt.every((id, i) => id === pipeline.ids(ta)[i]);
+    const regions = Object.fromEntries(Array.from(result.regions, ([key, counts]) => [key, [counts.ins, counts.del]]));
+    return [exact, result.ins, result.del, regions];
   });
 }"""
 

@@ -552,7 +552,7 @@ def test_enter_jumps_to_the_passes_that_change_the_count(open_report):
     expect_current(page, "22")
     searchbox(page).press("Shift+Enter")
     expect_current(page, "18")
-    assert page.locator(".rows .search-hit").count() > 0  # the matches on screen are marked
+    assert page.locator(".rows mark").count() > 0  # the matches on screen are marked
 
 
 def test_regex_search_and_escape(open_report):
@@ -595,3 +595,37 @@ def test_context_sets_the_lines_kept_around_changes(open_report, context, first_
     else:
         assert first_fold in folds.first.inner_text()
         assert "fold-row" in first_row.get_attribute("class")
+
+
+# ---- marks: changed words and search matches ----------------------------------------------------
+
+
+def test_changed_words_are_del_in_before_and_ins_in_after(open_report):
+    page = open_report(FUNCTIONS).page
+    select_pass(page, "02")  # ConvertToSSA: `c` becomes `c__ssa_v0`, `d` becomes `d__ssa_v0`
+    before, after = pane(page, "Before"), pane(page, "After")
+    row = before.locator(".row").filter(has_text="c: pl.Tensor[[64, 64], pl.FP32] = self.kernel_add(a, b)")
+    assert row.locator("del").all_inner_texts() == ["c"]
+    row = after.locator(".row").filter(has_text="c__ssa_v0: pl.Tensor[[64, 64], pl.FP32] = self.kernel_add(a, b)")
+    assert row.locator("ins").all_inner_texts() == ["c__ssa_v0"]
+    assert before.locator("ins").count() == 0 and after.locator("del").count() == 0
+    assert before.locator(".row.eq del").count() == 0  # unchanged lines carry no word marks
+
+
+def test_search_matches_are_mark_elements(open_report):
+    page = open_report(FUNCTIONS).page
+    searchbox(page).fill("kernel_add")
+    page.locator("#search-summary").wait_for(state="visible")
+    marks = pane(page, "After").locator("mark")
+    assert marks.count() > 0 and set(marks.all_inner_texts()) == {"kernel_add"}
+    searchbox(page).press("Escape")
+    assert page.locator(".rows mark").count() == 0
+
+
+def test_help_lists_every_declared_shortcut(open_report):
+    page = open_report(FUNCTIONS).page
+    page.keyboard.press("?")
+    dialog = page.get_by_role("dialog", name="Keyboard shortcuts")
+    table = page.evaluate("() => IRTraceKeys.SHORTCUTS.map(row => row.help)")
+    assert dialog.locator("dd").all_inner_texts() == table
+    assert dialog.locator("dt").first.inner_text() == "j / ↓"

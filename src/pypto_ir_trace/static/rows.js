@@ -1,74 +1,10 @@
 "use strict";
 /*
- * Data contract (built by model.py, read only here and in viewer.js):
- *
- *   lines[id]          each distinct line's text, stored once (no newline)
- *   spans[id]          its highlight spans, flat [gap, length, class, ...]; gap is counted in UTF-16
- *                      units from the end of the previous span; class indexes `classes`
- *   texts[t]           each distinct snapshot: {ids: [line ids]} for the first, {pass: p} for the
- *                      others (rebuilt from passes[p].before with that pass's diff), plus its newlines
- *                      ({eol, final} or {eols: [...]}), its regions [[key, kind, start, end, error]]
- *                      and `untrusted` (the reason) when its structure cannot be trusted
- *   passes[p]          {label, name, file, before, after, ins, del, warnings?, anchors?, pieces?, inserted?, regions?}
- *                      anchors: [[log line, after line, message]] for warnings naming a line of the snapshot
- *                      before/after index texts; a no-op pass has before == after and no pieces
- *   pieces             [[key|null, ins, del, segments]] in after-file order; key null = outside every region
- *   segment            [bStart, aStart, eq, del, ins, eq, del, ins, ...]: runs of `eq` equal lines, then
- *                      `del` deleted before lines, then `ins` inserted after lines
- *   inserted           ids of the inserted lines, in after order (they rebuild the after text)
- *
- * Everything here is pure: data in, arrays out. viewer.js owns the DOM.
+ * Pure logic of the panes: aligned rows of a pass (named objects of model.js), folds, the display
+ * list, word changes, search ranges and how a line's marks nest. Data in, arrays out; no DOM.
  */
 const IRTraceRows = (() => {
   const KIND_EQUAL = 0, KIND_PAIR = 1, KIND_DELETED = 2, KIND_INSERTED = 3;
-
-  function* runsOf(segments) {
-    for (const segment of segments) {
-      let b = segment[0], a = segment[1];
-      for (let at = 2; at < segment.length; at += 3) {
-        const eq = segment[at], del = segment[at + 1], ins = segment[at + 2];
-        yield [b, a, eq, del, ins];
-        b += eq + del;
-        a += eq + ins;
-      }
-    }
-  }
-
-  /** Line ids of every distinct text, rebuilt on first use and cached. */
-  function textStore(data) {
-    const cache = new Map();
-    function ids(t) {
-      let result = cache.get(t);
-      if (result) return result;
-      const entry = data.texts[t];
-      result = entry.ids ? Int32Array.from(entry.ids) : applyPass(ids(data.passes[entry.pass].before), data.passes[entry.pass]);
-      cache.set(t, result);
-      return result;
-    }
-    function source(t) {
-      const entry = data.texts[t], lineIds = ids(t);
-      const parts = new Array(lineIds.length);
-      for (let i = 0; i < lineIds.length; i++) {
-        const ending = entry.eols ? entry.eols[i] : (i < lineIds.length - 1 || entry.final ? entry.eol : "");
-        parts[i] = data.lines[lineIds[i]] + ending;
-      }
-      return parts.join("");
-    }
-    return { ids, source };
-  }
-
-  function applyPass(before, pass) {
-    const after = new Int32Array(before.length + pass.ins - pass.del);
-    let n = 0, next = 0;
-    for (const piece of pass.pieces) {
-      for (const [b, , eq, , ins] of runsOf(piece[3])) {
-        after.set(before.subarray(b, b + eq), n);
-        n += eq;
-        for (let i = 0; i < ins; i++) after[n++] = pass.inserted[next++];
-      }
-    }
-    return after;
-  }
 
   /**
    * Aligned rows of a view: the whole file (key null) or one region's piece. `span` is the
@@ -79,11 +15,11 @@ const IRTraceRows = (() => {
    */
   function buildRows(pass, key, span, textOf = null) {
     if (!pass.pieces) return identityRows(span);
-    const pieces = key === null ? pass.pieces : pass.pieces.filter(piece => piece[0] === key);
+    const pieces = key === null ? pass.pieces : pass.pieces.filter(piece => piece.key === key);
     const b = [], a = [], kind = [];
     const push = (bi, ai, k) => { b.push(bi); a.push(ai); kind.push(k); };
     for (const piece of pieces) {
-      for (const [b0, a0, eq, del, ins] of runsOf(piece[3])) {
+      for (const { b: b0, a: a0, eq, del, ins } of piece.runs) {
         for (let i = 0; i < eq; i++) push(b0 + i, a0 + i, KIND_EQUAL);
         const pairs = textOf ? alignBlock(b0 + eq, del, a0 + eq, ins, textOf) : [];
         let i = 0, j = 0;
@@ -294,18 +230,54 @@ const IRTraceRows = (() => {
     return found;
   }
 
-  /** How many lines of each distinct text match: each distinct line is tested once. */
-  function searchHits(data, store, ranges) {
-    const hit = Uint8Array.from(data.lines, line => (ranges(line).length ? 1 : 0));
-    return data.texts.map((_, t) => {
-      let count = 0;
-      for (const id of store.ids(t)) count += hit[id];
-      return count;
+  /** How many lines of each of `count` texts match (`ids(t)` their line ids): each distinct line is tested once. */
+  function searchHits(lines, count, ids, ranges) {
+    const hit = Uint8Array.from(lines, line => (ranges(line).length ? 1 : 0));
+    return Array.from({ length: count }, (_, t) => {
+      let total = 0;
+      for (const id of ids(t)) total += hit[id];
+      return total;
     });
   }
 
+  /**
+   * How a line's marks nest, outermost first: word changes, then search matches, then highlight
+   * spans. `highlights` [{start, end, name}], `changes` and `matches` [[start, end]], each sorted and
+   * non-overlapping. Returns [{change, start, end, parts: [{match, start, end, parts: [{start, end,
+   * name}]}]}] covering [0, length): one element per run, so a changed word is one <del>/<ins> even
+   * when it spans several highlight classes. name is null for text outside every highlight span.
+   */
+  function lineParts(length, highlights, changes, matches) {
+    const cuts = new Set([0, length]);
+    for (const { start, end } of highlights) { cuts.add(start); cuts.add(end); }
+    for (const list of [changes, matches]) for (const [start, end] of list) { cuts.add(start); cuts.add(end); }
+    const points = Array.from(cuts).filter(x => x <= length).sort((x, y) => x - y);
+    const inside = list => {  // one pointer per list: the sweep is linear in the marks
+      let next = 0;
+      return (start, endOf, value) => {
+        while (next < list.length && endOf(list[next]) <= start) next++;
+        return next < list.length && value(list[next]) <= start ? list[next] : null;
+      };
+    };
+    const inHighlight = inside(highlights), inChange = inside(changes), inMatch = inside(matches);
+    const top = [];
+    for (let i = 0; i + 1 < points.length; i++) {
+      const start = points[i], end = points[i + 1];
+      const span = inHighlight(start, h => h.end, h => h.start);
+      const change = inChange(start, c => c[1], c => c[0]) !== null;
+      const match = inMatch(start, m => m[1], m => m[0]) !== null;
+      let outer = top[top.length - 1];
+      if (!outer || outer.change !== change) top.push(outer = { change, start, end, parts: [] });
+      let inner = outer.parts[outer.parts.length - 1];
+      if (!inner || inner.match !== match) outer.parts.push(inner = { match, start, end, parts: [] });
+      inner.parts.push({ start, end, name: span ? span.name : null });
+      outer.end = inner.end = end;
+    }
+    return top;
+  }
+
   return {
-    KIND_EQUAL, KIND_PAIR, KIND_DELETED, KIND_INSERTED, makeSearch, searchHits,
-    runsOf, textStore, applyPass, buildRows, computeFolds, displayList, wordDiff, lcsMask,
+    KIND_EQUAL, KIND_PAIR, KIND_DELETED, KIND_INSERTED, makeSearch, searchHits, lineParts,
+    buildRows, computeFolds, displayList, wordDiff, lcsMask,
   };
 })();

@@ -1,0 +1,65 @@
+"use strict";
+/*
+ * Keyboard shortcuts, declared once: the table below wires the keys and builds the help dialog.
+ */
+const IRTraceKeys = (() => {
+  /**
+   * Each row: the keys (as event.key, "Shift+" for a named key with Shift) and the action each
+   * runs, where they work ("page": anywhere but while typing; "search": in the search box), and
+   * the help text. An action that returns false leaves the key to the browser.
+   */
+  const SHORTCUTS = [
+    { keys: { j: "next", ArrowDown: "next" }, scope: "page", help: "Next visible pass" },
+    { keys: { k: "previous", ArrowUp: "previous" }, scope: "page", help: "Previous visible pass" },
+    { keys: { "/": "search" }, scope: "page", help: "Search all passes (text or /regex/)" },
+    { keys: { Enter: "nextCountChange", "Shift+Enter": "previousCountChange" }, scope: "search",
+      help: "In the search: next / previous pass that changes the match count" },
+    { keys: { Escape: "clearSearch" }, scope: "search", help: "In the search: clear it" },
+    { keys: { "?": "help" }, scope: "page", help: "Show or hide this help" },
+    { keys: { Escape: "closeHelp" }, scope: "page", help: "Close this help" },
+  ];
+  const SHOWN = { ArrowDown: "\u2193", ArrowUp: "\u2191", Escape: "Esc", "Shift+Enter": "\u21e7 Enter" };
+  const NOT_TYPING = new Set(["checkbox", "radio", "button", "submit", "reset", "range", "color", "file", "image"]);
+
+  /** Keys belong to text fields and selects (arrows change the option); a focused checkbox is not typing. */
+  function isTyping(target) {
+    if (!target || target.nodeType !== 1) return false;
+    if (target.isContentEditable || target.tagName === "SELECT" || target.tagName === "TEXTAREA") return true;
+    return target.tagName === "INPUT" && !NOT_TYPING.has(target.type);
+  }
+
+  const keyName = event => (event.shiftKey && event.key.length > 1 ? "Shift+" + event.key : event.key);
+
+  /** Run `actions[name]` for the shortcuts of `scope` pressed in `target`. */
+  function bind(target, scope, actions) {
+    const table = new Map();
+    for (const row of SHORTCUTS) {
+      if (row.scope === scope) for (const [key, action] of Object.entries(row.keys)) table.set(key, action);
+    }
+    target.addEventListener("keydown", event => {
+      if (event.altKey || event.ctrlKey || event.metaKey) return;
+      if (scope === "page" && isTyping(event.target)) return;
+      const action = table.get(keyName(event));
+      if (action && actions[action](event) !== false) event.preventDefault();
+    });
+  }
+
+  /** The help's list (a <dl>), built from the table. */
+  function fillHelp(list) {
+    const doc = list.ownerDocument;
+    for (const row of SHORTCUTS) {
+      const term = doc.createElement("dt");
+      Object.keys(row.keys).forEach((key, i) => {
+        if (i) term.append(" / ");
+        const kbd = doc.createElement("kbd");
+        kbd.textContent = SHOWN[key] || key;
+        term.append(kbd);
+      });
+      const text = doc.createElement("dd");
+      text.textContent = row.help;
+      list.append(term, text);
+    }
+  }
+
+  return { SHORTCUTS, bind, fillHelp, isTyping };
+})();

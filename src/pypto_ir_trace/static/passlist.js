@@ -1,0 +1,123 @@
+"use strict";
+/*
+ * The pass list: one button per pass, the Changed / No-op filters, stepping through visible passes,
+ * and the marks other features put on passes (selection, function history, search counts).
+ */
+const IRTracePassList = (() => {
+  function create(app) {
+    const { el, passes } = app;
+    const buttons = [];  // buttons[p]: the button of pass p
+
+    function build() {
+      const fragment = el.list.ownerDocument.createDocumentFragment();
+      passes.forEach((pass, p) => {
+        const item = app.make("li");
+        const button = app.make("button", "pass" + (pass.changed ? " changed" : " noop"));
+        button.type = "button";
+        button.dataset.index = String(p);
+        button.title = pass.file;
+        // Spaces between the parts make the accessible name read "04 ConvertToSSA +10 −9".
+        const meta = app.make("span", "pass-meta");
+        meta.append(app.make("span", "count ins", "+" + pass.ins), " ", app.make("span", "count del", "\u2212" + pass.del));
+        if (!pass.changed) {
+          meta.title = "No-op: printed exactly the text of its predecessor";
+          meta.prepend(app.make("span", "noop-tag", "no-op"), " ");
+        }
+        if (pass.warnings) meta.append(" ", warningBadge());
+        button.append(app.make("span", "pass-label", pass.label), " ", app.make("span", "pass-name", pass.name), " ", meta);
+        button.addEventListener("click", () => app.select(p));
+        item.append(button);
+        fragment.append(item);
+        buttons.push(button);
+      });
+      el.list.append(fragment);
+      const changed = passes.filter(pass => pass.changed).length;
+      const warned = passes.filter(pass => pass.warnings).length;
+      el.summary.textContent = `${changed} of ${passes.length} passes changed the IR` +
+        (warned ? ` \u00b7 ${warned} with warnings` : "");
+      el.filterCount.textContent = `${passes.length}/${passes.length}`;
+      el.changed.addEventListener("change", applyFilters);
+      el.noop.addEventListener("change", applyFilters);
+    }
+
+    function warningBadge() {
+      const badge = app.make("span", "badge", "!");
+      badge.setAttribute("role", "img");
+      badge.setAttribute("aria-label", "warning");
+      badge.title = "This pass emitted warnings";
+      return badge;
+    }
+
+    const isVisible = p => (passes[p].changed ? el.changed.checked : el.noop.checked);
+    const visible = () => passes.map((_, p) => p).filter(isVisible);
+
+    function applyFilters() {
+      const shown = visible();
+      buttons.forEach((button, p) => { button.parentElement.hidden = !isVisible(p); });
+      el.filterCount.textContent = `${shown.length}/${passes.length}`;
+      el.listEmpty.hidden = shown.length > 0 || passes.length === 0;
+      const { selected, anchor } = app.state;
+      if (!shown.length) return app.select(-1);
+      if (selected < 0 || !isVisible(selected)) {
+        const from = Math.max(selected >= 0 ? selected : anchor, 0);
+        app.select(shown.reduce((best, p) => (Math.abs(p - from) < Math.abs(best - from) ? p : best)));
+      }
+    }
+
+    /** Show every pass (a link named a hidden one). */
+    function showAll() {
+      el.changed.checked = el.noop.checked = true;
+      applyFilters();
+    }
+
+    function step(delta) {
+      const shown = visible();
+      if (!shown.length) return;
+      const at = shown.indexOf(app.state.selected);
+      const next = at < 0 ? shown[0] : shown[Math.min(Math.max(at + delta, 0), shown.length - 1)];
+      if (next !== app.state.selected) app.select(next);
+    }
+
+    function markSelected(p) {
+      const focusInList = el.list.contains(el.list.ownerDocument.activeElement);
+      buttons.forEach((button, i) => {
+        if (i === p) {
+          button.setAttribute("aria-current", "true");
+          button.scrollIntoView({ block: "nearest" });
+          if (focusInList) button.focus({ preventScroll: true });  // keyboard users stay on the selection
+        } else {
+          button.removeAttribute("aria-current");
+        }
+      });
+    }
+
+    /** With a function picked, mark the passes that change it. */
+    function markHistory(key) {
+      buttons.forEach((button, p) => {
+        const touched = key !== null && passes[p].regions.has(key);
+        button.classList.toggle("touches", touched);
+        button.title = touched ? `${passes[p].file}: changes ${key}` : passes[p].file;
+      });
+    }
+
+    /** The count of matching lines after each pass; ▲ / ▼ where the pass changed that count. hits: per text, or null. */
+    function showHits(hits) {
+      buttons.forEach((button, p) => {
+        let badge = button.querySelector(".hits");
+        if (!hits) { if (badge) badge.remove(); return; }
+        if (!badge) {
+          badge = app.make("span", "hits");
+          button.querySelector(".pass-meta").prepend(badge);
+        }
+        const before = hits[passes[p].before], after = hits[passes[p].after];
+        badge.textContent = (after > before ? "\u25b2" : after < before ? "\u25bc" : "") + after;
+        badge.className = "hits" + (after !== before ? " moved" : "") + (after ? "" : " none");
+        badge.title = `${after} matching line${after === 1 ? "" : "s"} after this pass (${before} before)`;
+      });
+    }
+
+    return { build, isVisible, visible, applyFilters, showAll, step, markSelected, markHistory, showHits };
+  }
+
+  return { create };
+})();

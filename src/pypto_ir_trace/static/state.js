@@ -1,0 +1,59 @@
+"use strict";
+/*
+ * The view state, in one object, and deep links: the URL fragment keeps the pass, the function, the
+ * layout and the compare base, so a link opens the same view.
+ */
+const IRTraceState = (() => {
+  /** What the reader chose; everything else on screen is derived from it and the report. */
+  function create() {
+    return {
+      selected: -1,     // pass index, -1 when none is visible
+      anchor: -1,       // the last pass shown: filters that hid everything return to it
+      wantedKey: null,  // the function the reader picked; kept while passes have it on both sides
+      key: null,        // the function shown now (null: the whole file)
+      layout: "split",  // "split" or "stacked"
+      base: null,       // the snapshot the panes compare with (0 the input, k after pass k-1); null: each pass's own before
+    };
+  }
+
+  /** A snapshot's label as written in file names: "00" for the input, else its pass's label. */
+  const snapshotLabel = (passes, s) => (s === 0 ? "00" : passes[s - 1].label);
+
+  /** The fragment of a state ("pass=04&fn=...&layout=stacked&base=00"), "" with no pass selected. */
+  function fragment(state, passes) {
+    if (state.selected < 0) return "";
+    const params = new URLSearchParams({ pass: passes[state.selected].label });
+    if (state.wantedKey !== null) params.set("fn", state.wantedKey);
+    if (state.layout !== "split") params.set("layout", state.layout);
+    if (state.base !== null) params.set("base", snapshotLabel(passes, state.base));
+    return params.toString();
+  }
+
+  /** A fragment read back: {pass (index, -1 if unknown), fn, layout (or null), base (snapshot or null)}. */
+  function parse(hash, passes) {
+    const params = new URLSearchParams(hash.replace(/^#/, ""));
+    const layout = params.get("layout");
+    return {
+      pass: passes.findIndex(pass => pass.label === params.get("pass")),
+      fn: params.get("fn") || null,
+      layout: layout === "split" || layout === "stacked" ? layout : null,
+      base: snapshotOf(passes, params.get("base")),
+    };
+  }
+
+  /** The snapshot a label names ("00": the input), or null. */
+  function snapshotOf(passes, label) {
+    if (label === "00") return 0;
+    const p = passes.findIndex(pass => pass.label === label);
+    return label === null || p < 0 ? null : p + 1;
+  }
+
+  /** Keep the address bar's fragment in step with the state (without a history entry per step). */
+  function write(state, passes) {
+    const text = fragment(state, passes);
+    if (!text) return;
+    try { history.replaceState(null, "", "#" + text); } catch (err) { /* a sandboxed frame */ }
+  }
+
+  return { create, fragment, parse, write, snapshotOf, snapshotLabel };
+})();

@@ -1,0 +1,232 @@
+"""The viewer's pure logic (rows.js, model.js, state.js, keys.js' table) in a blank page, without a report."""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+from pypto_ir_trace import dump, model
+
+from modeltools import text_ids
+
+pytestmark = pytest.mark.browser
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+PURE = ("rows.js", "compare.js", "model.js", "state.js", "keys.js")  # none of them touches the DOM when loaded
+EQUAL, PAIR, DELETED, INSERTED = 0, 1, 2, 3
+
+
+@pytest.fixture(scope="module")
+def logic(browser):
+    """A blank page holding only the pure scripts: logic(js, arg) evaluates a function there."""
+    context = browser.new_context()
+    page = context.new_page()
+    problems = []
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.set_content("<!DOCTYPE html><title>logic</title>")
+    for name in PURE:
+        page.add_script_tag(content=resources.files("pypto_ir_trace").joinpath("static", name).read_text(encoding="utf-8"))
+    yield lambda js, arg=None: page.evaluate(js, arg)
+    context.close()
+    assert problems == []
+
+
+# ---- rows, folds, display list -------------------------------------------------------------------
+
+ROWS = """([pieces, key, span]) => {
+  const rows = IRTraceRows.buildRows({pieces}, key, span);
+  return Array.from(rows.b, (b, r) => [b, rows.a[r], rows.kind[r]]);
+}"""
+
+
+def piece(key, runs):
+    return {"key": key, "ins": sum(r[4] for r in runs), "del": sum(r[3] for r in runs),
+            "runs": [dict(zip(("b", "a", "eq", "del", "ins"), r)) for r in runs]}
+
+
+def test_rows_follow_the_runs_and_a_function_keeps_its_own(logic):
+    pieces = [piece(None, [(0, 0, 2, 1, 0)]), piece("f", [(3, 2, 1, 1, 2)]), piece(None, [(5, 5, 1, 0, 0)])]
+    whole = logic(ROWS, [pieces, None, [0, 0]])
+    assert whole == [[0, 0, EQUAL], [1, 1, EQUAL], [2, -1, DELETED],
+                     [3, 2, EQUAL], [4, 3, PAIR], [-1, 4, INSERTED], [5, 5, EQUAL]]
+    assert logic(ROWS, [pieces, "f", [0, 0]]) == whole[3:6]
+
+
+def test_a_no_op_pass_shows_its_span_unchanged(logic):
+    assert logic(ROWS, [None, "f", [4, 7]]) == [[4, 4, EQUAL], [5, 5, EQUAL], [6, 6, EQUAL]]
+
+
+FOLDS = """([kinds, context, expanded]) => {
+  const kind = Uint8Array.from(kinds);
+  const folds = IRTraceRows.computeFolds(kind, context);
+  return [folds, Array.from(IRTraceRows.displayList(kind.length, folds, expanded))];
+}"""
+
+
+def test_folds_keep_context_around_changes_and_collapse_to_one_item(logic):
+    kinds = [EQUAL] * 10 + [PAIR] + [EQUAL] * 4 + [INSERTED] + [EQUAL] * 6
+    folds, display = logic(FOLDS, [kinds, 2, [0, 0]])
+    assert folds == [{"start": 0, "end": 8}, {"start": 18, "end": 22}]  # the 4 lines between changes stay
+    assert display == [-1, *range(8, 18), -2]
+    _, display = logic(FOLDS, [kinds, 2, [1, 0]])
+    assert display == [*range(0, 18), -2]
+
+
+def test_a_view_without_changes_is_not_folded(logic):
+    assert logic(FOLDS, [[EQUAL] * 30, 3, []]) == [[], list(range(30))]
+
+
+# ---- word changes and how a line's marks nest ---------------------------------------------------
+
+WORDS = "([before, after]) => IRTraceRows.wordDiff(before, after)"
+
+
+def cut(text, ranges):
+    return [text[start:end] for start, end in ranges]
+
+
+def test_word_changes_mark_only_the_changed_words(logic):
+    before = "c: pl.Tensor[[64, 64], pl.FP32] = self.kernel_add(a, b)"
+    after = "c__ssa_v0: pl.Tensor[[64, 64], pl.FP32] = self.kernel_mul(a, b)"
+    words = logic(WORDS, [before, after])
+    assert cut(before, words["before"]) == ["c", "kernel_add"]
+    assert cut(after, words["after"]) == ["c__ssa_v0", "kernel_mul"]
+
+
+def test_a_deeper_indent_marks_only_the_added_blanks(logic):
+    words = logic(WORDS, ["x = load(a)", "    x = load(a)"])
+    assert words == {"before": [], "after": [[0, 4]]}
+
+
+def test_lines_with_too_little_in_common_get_no_word_marks(logic):
+    assert logic(WORDS, ["return d", "return d__ssa_v0_renamed"]) is None
+    assert logic(WORDS, ["alpha beta gamma", "one two three"]) is None
+
+
+PARTS = "([length, highlights, changes, matches]) => IRTraceRows.lineParts(length, highlights, changes, matches)"
+
+
+def test_a_changed_word_is_one_element_across_highlight_spans(logic):
+    text = "x = pl.add(a)"
+    highlights = [{"start": 0, "end": 1, "name": "variable"}, {"start": 4, "end": 6, "name": "module"},
+                  {"start": 7, "end": 10, "name": "call"}]
+    parts = logic(PARTS, [len(text), highlights, [[4, 10]], [[7, 9]]])
+    assert [(p["change"], text[p["start"]:p["end"]]) for p in parts] == [(False, "x = "), (True, "pl.add"), (False, "(a)")]
+    changed = parts[1]["parts"]
+    assert [(m["match"], text[m["start"]:m["end"]]) for m in changed] == [(False, "pl."), (True, "ad"), (False, "d")]
+    leaves = [(leaf["name"], text[leaf["start"]:leaf["end"]]) for m in changed for leaf in m["parts"]]
+    assert leaves == [("module", "pl"), (None, "."), ("call", "ad"), ("call", "d")]
+
+
+def test_line_parts_cover_the_line_exactly_once(logic):
+    text = "abcdefghij"
+    parts = logic(PARTS, [len(text), [{"start": 2, "end": 5, "name": "k"}], [[0, 3], [8, 10]], [[1, 9]]])
+    leaves = [(leaf["start"], leaf["end"]) for p in parts for m in p["parts"] for leaf in m["parts"]]
+    assert leaves[0][0] == 0 and leaves[-1][1] == len(text)
+    assert all(a[1] == b[0] for a, b in zip(leaves, leaves[1:]))
+    assert logic(PARTS, [0, [], [], []]) == []
+
+
+# ---- search -------------------------------------------------------------------------------------
+
+SEARCH = """([query, lines]) => {
+  const search = IRTraceRows.makeSearch(query);
+  return [search.error, search.ranges ? lines.map(search.ranges) : null];
+}"""
+
+
+def test_search_is_smart_case_text_or_regex(logic):
+    lines = ["Tile.Move(x)", "tile.move(y) tile.move"]
+    assert logic(SEARCH, ["tile.move", lines]) == [None, [[[0, 9]], [[0, 9], [13, 22]]]]
+    assert logic(SEARCH, ["Tile", lines]) == [None, [[[0, 4]], []]]
+    assert logic(SEARCH, ["/m\\w+e/i", lines]) == [None, [[[5, 9]], [[5, 9], [18, 22]]]]
+    assert logic(SEARCH, ["/x*/", ["axb"]]) == [None, [[[1, 2]]]]  # empty matches mark nothing
+    error, ranges = logic(SEARCH, ["/(unclosed/", lines])
+    assert error and ranges is None
+    assert logic(SEARCH, ["", lines]) == [None, None]
+
+
+def test_search_hits_count_matching_lines_per_text(logic):
+    hits = logic("""() => {
+      const ids = [Int32Array.of(0, 1, 1), Int32Array.of(2), Int32Array.of()];
+      return IRTraceRows.searchHits(["a move", "b", "move c"], 3, t => ids[t], IRTraceRows.makeSearch("move").ranges);
+    }""")
+    assert hits == [1, 1, 0]
+
+
+# ---- the data reader ------------------------------------------------------------------------------
+
+READ = """(data) => {
+  const report = IRTraceModel.read(data);
+  const pipeline = report.pipelines[0];
+  return {
+    name: pipeline.name, input: pipeline.input, title: report.title, context: report.context,
+    texts: pipeline.texts.map((text, t) => ({ids: Array.from(pipeline.ids(t)), source: pipeline.source(t),
+      regions: text.regions, untrusted: text.untrusted})),
+    passes: pipeline.passes.map(pass => ({label: pass.label, name: pass.name, file: pass.file, changed: pass.changed,
+      before: pass.before, after: pass.after, ins: pass.ins, del: pass.del, warnings: pass.warnings,
+      anchors: pass.anchors, regions: Object.fromEntries(pass.regions), pieces: pass.pieces && pass.pieces.length})),
+    highlights: [0, 1, 2].map(id => report.highlights(id)),
+  };
+}"""
+
+
+def build(case: str) -> dict:
+    return model.build(dump.load_dump(FIXTURES / case), 3)
+
+
+@pytest.mark.parametrize("case", ["viewer/functions", "viewer/crlf", "viewer/untrusted"])
+def test_the_reader_names_every_field_of_the_json(logic, case):
+    data = build(case)
+    read = logic(READ, data)
+    assert (read["name"], read["input"]["file"], read["title"], read["context"]) == ("PyPTO", data["frontend"], data["title"], 3)
+    assert [text["ids"] for text in read["texts"]] == [text_ids(data, t) for t in range(len(data["texts"]))]
+    files = sorted((FIXTURES / case / "passes_dump").glob("*.py"))
+    assert read["texts"][read["input"]["text"]]["source"].encode() == files[0].read_bytes()
+    for text, raw in zip(read["texts"], data["texts"]):
+        assert [[r["key"], r["kind"], r["start"], r["end"], r["error"] or None] for r in text["regions"]] == \
+            [[k, kind, s, e, err or None] for k, kind, s, e, err in raw["regions"]]
+        assert text["untrusted"] == raw.get("untrusted")
+    for got, raw, path in zip(read["passes"], data["passes"], files[1:]):
+        assert read["texts"][got["after"]]["source"].encode() == path.read_bytes()
+        assert (got["label"], got["name"], got["file"], got["before"], got["after"], got["ins"], got["del"]) == \
+            (raw["label"], raw["name"], raw["file"], raw["before"], raw["after"], raw["ins"], raw["del"])
+        assert got["changed"] == (raw["before"] != raw["after"]) and got["warnings"] == raw.get("warnings", "")
+        assert got["anchors"] == [{"log": a, "line": b, "message": c} for a, b, c in raw.get("anchors", [])]
+        assert got["regions"] == {k: {"ins": i, "del": d} for k, (i, d) in raw.get("regions", {}).items()}
+        assert got["pieces"] == (len(raw["pieces"]) if "pieces" in raw else None)
+    for id, spans in enumerate(read["highlights"]):
+        flat = data["spans"][id]
+        assert [h["name"] for h in spans] == [data["classes"][c] for c in flat[2::3]]
+        assert all(0 <= h["start"] <= h["end"] <= len(data["lines"][id]) for h in spans)
+
+
+# ---- deep links and the shortcut table --------------------------------------------------------------
+
+LINK = """([state, hash]) => {
+  const passes = [{label: "01"}, {label: "02"}, {label: "04"}];
+  return [IRTraceState.fragment(Object.assign(IRTraceState.create(), state), passes), IRTraceState.parse(hash, passes)];
+}"""
+
+
+def test_links_round_trip_and_ignore_what_the_report_lacks(logic):
+    fragment, _ = logic(LINK, [{"selected": 2, "wantedKey": "P.f&g", "layout": "stacked", "base": 0}, ""])
+    _, parsed = logic(LINK, [{}, "#" + fragment])
+    assert parsed == {"pass": 2, "fn": "P.f&g", "layout": "stacked", "base": 0}
+    _, parsed = logic(LINK, [{}, "#pass=03&layout=sideways&base=99"])
+    assert parsed == {"pass": -1, "fn": None, "layout": None, "base": None}
+    assert logic(LINK, [{"selected": 0}, ""])[0] == "pass=01"
+    assert logic(LINK, [{"selected": -1}, ""])[0] == ""
+
+
+def test_each_key_does_one_thing_where_it_works(logic):
+    table = logic("() => IRTraceKeys.SHORTCUTS")
+    seen = set()
+    for row in table:
+        assert row["help"] and row["scope"] in ("page", "search")
+        for key in row["keys"]:
+            assert (row["scope"], key) not in seen, key
+            seen.add((row["scope"], key))
+    assert {"j", "k", "ArrowDown", "ArrowUp", "/", "?"} <= {key for scope, key in seen if scope == "page"}
