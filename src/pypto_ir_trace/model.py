@@ -11,7 +11,7 @@ import hashlib
 import re
 from collections.abc import Callable
 
-from . import __version__, compare, highlight, structure
+from . import __version__, compare, highlight, linediff, structure
 from .dump import Dump, split_lines
 from .incremental import IncrementalParser
 from .structure import Structure
@@ -67,6 +67,7 @@ def build(dump: Dump, context: int, progress: Callable[[int, int], None] | None 
         "generator": f"pypto-ir-trace {__version__}",
         "title": dump.title,
         "context": context,
+        "limits": linediff.LIMITS,  # the page's diffs (static/linediff.js) follow the same limits
         "frontend": dump.snapshots[0].filename,
         "classes": list(highlight.classes()),
         "lines": list(line_ids),
