@@ -12,7 +12,7 @@ from importlib import resources
 import jinja2
 from markupsafe import Markup  # jinja2's own dependency
 
-_SCRIPTS = ("data.js", "rows.js", "compare.js", "viewer.js")  # in dependency order
+_SCRIPTS = ("data.js", "rows.js", "linediff.js", "compare.js", "viewer.js")  # in dependency order
 _DATA_ELEMENT = re.compile(r'<script type="application/octet-stream" id="report-data"[^>]*>([A-Za-z0-9+/=]*)</script>')
 _JSON_ESCAPES = {ord("<"): "\\u003c", ord(">"): "\\u003e", ord("&"): "\\u0026", 0x2028: "\\u2028", 0x2029: "\\u2029"}
 

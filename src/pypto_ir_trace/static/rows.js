@@ -306,6 +306,6 @@ const IRTraceRows = (() => {
 
   return {
     KIND_EQUAL, KIND_PAIR, KIND_DELETED, KIND_INSERTED, makeSearch, searchHits,
-    runsOf, textStore, applyPass, buildRows, computeFolds, displayList, wordDiff, lcsMask,
+    runsOf, textStore, applyPass, buildRows, computeFolds, displayList, wordDiff,
   };
 })();
