@@ -135,3 +135,35 @@ def test_outside_lines_diff_as_lines():
     result, *_ = diff_texts(BEFORE, after)
     assert (result.inserted, result.deleted) == (1, 0)
     assert [p.key for p in result.pieces if p.inserted] == [None]
+
+
+def changed_runs(result):
+    """(before line, after line, deleted, inserted) of every run that changes something."""
+    return [(b + eq, a + eq, d, i) for piece in result.pieces for b, a, eq, d, i in compare.runs(piece) if d or i]
+
+
+def test_a_changed_first_line_is_one_replaced_line_like_any_other():
+    """Issue 9: a change on line 1 was a deleted run then an inserted run, drawn as two rows."""
+    for before, after, line in [("old\na\n", "new\na\n", 0), ("a\nold\n", "a\nnew\n", 1), ("old\n", "new\n", 0)]:
+        for trusted in (True, False):
+            result, b_ids, a_ids, _ = diff_texts(before, after, trusted)
+            assert changed_runs(result) == [(line, line, 1, 1)], (before, trusted)
+            assert compare.apply(b_ids, result) == a_ids
+
+
+def test_limits_reach_every_line_diff():
+    """A reduced cap gives up on the anchorless gap inside a function as it does for plain lines."""
+    body_a = "".join(f"        x{i % 2}\n" for i in range(40))
+    body_b = "".join(f"        x{(i + 1) % 3}\n" for i in range(40))
+    wrap = "@pl.program\nclass P:\n    def f(self):\n{}        return 0\n"
+    table: dict[str, int] = {}
+    sides = []
+    for text in (wrap.format(body_a), wrap.format(body_b)):
+        lines, structure_ = analyse(text)
+        sides.append(([table.setdefault(x, len(table)) for x in lines], structure_))
+    (b_ids, b_struct), (a_ids, a_struct) = sides
+    full = compare.diff_pass(b_ids, b_struct, a_ids, a_struct)
+    capped = compare.diff_pass(b_ids, b_struct, a_ids, a_struct, limits={"myers_max_cost": 100})
+    assert compare.apply(b_ids, capped) == a_ids
+    assert full.by_region["P.f"][0] < 40
+    assert capped.by_region["P.f"] == (38, 38)  # all but the two shared last lines (x0, x1) given up

@@ -22,6 +22,17 @@ def rebuild(a, b, blocks):
     return out
 
 
+def lcs_length(a, b) -> int:
+    """Length of a longest common subsequence, by dynamic programming: the oracle for minimality."""
+    previous = [0] * (len(b) + 1)
+    for x in a:
+        current = [0]
+        for j, y in enumerate(b):
+            current.append(previous[j] + 1 if x == y else max(previous[j + 1], current[j]))
+        previous = current
+    return previous[-1]
+
+
 def changed(blocks):
     return sum(b.a_len for b in blocks if not b.equal), sum(b.b_len for b in blocks if not b.equal)
 
@@ -89,9 +100,27 @@ def test_cost_follows_the_change_not_the_file():
     assert changed(blocks) == (2, 2)
 
 
-def test_anchorless_pathological_gap_degrades_to_one_replacement(monkeypatch):
-    monkeypatch.setattr(linediff, "MYERS_MAX_COST", 1000)
+def test_anchorless_pathological_gap_degrades_to_one_replacement():
     a = [i % 2 for i in range(400)]
     b = [(i + 1) % 3 for i in range(400)]
-    blocks = linediff.diff(a, b)
+    common = lcs_length(a, b)
+    assert changed(linediff.diff(a, b)) == (400 - common, 400 - common)  # within the default cap: minimal
+    blocks = linediff.diff(a, b, {"myers_max_cost": 1000})
     assert rebuild(a, b, blocks) == b
+    # both end in 0, 1: that suffix is trimmed, the rest has no anchor and is given up as one block
+    assert blocks == [linediff.Block(False, 0, 398, 0, 398), linediff.Block(True, 398, 2, 398, 2)]
+
+
+def test_the_cap_gives_up_only_on_its_own_gap():
+    """Anchors split the input; a gap too costly for the cap becomes one block, its neighbours still diff."""
+    noise_a, noise_b = [i % 2 for i in range(60)], [(i + 1) % 3 for i in range(60)]
+    a = ["head", 7, 8, 9, *noise_a, "middle", 1, 2, 3]
+    b = ["head", 7, 9, *noise_b, "middle", 1, 3]
+    blocks = linediff.diff(a, b, {"myers_max_cost": 200})
+    assert rebuild(a, b, blocks) == b
+    assert linediff.Block(False, 4, 60, 3, 60) in blocks
+    assert changed(blocks) == (62, 60)
+
+
+def test_limits_are_exported_for_the_page():
+    assert linediff.LIMITS == {"myers_max_cost": 2_000_000}

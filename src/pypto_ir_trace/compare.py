@@ -1,17 +1,46 @@
-"""Diff of one pass: regions paired by qualified name, merged into one whole-file view in after-file order.
+"""Diff of one pass: regions paired by qualified name, merged into pieces in after-file order: the
+specification below is followed exactly by this module and by `compareIds` in `static/compare.js`.
 
-Each side is tokenized as its lines outside every region plus one token per region (its key), and the
-two token sequences are diffed. Outside lines therefore diff as lines, a region stays in place when its
-neighbours do, and a region token expands into the line diff of the region against its namesake on the
-other side, wherever that one sits (a moved function is matched by name, not by position). A region on
-one side only expands into an added or removed section.
+Why. Each side is tokenized as its lines outside every region plus one token per region, and the two
+token sequences are diffed: outside lines diff as lines, a region stays in place when its neighbours
+do, and a region token expands into the line diff of the region against its namesake on the other side,
+wherever that one sits (a moved function is matched by name, not by position). The view of one
+function is exactly its piece, so it agrees line for line with the whole-file view.
 
-The result is a list of pieces in after-file order, each owned by a region key or by nothing (outside);
-the view of one function is exactly its piece, so it agrees line for line with the whole-file view.
+Input: each side's line ids and structure (regions with unique keys, in file order, non-overlapping,
+each [start, end) of lines; trusted or not). All line diffs are `linediff.diff` with the same limits.
+
+Calls. The diff is a sequence of calls equal(key, b, a, n) (before[b:b+n] == after[a:a+n]) and
+change(key, b, d, a, i) (before[b:b+d] deleted, after[a:a+i] inserted; a side whose count is 0 does not
+advance and its position is not read), in this order:
+- If either side is untrusted: each block of the line diff of the whole texts, key None.
+- Otherwise the token sequences are diffed. A region's token equals a token of the other side exactly
+  when that is a region with the same key (Python: ("region", key), JS: "region:" + key; line ids are
+  ints). For each block, in order:
+  equal: over its after tokens in order, each maximal run of outside lines is one equal(None, ...) and
+  each region token is expand(key);
+  changed: over its before tokens in order, each maximal run of outside lines is one
+  change(None, b, run, 0, 0) and each region token whose key the after side lacks is expand(key);
+  then over its after tokens in order, each run of outside lines is one change(None, 0, 0, a, run) and
+  each region token is expand(key).
+  expand(key): a region only after is change(key, 0, 0, start, length); only before,
+  change(key, start, length, 0, 0); on both sides, each block of the line diff of the two regions' lines,
+  with the regions' starts added to its positions, as one call with that key.
+
+Pieces. Calls that move nothing (n == 0, or d == i == 0) are skipped. A call first takes the last piece
+if its key is the call's, else appends a new piece (key, no segments). The cursors (next_b, next_a)
+start at (0, 0). The piece's last segment is extended when there is one and each side the call
+advances (equal: both; change: before when d > 0, after when i > 0) starts at its cursor; otherwise a
+new segment [b', a'] is appended, b' being b if the call advances the before side else next_b (a' alike),
+and the cursors become (b', a'). Then equal appends the run (n, 0, 0); change adds d and i to the last
+run when the segment has one and that run has no insertion or the call deletes nothing, else appends
+(0, d, i). The cursors advance past what the call covered; a change adds to its piece's counts and
+appends after[a:a+i] to the inserted ids. A region's counts are its piece's, listed when not zero.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from . import linediff
@@ -44,7 +73,7 @@ class _Builder:
         self.after = after
         self.pieces: list[Piece] = []
         self.inserted_ids: list[int] = []
-        self._next_b = self._next_a = -1
+        self._next_b = self._next_a = 0  # both cursors at line 0: a first change on one side joins the other
 
     def _segment(self, key: str | None, b: int | None, a: int | None) -> list[int]:
         """The segment to extend; None for a side the run does not advance."""
@@ -80,12 +109,15 @@ class _Builder:
         self.inserted_ids.extend(self.after[a : a + inserted])
 
 
-def diff_pass(before: list[int], before_structure: Structure, after: list[int], after_structure: Structure) -> PassDiff:
+def diff_pass(
+    before: list[int], before_structure: Structure, after: list[int], after_structure: Structure,
+    limits: Mapping[str, int] = linediff.LIMITS,
+) -> PassDiff:
     builder = _Builder(after)
     if before_structure.trusted and after_structure.trusted:
-        _diff_by_region(builder, before, before_structure.regions, after, after_structure.regions)
+        _diff_by_region(builder, before, before_structure.regions, after, after_structure.regions, limits)
     else:
-        _diff_lines(builder, None, before, 0, len(before), after, 0, len(after))
+        _diff_lines(builder, None, before, 0, len(before), after, 0, len(after), limits)
     by_region: dict[str, tuple[int, int]] = {}
     for piece in builder.pieces:
         if piece.key is not None and (piece.inserted or piece.deleted):
@@ -99,8 +131,8 @@ def diff_pass(before: list[int], before_structure: Structure, after: list[int], 
     )
 
 
-def _diff_lines(builder: _Builder, key, before, b_lo, b_hi, after, a_lo, a_hi) -> None:
-    for block in linediff.diff(before[b_lo:b_hi], after[a_lo:a_hi]):
+def _diff_lines(builder: _Builder, key, before, b_lo, b_hi, after, a_lo, a_hi, limits) -> None:
+    for block in linediff.diff(before[b_lo:b_hi], after[a_lo:a_hi], limits):
         if block.equal:
             builder.equal(key, b_lo + block.a_start, a_lo + block.b_start, block.a_len)
         else:
@@ -136,7 +168,7 @@ def _runs(tokens: list[object], lo: int, hi: int):
         yield None, run_start, hi
 
 
-def _diff_by_region(builder: _Builder, before, before_regions, after, after_regions) -> None:
+def _diff_by_region(builder: _Builder, before, before_regions, after, after_regions, limits) -> None:
     b_tokens, b_starts = _tokens(before, before_regions)
     a_tokens, a_starts = _tokens(after, after_regions)
     b_by_key = {r.key: r for r in before_regions}
@@ -149,9 +181,9 @@ def _diff_by_region(builder: _Builder, before, before_regions, after, after_regi
         elif new is None:
             builder.change(key, old.start, old.end - old.start, 0, 0)
         else:
-            _diff_lines(builder, key, before, old.start, old.end, after, new.start, new.end)
+            _diff_lines(builder, key, before, old.start, old.end, after, new.start, new.end, limits)
 
-    for block in linediff.diff(b_tokens, a_tokens):
+    for block in linediff.diff(b_tokens, a_tokens, limits):
         shift = block.a_start - block.b_start  # before token index - after token index, in equal blocks
         if block.equal:
             for key, lo, hi in _runs(a_tokens, block.b_start, block.b_start + block.b_len):

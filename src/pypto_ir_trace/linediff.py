@@ -1,18 +1,49 @@
-"""Line diff of two sequences of hashable items, with a cost that follows the size of the change.
+"""Line diff of two sequences, with a cost that follows the size of the change: the specification below
+is followed exactly by this module and by its port `static/linediff.js` (a test holds them to it).
 
-Common prefix and suffix are trimmed first; what remains is anchored on items that occur exactly once
-on each side (patience diff); gaps without such anchors get Myers' O(ND) diff, capped so that a
-pathological gap degrades to one replaced block instead of quadratic time.
+Result. `diff(a, b, limits)` returns blocks (equal, a_start, a_len, b_start, b_len) covering a and b in
+order: the canonical encoding of a set of matched pairs (i, j), a[i] == b[j], increasing on both sides.
+An equal block is a run of matched pairs with consecutive i and j; a changed block holds what lies
+between two equal blocks; adjacent blocks of one kind are merged and empty ones dropped, so equal and
+changed blocks alternate. Items compare with `==` (JS: `===`): callers pass ints or strings.
+
+Matching. The pairs are those of solve(0, len(a), 0, len(b)); solve on the gap a[a_lo:a_hi] vs
+b[b_lo:b_hi] depends on that gap alone, so gaps may be solved in any order:
+1. Trim: p is the length of the common prefix of the gap, then s the length of the common suffix of
+   what follows the prefix (so p + s never exceeds either side). Both are matched.
+   The middle, a[a_lo+p:a_hi-s] vs b[b_lo+p:b_hi-s], is solved by the first of 2-4 that applies.
+2. Either side of the middle is empty: nothing more is matched.
+3. Anchors (patience): the pairs (i, j) of items that occur exactly once in the a-middle and exactly
+   once in the b-middle, taken in increasing i; from them the chain strictly increasing in j that
+   patience sorting picks. Each pair in turn goes on pile k, k = how many piles have a top j smaller
+   than its j (a new pile when that is all of them), becomes that pile's top and remembers the top of
+   pile k - 1 at that moment (nothing for k = 0). The chain is read back from the top of the last pile.
+   With at least one anchor: the anchors are matched, and every gap between consecutive anchors, before
+   the first and after the last (within the middle), is solved again from step 1 (its own trim, its own
+   counts of unique items).
+4. Myers' greedy O(ND) diff of the middle, n and m items long (x indexes the a-middle, y the b-middle,
+   diagonal k = x - y; V maps a diagonal to an x, every entry 0 before round 0):
+   rounds d = 0, 1, ..., d_max with d_max = min(n + m, limits["myers_max_cost"] // (n + m));
+   in round d, for k = -d, -d + 2, ..., d: if k == -d, or k != d and V[k - 1] < V[k + 1], then
+   x = V[k + 1] (down: an insertion), else x = V[k - 1] + 1 (right: a deletion, also on ties); y = x - k;
+   while x < n and y < m and a[x] == b[y], x and y grow by one (snake); V[k] = x; the search ends as
+   soon as x >= n and y >= m. If no round of 0..d_max ends it, the cap gives up: nothing in the middle is
+   matched (it becomes one changed block): the work stays within a small multiple of myers_max_cost.
+   Backtrack from (x, y) = (n, m) with d from the last round down to 0, V_d being V as it was before
+   round d: k = x - y; down or right by the rule above read on V_d; the previous point is
+   (V_d[k + 1], V_d[k + 1] - k - 1) when down, else (V_d[k - 1], V_d[k - 1] - k + 1); while x and y both
+   exceed that point's, (x - 1, y - 1) is matched and both decrease; then, if d > 0, (x, y) moves to it.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from typing import NamedTuple
 
-MYERS_MAX_COST = 2_000_000  # (n + m) * D steps spent on one anchorless gap before giving up on it
-LIMITS = {"myers_max_cost": MYERS_MAX_COST}  # carried in the report: the page diffs with the same limits
+# The limits of the specification, exported to the page in the report model (data.limits): one source.
+# myers_max_cost: (n + m) * d_max spent on one anchorless gap before giving up on it.
+LIMITS = {"myers_max_cost": 2_000_000}
 
 
 class Block(NamedTuple):
@@ -25,13 +56,14 @@ class Block(NamedTuple):
     b_len: int
 
 
-def diff(a: Sequence[Hashable], b: Sequence[Hashable]) -> list[Block]:
+def diff(a: Sequence[Hashable], b: Sequence[Hashable], limits: Mapping[str, int] = LIMITS) -> list[Block]:
     """Blocks covering both sequences in order; equal and changed blocks alternate."""
+    max_cost = limits["myers_max_cost"]
     blocks: list[Block] = []
-    pending = [(0, len(a), 0, len(b))]
+    pending = [(0, len(a), 0, len(b))]  # a stack: gaps, and anchor runs as (-1 - a_start, length, b_start, 0)
     while pending:
         a_lo, a_hi, b_lo, b_hi = pending.pop()
-        if a_lo < 0:  # an anchor recorded between gaps: (-1 - a_index, length, b_index)
+        if a_lo < 0:
             _append(blocks, Block(True, -1 - a_lo, a_hi, b_lo, a_hi))
             continue
         prefix = _common_prefix(a, b, a_lo, a_hi, b_lo, b_hi)
@@ -45,7 +77,7 @@ def diff(a: Sequence[Hashable], b: Sequence[Hashable]) -> list[Block]:
             continue
         anchors = _unique_anchors(a, b, *a_mid, *b_mid)
         if not anchors:
-            for block in _myers(a, b, *a_mid, *b_mid):
+            for block in _myers(a, b, *a_mid, *b_mid, max_cost):
                 _append(blocks, block)
             _append(blocks, tail)
             continue
@@ -118,8 +150,8 @@ def _unique_anchors(a, b, a_lo, a_hi, b_lo, b_hi) -> list[tuple[int, int]]:
 
 
 def _longest_increasing(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Longest subsequence of pairs (already sorted by i) whose j also increases."""
-    tails: list[int] = []  # tails[k]: smallest j ending an increasing run of length k + 1
+    """The patience chain of pairs (sorted by i) whose j strictly increases, as the docstring above says."""
+    tails: list[int] = []  # tails[k]: j on top of pile k
     tail_index: list[int] = []
     back: list[int] = []
     for index, (_, j) in enumerate(pairs):
@@ -139,10 +171,10 @@ def _longest_increasing(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return result[::-1]
 
 
-def _myers(a, b, a_lo, a_hi, b_lo, b_hi) -> list[Block]:
-    """Myers' greedy shortest edit script on a[a_lo:a_hi] vs b[b_lo:b_hi], as blocks."""
+def _myers(a, b, a_lo, a_hi, b_lo, b_hi, max_cost: int) -> list[Block]:
+    """Myers' greedy shortest edit script on a[a_lo:a_hi] vs b[b_lo:b_hi] (both non-empty), as blocks."""
     n, m = a_hi - a_lo, b_hi - b_lo
-    max_d = min(n + m, MYERS_MAX_COST // (n + m))
+    max_d = min(n + m, max_cost // (n + m))
     offset = max_d + 1
     v = [0] * (2 * max_d + 3)
     trace: list[list[int]] = []  # trace[d]: V before round d, for k in -d-1 .. d+1
@@ -160,7 +192,7 @@ def _myers(a, b, a_lo, a_hi, b_lo, b_hi) -> list[Block]:
             v[offset + k] = x
             if x >= n and y >= m:
                 return _backtrack(trace, n, m, a_lo, b_lo)
-    return [Block(False, a_lo, n, b_lo, m)]
+    return [Block(False, a_lo, n, b_lo, m)]  # the cap gave up: one replaced block
 
 
 def _backtrack(trace: list[list[int]], n: int, m: int, a_lo: int, b_lo: int) -> list[Block]:
@@ -174,7 +206,7 @@ def _backtrack(trace: list[list[int]], n: int, m: int, a_lo: int, b_lo: int) -> 
         prev_k = k + 1 if down else k - 1
         prev_x = v[prev_k + d + 1]
         prev_y = prev_x - prev_k
-        while x > prev_x and y > prev_y and x > 0 and y > 0:
+        while x > prev_x and y > prev_y:
             steps.append(0)
             x, y = x - 1, y - 1
         if d > 0:

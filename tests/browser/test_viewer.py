@@ -493,7 +493,7 @@ def test_a_link_to_an_unknown_pass_opens_the_first_changed_one(open_report):
 def test_picking_a_function_marks_the_passes_that_change_it(open_report, report):
     from pypto_ir_trace import render
 
-    data = render.decode_data(report(FUNCTIONS).read_text(encoding="utf-8"))
+    data = render.decode_data(report(FUNCTIONS).read_text(encoding="utf-8"))["pipelines"][0]
     key = "tiny_add.kernel_add"
     expected = [p["label"] for p in data["passes"] if key in p.get("regions", {})]
     assert expected  # the fixture has passes that change it, and passes that do not

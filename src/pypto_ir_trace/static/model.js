@@ -3,21 +3,22 @@
  * The one reader of the report data: the only file that knows the JSON's shape. It turns the JSON
  * built by model.py into the named plain objects below; every other file reads only those.
  *
- * The JSON (format 1), positional where it is compact:
+ * The JSON (schema 2, model.py's to_json), named fields; positional only inside segments and spans:
+ *   {schema, generator, title, context, limits, classes, lines, spans, pipelines}
  *   lines[id], spans[id] = [gap, length, class, ...] (gap in UTF-16 units from the previous span's end)
- *   texts[t] = {ids} (the first) | {pass}, then {eol, final} | {eols}, regions [[key, kind, start, end, error]],
- *              untrusted?
- *   passes[p] = {label, name, file, before, after, ins, del, warnings?, anchors? [[log, line, message]],
- *                pieces? [[key, ins, del, [[bStart, aStart, eq, del, ins, eq, del, ins, ...]]]],
- *                inserted?, regions? {key: [ins, del]}}
+ *   pipelines[i] = {name, format, title, input, notes?, texts, passes}
+ *   texts[t] = {ids} | {pass}, then {eol, final} | {eols}, regions [{key, kind, start, end, error?}], untrusted?
+ *   passes[p] = {label, name, file, detail?, failed?, before, after, ins, del, warnings?,
+ *                anchors? [{log, line, message}], pieces? [{key, ins, del, segments}], inserted?, regions? {key: [ins, del]}}
+ *   segments = [[bStart, aStart, eq, del, ins, eq, del, ins, ...]]
  *
  * What the viewer reads (all indices 0-based, line ranges [start, end)):
- *   report = {title, context, classes, lines, highlights(id), pipelines}
+ *   report = {title, context, limits, classes, lines, highlights(id), pipelines}
  *     lines[id]          each distinct line's text, stored once (no newline)
  *     highlights(id)     its highlight spans [{start, end, name}], sorted, in UTF-16 units; name is a
  *                        highlight class ("keyword", ...)
  *     context            unchanged lines kept around a change (--context)
- *   pipeline = {name, input: {file, text}, texts, passes, ids(t), source(t), compare(tb, ta)}
+ *   pipeline = {name, format, title, notes, input: {file, text}, texts, passes, ids(t), source(t), compare(tb, ta)}
  *     input              the snapshot before the first pass: its file name and text index
  *     texts[t]           each distinct snapshot: {regions: [{key, kind, start, end, error}], byKey: Map(key ->
  *                        region), untrusted: reason | null}
@@ -35,7 +36,7 @@
  *                        `del` deleted before lines, then `ins` inserted after lines
  *     inserted           ids of the inserted lines, in after order (with `before` they rebuild `after`)
  *     regions            Map(key -> {ins, del}) of the regions the pass changes
- *     detail, failed     not in format 1: "" and false
+ *     detail, failed     what the pass ran on ("" when the format does not say); whether the pass failed
  *
  * Pure: data in, objects out. Nothing here touches the DOM.
  */
@@ -43,14 +44,14 @@ const IRTraceModel = (() => {
   /** The report of one inflated JSON document. */
   function read(raw) {
     const classes = raw.classes.slice();
-    const pipeline = readPipeline(raw);
     return {
       title: raw.title,
       context: raw.context,
+      limits: raw.limits,
       classes,
       lines: raw.lines,
       highlights: id => highlights(raw.spans[id], classes),
-      pipelines: [pipeline],
+      pipelines: raw.pipelines.map(entry => readPipeline(entry, raw)),
     };
   }
 
@@ -65,7 +66,8 @@ const IRTraceModel = (() => {
     return out;
   }
 
-  function readPipeline(raw) {
+  function readPipeline(entry, report) {
+    const raw = { ...entry, lines: report.lines, limits: report.limits };
     const texts = raw.texts.map(readText);
     const passes = raw.passes.map(readPass);
     const cache = new Map();
@@ -88,28 +90,31 @@ const IRTraceModel = (() => {
       return parts.join("");
     }
     function compare(tb, ta) {
-      const result = IRTraceCompare.compareTexts(raw, { ids }, tb, ta);  // compare.js reads the JSON's texts
+      const result = IRTraceCompare.compareIds(Array.from(ids(tb)), texts[tb], Array.from(ids(ta)), texts[ta], raw.limits);
       return {
-        before: result.before, after: result.after, ins: result.ins, del: result.del,
+        before: tb, after: ta, ins: result.ins, del: result.del,
         pieces: result.pieces ? result.pieces.map(readPiece) : null,
         inserted: result.inserted || [],
         regions: readCounts(result.regions),
       };
     }
-    return { name: "PyPTO", input: { file: raw.frontend, text: 0 }, texts, passes, ids, source, compare };
+    return {
+      name: raw.name, format: raw.format, title: raw.title, notes: raw.notes || [],
+      input: { file: raw.input, text: 0 }, texts, passes, ids, source, compare,
+    };
   }
 
   function readText(entry) {
-    const regions = entry.regions.map(([key, kind, start, end, error]) => ({ key, kind, start, end, error: error || null }));
+    const regions = entry.regions.map(({ key, kind, start, end, error }) => ({ key, kind, start, end, error: error || null }));
     return { regions, byKey: new Map(regions.map(region => [region.key, region])), untrusted: entry.untrusted || null };
   }
 
   function readPass(entry, index) {
     return {
-      index, label: entry.label, name: entry.name, file: entry.file, detail: "", failed: false,
+      index, label: entry.label, name: entry.name, file: entry.file, detail: entry.detail || "", failed: Boolean(entry.failed),
       changed: entry.before !== entry.after, before: entry.before, after: entry.after, ins: entry.ins, del: entry.del,
       warnings: entry.warnings || "",
-      anchors: (entry.anchors || []).map(([log, line, message]) => ({ log, line, message })),
+      anchors: (entry.anchors || []).map(({ log, line, message }) => ({ log, line, message })),
       pieces: entry.pieces ? entry.pieces.map(readPiece) : null,
       inserted: entry.inserted || [],
       regions: readCounts(entry.regions),
@@ -121,7 +126,7 @@ const IRTraceModel = (() => {
     return new Map(Object.entries(counts || {}).map(([key, [ins, del]]) => [key, { ins, del }]));
   }
 
-  function readPiece([key, ins, del, segments]) {
+  function readPiece({ key, ins, del, segments }) {
     const runs = [];
     for (const segment of segments) {
       let b = segment[0], a = segment[1];

@@ -278,6 +278,6 @@ const IRTraceRows = (() => {
 
   return {
     KIND_EQUAL, KIND_PAIR, KIND_DELETED, KIND_INSERTED, makeSearch, searchHits, lineParts,
-    buildRows, computeFolds, displayList, wordDiff, lcsMask,
+    buildRows, computeFolds, displayList, wordDiff,
   };
 })();
