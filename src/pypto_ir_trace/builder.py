@@ -108,11 +108,13 @@ def _pipeline(dump: Dump, name: str, lines: _Lines, step: Callable[[], None]) ->
             passes.append(_pass(snapshot, before, after, diff, record.anchors))
         snapshot_text.append(after)
         step()
+    level = record.dump_level(parser.tree) if record.dump_level and parser.tree else None
     return Pipeline(
         name=name,
         format=dump.format,
         title=dump.title,
         input_file=dump.input_file,
+        level=level,
         texts=tuple(_freeze(text, index, passes) for index, text in enumerate(texts)),
         passes=tuple(passes),
         notes=dump.notes,

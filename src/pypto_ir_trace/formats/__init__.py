@@ -8,6 +8,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from tree_sitter import Tree
+
 from ..dump import Dump, DumpError
 from ..languages import LANGUAGES, Language
 from . import pypto
@@ -22,12 +24,15 @@ class Format:
     read: Callable[[Path], Dump]
     # (warnings text, snapshot file name) -> [(log line, snapshot line, message)], 0-based
     anchors: Callable[[str, str], list[tuple[int, int, str]]]
+    # The level of detail the compiler printed at, read from a parsed snapshot (None: the format has none)
+    dump_level: Callable[[Tree], str | None] | None = None
 
 
 FORMATS = {
     record.name: record
     for record in (
-        Format("pypto", "a PyPTO passes_dump", LANGUAGES["python"], pypto.looks_like, pypto.read, pypto.anchors),
+        Format("pypto", "a PyPTO passes_dump", LANGUAGES["python"], pypto.looks_like, pypto.read, pypto.anchors,
+               pypto.dump_level),
     )
 }
 
