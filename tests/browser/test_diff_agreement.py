@@ -57,7 +57,8 @@ def python_blocks(a, b, limits) -> list[list]:
 
 
 def as_structure(text: dict) -> structure.Structure:
-    regions = tuple(structure.Region(key, kind, start, end, start, error) for key, kind, start, end, error in text["regions"])
+    regions = tuple(structure.Region(key, kind, start, end, start, error)
+                    for key, kind, start, end, error in text["regions"])
     return structure.Structure(regions, "untrusted" not in text, text.get("untrusted"))
 
 
@@ -100,7 +101,8 @@ def compare_result(got: dict) -> compare.PassDiff:
 def real_lines() -> tuple[tuple[str, ...], ...]:
     """The lines of a few real snapshots: realistic repetition (blank lines, `return`, closing brackets)."""
     files = sorted((REAL / "models_03_flash_attention_concise" / "passes_dump").glob("*.py"))
-    return tuple(tuple(split_lines(f.read_text(encoding="utf-8"))[0]) for f in (files[0], files[len(files) // 2], files[-1]))
+    picked = (files[0], files[len(files) // 2], files[-1])
+    return tuple(tuple(split_lines(f.read_text(encoding="utf-8"))[0]) for f in picked)
 
 
 def small_alphabet(size: int = 40):
@@ -109,7 +111,7 @@ def small_alphabet(size: int = 40):
 
 @st.composite
 def repetition(draw):
-    """A short pattern repeated, against another repeated pattern: nothing is unique on either side."""
+    """A short pattern repeated, against another repeated pattern: little or nothing is unique."""
     def repeated():
         pattern = draw(st.lists(st.integers(0, 4), min_size=1, max_size=4))
         return pattern * draw(st.integers(0, 15))
@@ -119,7 +121,8 @@ def repetition(draw):
 @st.composite
 def long_runs(draw):
     def runs_of():
-        return [item for item, n in draw(st.lists(st.tuples(st.integers(0, 3), st.integers(1, 25)), max_size=6)) for _ in range(n)]
+        spans = draw(st.lists(st.tuples(st.integers(0, 3), st.integers(1, 25)), max_size=6))
+        return [item for item, n in spans for _ in range(n)]
     return runs_of(), runs_of()
 
 
@@ -272,7 +275,8 @@ def edited_chunks(draw, before):
             used = {chunk[0] for chunk in after}
             fresh = [key for key in KEYS if key not in used]
             if fresh:
-                after.insert(at, (draw(st.sampled_from(fresh)), draw(st.lists(st.integers(0, 9), min_size=1, max_size=8))))
+                body = draw(st.lists(st.integers(0, 9), min_size=1, max_size=8))
+                after.insert(at, (draw(st.sampled_from(fresh)), body))
         else:
             after.insert(at, ("line", draw(st.integers(0, 6))))
     return after
@@ -336,12 +340,13 @@ def test_real_snapshot_pairs_agree(page, name):
     texts = real_texts(name)
     pairs = [(t, t + 1) for t in range(len(texts) - 1)] + [(0, t) for t in range(2, len(texts))]
     pairs += [(t, 0) for t in range(1, len(texts))]
-    cases = [[*texts[tb], *texts[ta], limits] for tb, ta in pairs for limits in (linediff.LIMITS, {"myers_max_cost": 300})]
+    capped = {"myers_max_cost": 300}
+    cases = [[*texts[tb], *texts[ta], limits] for tb, ta in pairs for limits in (linediff.LIMITS, capped)]
     results = check_passes(page, cases)
     assert any(result["ins"] or result["del"] for result in results)
 
 
-# ---- issue 9: the whole comparison, through compareTexts ----------------------------------------------------
+# ---- issue 9: a changed first line, and an identical text -----------------------------------------------------
 
 def test_a_changed_first_line_is_one_replaced_run_in_the_page(page):
     """old/a -> new/a: one run deleting one line and inserting one at line 0, as on any other line."""
@@ -350,8 +355,8 @@ def test_a_changed_first_line_is_one_replaced_run_in_the_page(page):
             b_text, a_text = text_of([], untrusted)[1], text_of([], False)[1]
             case = [b_ids, b_text, a_ids, a_text, linediff.LIMITS]
             (got,) = check_passes(page, [case])
-            changed = [(b + eq, a + eq, d, i) for *_, segments in got["pieces"] for b, a, eq, d, i in runs(segments) if d or i]
-            assert changed == [(line, line, 1, 1)]
+            all_runs = [run for *_, segments in got["pieces"] for run in runs(segments)]
+            assert [(b + eq, a + eq, d, i) for b, a, eq, d, i in all_runs if d or i] == [(line, line, 1, 1)]
 
 
 COMPARE_TEXTS = """([data, pairs]) => {
