@@ -20,13 +20,17 @@ class DumpError(Exception):
 
 @dataclass(frozen=True)
 class Snapshot:
-    index: int
-    label: str  # the index as written in the file name ("03")
-    name: str  # "frontend" or the pass name
-    filename: str
+    index: int  # position in the pipeline; 0 is the input the first pass received
+    label: str  # how users name it: "03" for 03_after_X.py; for MLIR the running position
+    name: str  # the pass as users know it: "FlattenCallExpr", "canonicalize"; "frontend"/"input" for index 0
+    filename: str  # display name, relative to the dump root
     content: str | None  # the text, or None to read it from `path` when asked (dumps reach GBs)
-    warnings: str | None  # the pass's .log text when that file exists
+    warnings: str | None  # what the pass emitted as warnings / diagnostics, or None
     path: Path | None = None
+    detail: str = ""  # shown beside the name: e.g. "Canonicalizer on func.func @matmul"
+    failed: bool = False  # the pass reported failure: the pipeline stopped here
+    base: int | None = None  # index of the earlier snapshot this one is diffed against; None: the one before it
+    base_text: str | None = None  # an explicit text to diff against instead
 
     @property
     def text(self) -> str:
@@ -43,6 +47,8 @@ class Dump:
     title: str  # a display name: never an absolute path
     snapshots: tuple[Snapshot, ...]
     redirected: bool = False  # the user gave the compile output dir; we used its passes_dump/
+    format: str = "pypto"  # the name of the format record that read it: "pypto", "mlir-tree", "mlir-stream"
+    notes: tuple[str, ...] = ()  # what the user must be told (ambiguous order, overwritten files, scope)
 
 
 def split_lines(text: str) -> tuple[list[str], list[str]]:

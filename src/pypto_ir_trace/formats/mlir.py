@@ -1,0 +1,472 @@
+"""Discovery of MLIR pass dumps: --mlir-print-ir-tree-dir trees and --mlir-print-ir-after-all streams.
+
+What a snapshot is, and what it is diffed against (Snapshot.base / base_text):
+- Snapshot 0 is an empty text named "input": MLIR prints what passes produce, never the pipeline's
+  input, and making the first dump snapshot 0 would hide the first pass. So the first dump shows
+  whole, as added, and Dump.notes says why.
+- Every dump is a snapshot, Before dumps (--mlir-print-ir-before-all) included, named by the pass
+  argument ("canonicalize"). An After dump is diffed against the latest Before dump of the same op
+  and pass that no After has answered yet: that is exactly what the pass did, whatever ran between.
+- A whole dump (--mlir-print-ir-module-scope, or a dump of the top-level op) is diffed against the
+  previous whole dump. A local-scope dump holds only its op: it is diffed against that op's previous
+  dump, or, for the op's first dump, against the op's text cut out of the latest dump of an enclosing
+  op (indentation removed), or against the empty input when there is none: never against the module.
+Tree order (the README's integer-tuple rule): a file's key interleaves its folders and counters,
+((top folder, c1), (next folder, c2), ...), compared as tuples, so a prefix sorts first; sibling ops
+that ran after the same parent dump are not ordered by the names: each op's dumps are kept together,
+ops in folder-name order, and a note says so. Equal keys (counters restarted: several pass managers
+wrote into one tree) are ordered by file name, with a note. File mtimes are never used.
+Stream: dumps in file order; diagnostics between dumps (`loc: error: ...` and the lines that follow
+them) were emitted by the pass whose dump comes next, and become that snapshot's warnings.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from ..dump import Dump, DumpError, Snapshot, _read_text, split_lines
+from ..languages import mlir as language
+
+HEADER_PREFIX = "// -----// IR Dump "
+_HEADER = re.compile(r"^// -----// IR Dump (?P<when>Before|After) (?P<body>.*?) //----- //[ \t]*$")
+_OP_PART = re.compile(r" \('(?P<op>[^']+)' operation(?:: (?P<sym>@.+))?\)$")
+# "Canonicalizer (canonicalize)" (LLVM 19, 22) and "CanonicalizerPass: canonicalize{opts}" (IREE); either
+# may carry "Failed" after the class name.
+_OLD_PASS = re.compile(r"^(?P<cls>\S+)(?P<failed> Failed)? \((?P<arg>[^()]*)\)$")
+_NEW_PASS = re.compile(r"^(?P<cls>[^\s:]+)(?P<failed> Failed)?: (?P<arg>[^\s{]+)(?:\{.*\})?(?P<failed2> Failed)?$")
+_TREE_FILE = re.compile(r"^(?P<counters>\d+(?:_\d+)*)_(?P<arg>.+)\.mlir$")
+# A diagnostic starts at column 0 with its location: input.mlir:5:3, file.mlir:7, <unknown>:0.
+_DIAGNOSTIC = re.compile(
+    r"^(?P<file><unknown>|[^\s:\"]+?):(?P<line>\d+)(?::(?P<col>\d+))?: (?P<severity>error|warning|note|remark): (?P<msg>.*)$"
+)
+_THREADING = "without disabling multi-threading"
+_THREADING_HELP = (
+    "the compiler printed an error instead of IR: --mlir-print-ir-module-scope needs "
+    "--mlir-disable-threading; add it and run again"
+)
+_HEADER_PROBE = 1 << 16  # bytes read to find the first header line of a file
+
+
+@dataclass(frozen=True)
+class Header:
+    before: bool
+    failed: bool
+    cls: str  # the pass class: "Canonicalizer"
+    arg: str  # the pass argument: "canonicalize"
+    op: str | None  # "func.func" when the header names the op (module scope)
+    sym: str | None  # "@matmul"
+
+
+def parse_header(line: str) -> Header | None:
+    match = _HEADER.match(line.rstrip("\r\n"))
+    if match is None:
+        return None
+    body, op, sym = match["body"], None, None
+    op_part = _OP_PART.search(body)
+    if op_part is not None:
+        body, op, sym = body[: op_part.start()], op_part["op"], op_part["sym"]
+    named = _OLD_PASS.match(body) or _NEW_PASS.match(body)
+    if named is None:  # an unknown layout: keep the text, it is still the pass as the compiler named it
+        failed = body.endswith(" Failed")
+        cls = body.removesuffix(" Failed")
+        return Header(match["when"] == "Before", failed, cls, cls, op, sym)
+    failed = bool(named["failed"] or named.groupdict().get("failed2"))
+    return Header(match["when"] == "Before", failed, named["cls"], named["arg"] or named["cls"], op, sym)
+
+
+def looks_like_tree(path: Path) -> bool:
+    """A directory whose first .mlir file (at any depth) starts with an IR Dump header."""
+    if not path.is_dir():
+        return False
+    for file in _mlir_files(path):
+        return _first_line(file).startswith(HEADER_PREFIX)
+    return False
+
+
+def looks_like_stream(path: Path) -> bool:
+    """A file with an IR Dump header at a line start near its beginning, or the threading error."""
+    if not path.is_file():
+        return False
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(_HEADER_PROBE).decode("utf-8", errors="replace")
+    except OSError:
+        return False
+    return head.startswith(HEADER_PREFIX) or f"\n{HEADER_PREFIX}" in head or _THREADING in head
+
+
+def read_tree(path: Path) -> Dump:
+    root = Path(path)
+    if not root.is_dir():
+        raise DumpError(f"input is not a directory: {root}")
+    notes: list[str] = []
+    entries = []
+    ignored = []
+    for file in _mlir_files(root):
+        rel = file.relative_to(root)
+        match = _TREE_FILE.match(rel.name)
+        if match is None:
+            ignored.append(rel.as_posix())
+            continue
+        header = parse_header(_first_line(file))
+        if header is None:
+            raise DumpError(f"{rel.as_posix()} in {root} has no IR Dump header line: is this an MLIR dump tree?")
+        counters = tuple(int(c) for c in match["counters"].split("_"))
+        entries.append(_TreeFile(rel, file, counters, header))
+    if not entries:
+        raise DumpError(
+            f"no MLIR dump files under {root} (--mlir-print-ir-module-scope writes nothing without --mlir-disable-threading)"
+        )
+    if ignored:
+        notes.append(f"ignored {len(ignored)} .mlir file(s) not named <counters>_<pass>.mlir, e.g. {ignored[0]}")
+    entries.sort(key=lambda e: (e.key, e.rel.name))
+    notes.extend(_tree_order_notes(entries))
+    dumps = [
+        _Entry(
+            header=e.header,
+            filename=e.rel.as_posix(),
+            path=e.path,
+            content=None,
+            warnings=None,
+            op_id=e.op_folder,
+            local=e.header.op is None and len(e.rel.parts) > 2,
+            ancestors=e.ancestor_folders,
+            where=e.rel.parts[-2] if len(e.rel.parts) > 1 else "",
+        )
+        for e in entries
+    ]
+    return _dump(root, dumps, notes, "mlir-tree")
+
+
+def read_stream(path: Path) -> Dump:
+    file = Path(path)
+    if not file.is_file():
+        raise DumpError(f"input is not a file: {file}")
+    text = _read_text(file)
+    lines, _ = split_lines(text)
+    starts = [i for i, line in enumerate(lines) if line.startswith(HEADER_PREFIX) and parse_header(line)]
+    if not starts:
+        if _THREADING in text:
+            raise DumpError(f"{file}: {_THREADING_HELP}")
+        raise DumpError(f"no IR Dump header line in {file}: is it the stderr of --mlir-print-ir-after-all?")
+    notes: list[str] = []
+    pending = _diagnostics(lines, 0, starts[0])
+    dumps = []
+    for k, start in enumerate(starts):
+        stop = starts[k + 1] if k + 1 < len(starts) else len(lines)
+        diag = _first_diagnostic(lines, start + 1, stop)
+        content = "".join(line + "\n" for line in lines[start:diag])
+        header = parse_header(lines[start])
+        dumps.append(
+            _Entry(
+                header=header,
+                filename=f"{file.name}:{start + 1}",
+                path=None,
+                content=content,
+                warnings=pending,
+                op_id=_stream_op_id(header, content),
+                local=False,
+                ancestors=(),
+                where="",
+            )
+        )
+        pending = _diagnostics(lines, diag, stop)
+    if pending:
+        last = dumps[-1]
+        dumps[-1] = _Entry(**{**last.__dict__, "warnings": (last.warnings or "") + pending})
+        notes.append("the stream ends with diagnostics after its last dump: they are shown with the last snapshot")
+    dumps = [_as_local(entry) for entry in dumps]
+    if any(entry.local for entry in dumps):
+        notes.append(
+            "headers do not name the op (no --mlir-print-ir-module-scope): a dump that holds one function is "
+            "diffed against that function's previous dump, any other against the previous such dump"
+        )
+    return _dump(file, dumps, notes, "mlir-stream")
+
+
+def anchors(warnings: str, filename: str) -> list[tuple[int, int, str]]:
+    """(log line, 0-based snapshot line, message) for diagnostics that point into the snapshot's own file.
+
+    mlir-opt locates diagnostics in the file it read (`input.mlir:5:3`), not in the dump, so only a
+    location in a file of the snapshot's name (a dump fed back to the compiler) names a line of it.
+    The header is the dump file's first line, so file line N is snapshot line N - 1.
+    """
+    own = filename.rsplit(":", 1)[0] if re.search(r":\d+$", filename) else filename
+    base = own.rsplit("/", 1)[-1]
+    found = []
+    for index, line in enumerate(warnings.split("\n")):
+        match = _DIAGNOSTIC.match(line)
+        if match and match["file"].rsplit("/", 1)[-1] == base and int(match["line"]) >= 1:
+            found.append((index, int(match["line"]) - 1, f"{match['severity']}: {match['msg']}"))
+    return found
+
+
+# --- trees -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _TreeFile:
+    rel: Path
+    path: Path
+    counters: tuple[int, ...]
+    header: Header
+
+    @property
+    def folders(self) -> tuple[str, ...]:
+        return self.rel.parts[:-1]
+
+    @property
+    def key(self) -> tuple[tuple[str, int], ...]:
+        """((folder, counter), ...): the README's integer-tuple order, with each op's dumps kept together."""
+        folders, counters = self.folders, self.counters
+        width = max(len(folders), len(counters))
+        return tuple(
+            (folders[i] if i < len(folders) else "", counters[i] if i < len(counters) else -1) for i in range(width)
+        )
+
+    @property
+    def op_folder(self) -> str:
+        return "/".join(self.folders)
+
+    @property
+    def ancestor_folders(self) -> tuple[str, ...]:
+        return tuple("/".join(self.folders[:k]) for k in range(1, len(self.folders)))
+
+
+def _mlir_files(root: Path):
+    """Every .mlir file under root, at any depth, in a fixed order (os.walk order is not fixed)."""
+    for folder, dirs, files in os.walk(root, onerror=None):
+        dirs.sort()
+        for name in sorted(files):
+            if name.endswith(".mlir"):
+                yield Path(folder) / name
+
+
+def _first_line(file: Path) -> str:
+    try:
+        with file.open("rb") as handle:
+            return handle.readline(_HEADER_PROBE).decode("utf-8", errors="replace").lstrip("\ufeff")
+    except OSError as err:
+        raise DumpError(f"cannot read {file}: {err.strerror or err}") from None
+
+
+def _tree_order_notes(entries: list[_TreeFile]) -> list[str]:
+    """What the names cannot tell: equal counters, missing numbers, sibling ops' relative order."""
+    notes = []
+    by_key: dict[tuple, list[_TreeFile]] = {}
+    for e in entries:
+        by_key.setdefault(e.key, []).append(e)
+    clashes = [group for group in by_key.values() if len(group) > 1]
+    if clashes:
+        first = clashes[0]
+        notes.append(
+            f"counters restart in this tree ({len(clashes)} clash(es), e.g. "
+            f"{' and '.join(e.rel.as_posix() for e in first[:2])}): several pass managers wrote into it; "
+            "dumps with equal counters are ordered by file name, their true order is not known"
+        )
+        notes.append("with restarted counters, a file with the same name overwrites an earlier one: dumps may be missing")
+    own: dict[str, set[int]] = {}
+    for e in entries:
+        own.setdefault(e.op_folder, set()).add(e.counters[-1])
+    for folder, numbers in sorted(own.items()):
+        missing = sorted(set(range(min(1, min(numbers)), max(numbers) + 1)) - numbers)
+        if missing:
+            shown = ", ".join(map(str, missing[:5])) + (" ..." if len(missing) > 5 else "")
+            notes.append(
+                f"{folder}: dumps numbered {shown} are missing (overwritten by a file of the same name, or deleted)"
+            )
+    siblings: dict[tuple, set[str]] = {}
+    for e in entries:
+        if len(e.key) > 1:
+            siblings.setdefault(e.key[:-1], set()).add(e.key[-1][0])
+    ambiguous = [(parent, sorted(ops)) for parent, ops in siblings.items() if len(ops) > 1]
+    if ambiguous:
+        parent, ops = ambiguous[0]
+        after = f"{parent[-1][0]} dump {parent[-1][1]}"
+        notes.append(
+            f"the file names do not record the order of sibling ops ({len(ambiguous)} case(s), e.g. "
+            f"{', '.join(ops[:3])}{' ...' if len(ops) > 3 else ''} after {after}): each op's dumps are shown "
+            "together, ops in folder-name order"
+        )
+    return notes
+
+
+# --- streams -----------------------------------------------------------------------------------
+
+
+def _first_diagnostic(lines: list[str], start: int, stop: int) -> int:
+    for i in range(start, stop):
+        if _DIAGNOSTIC.match(lines[i]):
+            return i
+    return stop
+
+
+def _diagnostics(lines: list[str], start: int, stop: int) -> str | None:
+    text = "".join(line + "\n" for line in lines[start:stop]).strip("\n")
+    return text + "\n" if text.strip() else None
+
+
+def _stream_op_id(header: Header, content: str) -> str:
+    return f"{header.op} {header.sym}" if header.op else ""
+
+
+def _as_local(entry: _Entry) -> _Entry:
+    """A stream dump whose header names no op: local when it holds exactly one function and nothing else."""
+    if entry.header.op is not None:
+        return entry
+    key = _single_function(entry.content or "")
+    if key is None:
+        return entry
+    return _Entry(**{**entry.__dict__, "op_id": key, "local": True, "ancestors": ()})
+
+
+# --- both --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Entry:
+    header: Header
+    filename: str
+    path: Path | None
+    content: str | None
+    warnings: str | None
+    op_id: str  # whose dump it is: a tree's op folder, a stream's "op @sym", a function key
+    local: bool  # holds only its op (no module scope)
+    ancestors: tuple[str, ...]  # op_ids of the enclosing ops, outermost first
+    where: str  # the op folder's name, for the detail of a local dump
+
+    def text(self) -> str:
+        return self.content if self.content is not None else _read_text(self.path)
+
+
+def _dump(source: Path, entries: list[_Entry], notes: list[str], format_name: str) -> Dump:
+    notes.insert(
+        0, "MLIR dumps hold no copy of the pipeline's input: snapshot 0 is empty, so the first dump shows as added"
+    )
+    bases, uncut = _bases(entries)
+    if any(e.local for e in entries):
+        notes.append(
+            "local-scope dumps (no --mlir-print-ir-module-scope) hold only their op: each is diffed against that "
+            "op's previous dump, its first dump against the op cut out of the last dump of an enclosing op"
+        )
+    if uncut:
+        notes.append(
+            f"{len(uncut)} local-scope op(s) had no enclosing dump to cut their text from (e.g. {uncut[0]}): "
+            "their first dump is shown against the empty input"
+        )
+    snapshots = [Snapshot(0, "0", "input", "(input not dumped)", "", None, detail="the pipeline's input is not dumped")]
+    for index, (entry, (base, base_text)) in enumerate(zip(entries, bases), start=1):
+        snapshots.append(
+            Snapshot(
+                index=index,
+                label=str(index),
+                name=entry.header.arg,
+                filename=entry.filename,
+                content=entry.content,
+                warnings=entry.warnings,
+                path=entry.path,
+                detail=_detail(entry),
+                failed=entry.header.failed,
+                base=None if base == index - 1 and base_text is None else base,
+                base_text=base_text,
+            )
+        )
+    return Dump(title=_title(source), snapshots=tuple(snapshots), format=format_name, notes=tuple(notes))
+
+
+def _bases(entries: list[_Entry]) -> tuple[list[tuple[int | None, str | None]], list[str]]:
+    """(base index, base text) for each entry, snapshot indices counting the empty input as 0."""
+    last_of: dict[str, int] = {}
+    open_before: dict[tuple[str, str], int] = {}
+    last_whole = 0
+    bases: list[tuple[int | None, str | None]] = []
+    uncut: list[str] = []
+    for index, entry in enumerate(entries, start=1):
+        step = (entry.op_id, entry.header.arg)
+        base, text = None, None
+        if not entry.header.before and step in open_before:
+            base = open_before.pop(step)
+        elif not entry.local:
+            base = last_whole
+        elif entry.op_id in last_of:
+            base = last_of[entry.op_id]
+        else:
+            enclosing = [last_of[a] for a in entry.ancestors if a in last_of]
+            if last_whole:
+                enclosing.append(last_whole)
+            if enclosing:
+                source = entries[max(enclosing) - 1]
+                text = _cut(source.text(), entry)
+            if text is None:
+                base = 0
+                uncut.append(entry.filename)
+        if entry.header.before:
+            open_before[step] = index
+        last_of[entry.op_id] = index
+        if not entry.local:
+            last_whole = index
+        bases.append((base, text))
+    return bases, uncut
+
+
+def _cut(source_text: str, entry: _Entry) -> str | None:
+    """The entry's op as it stands in an enclosing dump, dedented and under that dump's header line."""
+    key = _single_function(entry.text()) if entry.content is None else entry.op_id
+    if key is None:
+        return None
+    lines, _ = split_lines(source_text)
+    structure = _structure(source_text)
+    name = key.rsplit("::", 1)[-1]
+    found = [r for r in structure.regions if r.key == name or r.key.endswith(f"::{name}")]
+    if len(found) > 1 and entry.ancestors:  # the folders name the modules around it
+        found = [r for r in found if all(f"_{m}" in entry.op_id for m in r.key.split("::")[:-1])]
+    if len(found) != 1 or (entry.where and not entry.where.endswith(f"_{name.removeprefix('@')}")):
+        return None
+    region = found[0]
+    indent = len(lines[region.def_line]) - len(lines[region.def_line].lstrip(" "))
+    body = [line[indent:] if line[:indent].strip() == "" else line.lstrip(" ") for line in lines[region.start : region.end]]
+    return "".join(line + "\n" for line in [lines[0], *body]) + "\n"
+
+
+@lru_cache(maxsize=16)
+def _structure(text: str):
+    lines, _ = split_lines(text)
+    return language.analyze(language.parse(lines), lines)
+
+
+def _single_function(text: str) -> str | None:
+    """The key of the one function a local dump holds (its lines after the header), or None."""
+    lines, _ = split_lines(text)
+    structure = _structure(text)
+    if len(structure.regions) != 1:
+        return None
+    region = structure.regions[0]
+    outside = lines[1 : region.start] + lines[region.end :]
+    return region.key if not any(line.strip() for line in outside) else None
+
+
+def _detail(entry: _Entry) -> str:
+    header = entry.header
+    if header.op:
+        detail = f"{header.cls} on {header.op}" + (f" {header.sym}" if header.sym else "")
+    elif entry.where:
+        detail = f"{header.cls} on {entry.where}"
+    elif entry.local:
+        detail = f"{header.cls} on {entry.op_id}"
+    else:
+        detail = header.cls
+    extras = [
+        *(["Before"] if header.before else []),
+        *(["failed"] if header.failed else []),
+        *(["local scope"] if entry.local else []),
+    ]
+    return ", ".join([detail, *extras])
+
+
+def _title(source: Path) -> str:
+    resolved = source.resolve()
+    return f"{resolved.parent.name}/{resolved.name}" if resolved.parent.name else resolved.name or str(source)
