@@ -53,7 +53,7 @@ def capture_names(name):
 
 def test_capture_names_are_the_contract():
     assert capture_names("regions") >= {"function", "function.name", "container", "container.name", "function.op"}
-    assert capture_names("values") == {"value"}
+    assert capture_names("values") == {"value", "value.comment"}
     python = {"comment", "string", "keyword", "function", "type", "number", "constant", "call", "builtin"}
     assert capture_names("highlights") - python == {"variable", "label"}
 

@@ -7,6 +7,9 @@ function's unchanged lines (where every name stands for itself), fit one bijecti
 How: diff each changed block again with names masked; each pair the masked diff calls equal votes for
 its name correspondences; the bijection is built from the unchanged lines first, then from the most
 voted correspondences; a pair is kept only if all its correspondences are in the bijection.
+The unchanged lines are those the given line diff calls equal: when a renamed line happens to equal
+another line's old text, the diff pins its names to themselves, and pairs that contradict that are
+left out. Exactness never depends on the diff: a reported pair always differs by names only.
 """
 
 from __future__ import annotations

@@ -25,6 +25,7 @@ An error-free tree is trusted as it is: the parse is the grammar's reading of th
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from functools import cache
 
@@ -40,6 +41,8 @@ LANGUAGE = Language(tree_sitter_mlir.language())
 # A value capture is the name plus what selects a result: `%0#1` uses result 1 of %0, `%0:2` defines
 # two results. Only the name before these marks is renamed; the mark itself is part of the operation.
 _RESULT_MARKS = "#:"
+# Inside a `// N preds: ^bb0, ^bb2` comment (captured as @value.comment) the labels are the names.
+_COMMENT_LABEL = re.compile(r"\^[\w$.-]+")
 
 
 @cache
@@ -95,14 +98,17 @@ def value_spans(lines: list[str]) -> list[list[tuple[int, int]]]:
     data, offsets = source(lines)
     tree = parser().parse(data)
     spans: list[list[tuple[int, int]]] = [[] for _ in lines]
-    for nodes in QueryCursor(query("values")).captures(tree.root_node).values():
+    for capture, nodes in QueryCursor(query("values")).captures(tree.root_node).items():
         for node in nodes:
             row, col = node.start_point
             if row >= len(lines) or node.end_point.row != row or node.has_error:
                 continue
             text = data[offsets[row] + col : offsets[row] + node.end_point.column].decode("utf-8", "replace")
-            cut = min((i for i in (text.find(m, 1) for m in _RESULT_MARKS) if i > 0), default=len(text))
             start = _char_column(lines[row], col)
+            if capture == "value.comment":
+                spans[row].extend((start + m.start(), start + m.end()) for m in _COMMENT_LABEL.finditer(text))
+                continue
+            cut = min((i for i in (text.find(m, 1) for m in _RESULT_MARKS) if i > 0), default=len(text))
             spans[row].append((start, start + len(text[:cut])))
     for row_spans in spans:
         row_spans.sort()
