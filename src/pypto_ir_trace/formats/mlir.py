@@ -315,11 +315,13 @@ def _stream_op_id(header: Header, content: str) -> str:
 
 
 def _as_local(entry: _Entry) -> _Entry:
-    """A stream dump whose header names no op: local when it holds exactly one function and nothing else."""
+    """A stream dump whose header names no op: local when it holds one function and nothing else.
+
+    A named module alone is not enough: it may be the top-level module, which is a whole dump."""
     if entry.header.op is not None:
         return entry
-    key = _single_function(entry.content or "")
-    if key is None:
+    key = _single_op(entry.content or "")
+    if key is None or not key.startswith("@"):
         return entry
     return _Entry(**{**entry.__dict__, "op_id": key, "local": True, "ancestors": ()})
 
@@ -415,38 +417,36 @@ def _bases(entries: list[_Entry]) -> tuple[list[tuple[int | None, str | None]], 
 
 def _cut(source_text: str, entry: _Entry) -> str | None:
     """The entry's op as it stands in an enclosing dump, dedented and under that dump's header line."""
-    key = _single_function(entry.text()) if entry.content is None else entry.op_id
+    key = _single_op(entry.text()) if entry.content is None else entry.op_id
     if key is None:
         return None
     lines, _ = split_lines(source_text)
-    structure = _structure(source_text)
     name = key.rsplit("::", 1)[-1]
-    found = [r for r in structure.regions if r.key == name or r.key.endswith(f"::{name}")]
-    if len(found) > 1 and entry.ancestors:  # the folders name the modules around it
+    found = [r for r in _op_regions(source_text) if r.key == name or r.key.endswith(f"::{name}")]
+    if len(found) > 1:  # the folders name the modules around it
         found = [r for r in found if all(f"_{m}" in entry.op_id for m in r.key.split("::")[:-1])]
     if len(found) != 1 or (entry.where and not entry.where.endswith(f"_{name.removeprefix('@')}")):
         return None
     region = found[0]
     indent = len(lines[region.def_line]) - len(lines[region.def_line].lstrip(" "))
-    body = [line[indent:] if line[:indent].strip() == "" else line.lstrip(" ") for line in lines[region.start : region.end]]
+    body = [line[indent:] if not line[:indent].strip() else line.lstrip(" ") for line in lines[region.start : region.end]]
     return "".join(line + "\n" for line in [lines[0], *body]) + "\n"
 
 
 @lru_cache(maxsize=16)
-def _structure(text: str):
-    lines, _ = split_lines(text)
-    return language.analyze(language.parse(lines), lines)
+def _op_regions(text: str) -> tuple:
+    return tuple(language.op_regions(language.parse(split_lines(text)[0])))
 
 
-def _single_function(text: str) -> str | None:
-    """The key of the one function a local dump holds (its lines after the header), or None."""
+def _single_op(text: str) -> str | None:
+    """The key of the one op (a function or a named module) a local dump holds after its header, or None."""
     lines, _ = split_lines(text)
-    structure = _structure(text)
-    if len(structure.regions) != 1:
+    regions = _op_regions(text)
+    if not regions:
         return None
-    region = structure.regions[0]
-    outside = lines[1 : region.start] + lines[region.end :]
-    return region.key if not any(line.strip() for line in outside) else None
+    outer = regions[0]  # sorted by start, the widest first
+    outside = lines[1 : outer.start] + lines[outer.end :]
+    return outer.key if not any(line.strip() for line in outside) else None
 
 
 def _detail(entry: _Entry) -> str:

@@ -89,6 +89,19 @@ def analyze(tree: Tree, lines: list[str]) -> Structure:
     return Structure(tuple(checked))
 
 
+def op_regions(tree: Tree) -> list[Region]:
+    """The named modules (kind "module", key `outer::kernel_a`) and the functions, in file order.
+
+    Discovery uses it to cut one op out of an enclosing dump; unlike analyze, it passes no verdict.
+    """
+    functions, containers, _, _ = _find(tree.root_node)
+    modules = [
+        Region(key, "module", node.start_point.row, _end_line(node), node.start_point.row)
+        for (node, _), key in zip(containers, _keys(containers, containers))
+    ]
+    return sorted([*modules, *_regions(functions, containers)], key=lambda r: (r.start, -r.end))
+
+
 def value_spans(lines: list[str]) -> list[list[tuple[int, int]]]:
     """Per line, the (start, end) character spans of its SSA value and block label names (values.scm).
 
@@ -160,19 +173,26 @@ def _find(root: Node) -> tuple[list[tuple[Node, Node]], list[tuple[Node, str]], 
 
 
 def _regions(functions: list[tuple[Node, Node]], containers: list[tuple[Node, str]]) -> list[Region]:
+    return [
+        Region(key, "function", node.start_point.row, _end_line(node), symbol.start_point.row)
+        for (node, symbol), key in zip(functions, _keys([(n, _text(sym)) for n, sym in functions], containers))
+    ]
+
+
+def _keys(ops: list[tuple[Node, str]], containers: list[tuple[Node, str]]) -> list[str]:
+    """Each op's name qualified by the named modules around it; a repeated name gets "#2", "#3", ..."""
     seen: dict[str, int] = {}
-    regions = []
-    for node, symbol in functions:
+    keys = []
+    for node, own in ops:
         scope = [
             name
             for box, name in containers
             if box.start_byte <= node.start_byte and node.end_byte <= box.end_byte and box.id != node.id
         ]
-        name = "::".join([*scope, _text(symbol)])
+        name = "::".join([*scope, own])
         seen[name] = seen.get(name, 0) + 1
-        key = name if seen[name] == 1 else f"{name}#{seen[name]}"
-        regions.append(Region(key, "function", node.start_point.row, _end_line(node), symbol.start_point.row))
-    return regions
+        keys.append(name if seen[name] == 1 else f"{name}#{seen[name]}")
+    return keys
 
 
 def _errors(root: Node) -> list[tuple[int, int, int]]:
