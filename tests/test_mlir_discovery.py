@@ -433,3 +433,46 @@ def test_a_nested_module_first_local_dump_is_cut_out_of_the_top_module(tmp_path)
     # @g's first dump: cut out of the latest enclosing dump, kernel_a's.
     assert g.base_text == header("cse", "CSE") + "\n" + FUNC.format(name="g", body="%0 = arith.addi %arg0, %arg0 : i32") + "\n"
     assert not any("no enclosing dump" in n for n in dump.notes)
+
+
+def test_two_ops_sharing_a_folder_are_told_apart(tmp_path):
+    m, u = "builtin_module_no-symbol-name", "util_initializer_no-symbol-name"
+    init = "util.initializer {\n  util.return\n}\n"
+    files = {
+        f"{m}/0_cse.mlir": header("cse", "CSE") + "\n" + "module {\n  util.initializer {\n    util.return\n  }\n}\n",
+        f"{m}/{u}/0_0_canonicalize.mlir": header() + "\n" + init,
+        f"{m}/{u}/0_1_cse.mlir": header("cse", "CSE") + "\n" + init,
+        f"{m}/{u}/1_0_canonicalize.mlir": header() + "\n" + init,
+        f"{m}/1_inline.mlir": header("inline", "Inliner") + "\n" + "module {\n}\n",
+    }
+    dump = mlir.read_tree(write_tree(tmp_path / "t", files))
+    names = [s.filename.rsplit("/", 1)[-1] for s in dump.snapshots[1:]]
+    assert names == ["0_cse.mlir", "0_0_canonicalize.mlir", "0_1_cse.mlir", "1_inline.mlir", "1_0_canonicalize.mlir"]
+    second_op = dump.snapshots[5]
+    assert second_op.base == 0 and second_op.base_text is None  # not against the other initializer's dump
+    assert any("counter starts again" in n and "1_0_canonicalize.mlir" in n for n in dump.notes)
+
+
+def test_the_first_pass_is_not_hidden():
+    dump = mlir.read_tree(FIXTURES / "multi_func/tree_dir")
+    first = dump.snapshots[1]
+    assert first.base is None and first.base_text is None  # diffed against snapshot 0, the empty input
+    assert dump.snapshots[0].text == "" and first.text
+
+
+ARCHIVE = Path("/tmp/mlir/mlir_dumps")
+
+
+@pytest.mark.skipif(not ARCHIVE.is_dir(), reason="an extra check over the whole archive; the fixtures cover its forms")
+def test_every_archive_form_discovers():
+    count = 0
+    for item in sorted(ARCHIVE.glob("*/*")):
+        if mlir.looks_like_tree(item):
+            dump = mlir.read_tree(item)
+        elif item.suffix == ".txt" and mlir.looks_like_stream(item) and "threading" not in item.name:
+            dump = mlir.read_stream(item)
+        else:
+            continue
+        assert len(dump.snapshots) > 5
+        count += 1
+    assert count == 32  # 6 programs x 4 standard forms, and 8 variants

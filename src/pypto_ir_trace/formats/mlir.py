@@ -125,20 +125,37 @@ def read_tree(path: Path) -> Dump:
         notes.append(f"ignored {len(ignored)} .mlir file(s) not named <counters>_<pass>.mlir, e.g. {ignored[0]}")
     entries.sort(key=lambda e: (e.key, e.rel.name))
     notes.extend(_tree_order_notes(entries))
-    dumps = [
-        _Entry(
-            header=e.header,
-            filename=e.rel.as_posix(),
-            path=e.path,
-            content=None,
-            warnings=None,
-            op_id=e.op_folder,
-            local=e.header.op is None and len(e.rel.parts) > 2,
-            ancestors=e.ancestor_folders,
-            where=e.rel.parts[-2] if len(e.rel.parts) > 1 else "",
+    dumps = []
+    current: dict[str, str] = {}  # folder -> the op it holds now
+    last_counter: dict[str, int] = {}
+    restarted: list[str] = []
+    for e in entries:
+        folder, own = e.op_folder, e.counters[-1]
+        if folder in last_counter and own <= last_counter[folder]:
+            # An op's counter only grows: this is another op with the same folder name, or another run.
+            restarted.append(e.rel.as_posix())
+            current[folder] = f"{folder}#{len(restarted) + 1}"
+        last_counter[folder] = own
+        op_id = current.setdefault(folder, folder)
+        dumps.append(
+            _Entry(
+                header=e.header,
+                filename=e.rel.as_posix(),
+                path=e.path,
+                content=None,
+                warnings=None,
+                op_id=op_id,
+                local=e.header.op is None and len(e.rel.parts) > 2,
+                ancestors=tuple(current.get(a, a) for a in e.ancestor_folders),
+                where=e.rel.parts[-2] if len(e.rel.parts) > 1 else "",
+            )
         )
-        for e in entries
-    ]
+    if restarted:
+        notes.append(
+            f"an op's counter starts again at {restarted[0]}{f' (and {len(restarted) - 1} more)' if len(restarted) > 1 else ''}: "
+            "another op with the same folder name (e.g. an unnamed op), or another run; it is taken as a new op, "
+            "and files with the same name may have overwritten each other"
+        )
     return _dump(root, dumps, notes, "mlir-tree")
 
 
