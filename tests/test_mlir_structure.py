@@ -212,3 +212,52 @@ def test_value_spans_count_characters_not_bytes():
     lines = ["func.func @f(%arg0: i32) {", '  %1 = x.op "é€", %arg0 : i32', '  x.use "ü"(%1, %1) : i32', "}"]
     names = [[line[s:e] for s, e in spans] for line, spans in zip(lines, mlir.value_spans(lines))]
     assert names == [["%arg0"], ["%1", "%arg0"], ["%1", "%1"], []]
+
+
+def test_highlights_name_what_a_reader_looks_for():
+    from tree_sitter import QueryCursor
+
+    lines = [
+        "// -----// IR Dump After CSE (cse) //----- //",
+        "#map = affine_map<(d0) -> (d0)>",
+        "func.func private @f(%arg0: i32) -> i1 attributes {m = #map} {",
+        '  %0 = arith.constant {note = "x"} 42 : i32',
+        "  %true = arith.constant true",
+        "  cf.br ^bb1",
+        "^bb1:  // pred: ^bb0",
+        "  return %true : i1",
+        "}",
+    ]
+    tree = mlir.parse(lines)
+    captured = {}
+    for name, nodes in QueryCursor(mlir.query("highlights")).captures(tree.root_node).items():
+        for node in nodes:
+            captured.setdefault(node.text.decode(), set()).add(name)
+    want = {
+        "// -----// IR Dump After CSE (cse) //----- //": "comment", "func.func": "keyword", "private": "keyword",
+        "@f": "function", "%arg0": "variable", "i32": "type", "arith.constant": "call", '"x"': "string",
+        "42": "number", "true": "constant", "^bb1": "label", "#map": "constant",
+    }
+    for text, name in want.items():
+        assert name in captured.get(text, set()), (text, captured.get(text))
+
+
+ARCHIVE = Path("/tmp/mlir/mlir_dumps")
+
+
+@pytest.mark.skipif(not ARCHIVE.is_dir(), reason="an extra check over the whole archive; the fixtures cover its forms")
+def test_every_archive_snapshot_has_the_oracles_functions():
+    checked = 0
+    for item in sorted(ARCHIVE.glob("*/*")):
+        if mlir_format.looks_like_tree(item):
+            dump = mlir_format.read_tree(item)
+        elif item.suffix == ".txt" and mlir_format.looks_like_stream(item) and "threading" not in item.name:
+            dump = mlir_format.read_stream(item)
+        else:
+            continue
+        for snapshot in dump.snapshots[1:]:
+            structure = analyze(snapshot.text)
+            assert structure.trusted, (snapshot.filename, structure.reason)
+            assert [r.key.rsplit("::", 1)[-1] for r in structure.regions] == oracle_names(snapshot.text)
+            checked += 1
+    assert checked > 700
