@@ -151,6 +151,67 @@ def test_custom_assembly_errors_mark_their_function_only():
     assert [(r.key, r.error) for r in structure.regions] == [("@main", "syntax error at line 4"), ("@f", None)]
 
 
+IREE_MODULE = """\
+#executable_target = #hal.executable.target<"llvm-cpu", "embedded-elf-x86_64", {cpu = "generic", native_vector_size = 16 : i64}>
+#pipeline_layout = #hal.pipeline.layout<bindings = [#hal.pipeline.binding<storage_buffer, ReadOnly>, #hal.pipeline.binding<storage_buffer>]>
+module attributes {stream.affinity.default = #hal.device.affinity<@__device_0>} {
+  util.global private @__device_0 = #hal.device.target<"local", [#executable_target]> : !hal.device
+  stream.executable private @ex {
+    stream.executable.export public @entry workgroups(%arg0: index) -> (index, index, index) {
+      %x, %y, %z = flow.dispatch.workgroup_count_from_slice %arg0
+      stream.return %x, %y, %z : index, index, index
+    }
+    builtin.module {
+      func.func @entry(%arg0: !stream.binding, %arg1: index) {
+        %c0 = arith.constant 0 : index
+        %0 = stream.binding.subspan %arg0[%c0] : !stream.binding -> !flow.dispatch.tensor<readonly:tensor<?x4xf32>>{%arg1}
+        return
+      }
+    }
+  }
+  util.func public @main(%arg0: !hal.buffer_view) -> !hal.buffer_view attributes {iree.abi.stub, iree.reflection = {iree.abi.declaration = "sync func @main(%input0: tensor<4xf32>) -> (%output0: tensor<4xf32>)"}} {
+    %0 = stream.resource.size %arg0 : !stream.resource<*>
+    %result, %result_timepoint = stream.resource.alloca uninitialized : !stream.resource<external>{%c16} => !stream.timepoint
+    %1 = stream.cmd.execute await(%result_timepoint) => with(%0 as %arg1: !stream.resource<external>{%c16}, %result as %arg2: !stream.resource<external>{%c16}) {
+      stream.cmd.dispatch @ex::@entry[%c4](%c4 : index) {
+        ro %arg1[%c0 for %c16] : !stream.resource<external>{%c16},
+        wo %arg2[%c0 for %c16] : !stream.resource<external>{%c16}
+      }
+    } => !stream.timepoint
+    %2 = stream.timepoint.await %1 => %result : !stream.resource<external>{%c16}
+    %3:2 = util.call @helper(%2) : (!stream.resource<external>) -> (index, index)
+    cf.cond_br %cond, ^bb1, ^bb2
+  ^bb1:  // pred: ^bb0
+    util.return %arg0 : !hal.buffer_view
+  ^bb2:  // pred: ^bb0
+    util.return %arg0 : !hal.buffer_view
+  }
+  util.initializer {
+    %0 = hal.devices.get %c0 : !hal.device
+    util.global.store %0, @__device_0 : !hal.device
+    util.return
+  }
+  util.func private @helper(%arg0: !stream.resource<external>) -> (index, index) {
+    util.return %c0, %c0 : index, index
+  }
+}
+"""
+
+
+def test_iree_style_module_keeps_its_functions():
+    """Custom assembly outside and inside functions, block labels at the function's indentation."""
+    structure = analyze(IREE_MODULE)
+    assert structure.trusted, structure.reason
+    assert [(r.key, r.start, r.end, r.error is not None) for r in structure.regions] == [
+        ("@entry", 10, 15, True),
+        ("@main", 17, 34, True),
+        ("@helper", 39, 42, False),
+    ]
+    assert [r.key.rsplit("::", 1)[-1] for r in structure.regions] == [
+        n for n in oracle_names(IREE_MODULE)
+    ]
+
+
 def test_error_outside_functions_is_tolerated():
     text = "module {\n  util.global private @x = #util.byte_pattern<1> : !stream.resource<constant>{%sz}\n  func.func @f() {\n    return\n  }\n}\n"
     structure = analyze(text)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -185,7 +185,7 @@ def read_stream(path: Path) -> Dump:
                 path=None,
                 content=content,
                 warnings=pending,
-                op_id=_stream_op_id(header, content),
+                op_id=f"{header.op} {header.sym}" if header.op else "",
                 local=False,
                 ancestors=(),
                 where="",
@@ -194,7 +194,7 @@ def read_stream(path: Path) -> Dump:
         pending = _diagnostics(lines, diag, stop)
     if pending:
         last = dumps[-1]
-        dumps[-1] = _Entry(**{**last.__dict__, "warnings": (last.warnings or "") + pending})
+        dumps[-1] = replace(last, warnings=(last.warnings or "") + pending)
         notes.append("the stream ends with diagnostics after its last dump: they are shown with the last snapshot")
     dumps = [_as_local(entry) for entry in dumps]
     if any(entry.local for entry in dumps):
@@ -327,10 +327,6 @@ def _diagnostics(lines: list[str], start: int, stop: int) -> str | None:
     return text + "\n" if text.strip() else None
 
 
-def _stream_op_id(header: Header, content: str) -> str:
-    return f"{header.op} {header.sym}" if header.op else ""
-
-
 def _as_local(entry: _Entry) -> _Entry:
     """A stream dump whose header names no op: local when it holds one function and nothing else.
 
@@ -340,7 +336,7 @@ def _as_local(entry: _Entry) -> _Entry:
     key = _single_op(entry.content or "")
     if key is None or not key.startswith("@"):
         return entry
-    return _Entry(**{**entry.__dict__, "op_id": key, "local": True, "ancestors": ()})
+    return replace(entry, op_id=key, local=True)
 
 
 # --- both --------------------------------------------------------------------------------------

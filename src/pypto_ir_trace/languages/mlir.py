@@ -17,7 +17,8 @@ uncertain count:
    into an ERROR node or read it as a bare word) must sit on the symbol line of a found function:
    otherwise a definition was lost or swallowed by its neighbour, and the snapshot is untrusted.
 4. When the tree has errors, every function must have the printer's layout: the lines after its
-   symbol line are indented deeper than it, except the last, a `}` at its own indentation. Otherwise
+   symbol line are indented deeper than it, except block labels (`^bb1:`, printed at the function's
+   own indentation) and the last line, a `}` at the function's indentation. Otherwise
    an error hides where the function ends (it swallowed the next one, or stopped early): untrusted.
    An error that starts inside a function and ends outside it fails the same way.
 An error-free tree is trusted as it is: the parse is the grammar's reading of the text.
@@ -220,7 +221,7 @@ def _off_layout_line(region: Region, lines: list[str]) -> int | None:
     indent = _indent(lines[region.def_line])
     for row in range(region.def_line + 1, last):
         line = lines[row]
-        if line.strip() and _indent(line) <= indent:
+        if line.strip() and _indent(line) <= indent and not (_indent(line) == indent and line.lstrip().startswith("^")):
             return row
     closing = lines[last]
     if _indent(closing) != indent or not closing.lstrip().startswith("}"):
