@@ -124,7 +124,10 @@ def read_tree(path: Path) -> Dump:
     if ignored:
         notes.append(f"ignored {len(ignored)} .mlir file(s) not named <counters>_<pass>.mlir, e.g. {ignored[0]}")
     entries.sort(key=lambda e: (e.key, e.rel.name))
+    ranks, sibling_note = _sibling_ranks(entries)
+    entries.sort(key=lambda e: (_ranked(e.key, ranks), e.rel.name))
     notes.extend(_tree_order_notes(entries))
+    notes.extend(sibling_note)
     dumps = []
     current: dict[str, str] = {}  # folder -> the op it holds now
     last_counter: dict[str, int] = {}
@@ -296,20 +299,83 @@ def _tree_order_notes(entries: list[_TreeFile]) -> list[str]:
             notes.append(
                 f"{folder}: dumps numbered {shown} are missing (overwritten by a file of the same name, or deleted)"
             )
-    siblings: dict[tuple, set[str]] = {}
+    return notes
+
+
+def _sibling_ranks(entries: list[_TreeFile]) -> tuple[dict[tuple, tuple], list[str]]:
+    """Where the names cannot order sibling ops (the same parent dump), the IR can: a pass manager
+    visits an op's children in the order the IR lists them, and runs a nested pipeline to the end on
+    one before the next. So siblings are ranked by where their symbol stands in a whole dump among
+    their own files (module scope); without one, or without a symbol, by folder name.
+    -> ({(parent key, op folder): rank}, notes)."""
+    groups: dict[tuple, dict[str, _TreeFile]] = {}
     for e in entries:
         if len(e.key) > 1:
-            siblings.setdefault(e.key[:-1], set()).add(e.key[-1][0])
-    ambiguous = [(parent, sorted(ops)) for parent, ops in siblings.items() if len(ops) > 1]
-    if ambiguous:
-        parent, ops = ambiguous[0]
-        after = f"{parent[-1][0]} dump {parent[-1][1]}"
-        notes.append(
-            f"the file names do not record the order of sibling ops ({len(ambiguous)} case(s), e.g. "
-            f"{', '.join(ops[:3])}{' ...' if len(ops) > 3 else ''} after {after}): each op's dumps are shown "
-            "together, ops in folder-name order"
-        )
-    return notes
+            groups.setdefault(e.key[:-1], {}).setdefault(e.key[-1][0], e)
+    ranks: dict[tuple, tuple] = {}
+    ambiguous = by_name = 0
+    example = ""
+    for parent, ops in groups.items():
+        if len(ops) < 2:
+            continue
+        ambiguous += 1
+        example = example or f"{', '.join(list(ops)[:3])}{' ...' if len(ops) > 3 else ''} after {parent[-1][0]} dump {parent[-1][1]}"
+        whole = next((f for f in ops.values() if f.header.op is not None), None) or _top_dump_near(entries, parent, ops)
+        regions = _op_regions(_read_text(whole.path)) if whole is not None else ()
+        for folder, first in ops.items():
+            region = _region_of(regions, first)
+            if region is not None:
+                ranks[(parent, folder)] = (0, region.start, folder)
+        by_name += any((parent, folder) not in ranks for folder in ops)
+    if not ambiguous:
+        return ranks, []
+    how = "in the order the IR lists them (a pass that visits them otherwise, like the inliner, is not followed)"
+    if by_name:
+        how += f"; in {by_name} case(s) the IR could not tell, and folder names decide"
+    return ranks, [
+        f"the file names do not record the order of sibling ops ({ambiguous} case(s), e.g. {example}): "
+        f"each op's dumps are shown together, ops {how}"
+    ]
+
+
+def _top_dump_near(entries: list[_TreeFile], parent: tuple, ops: dict[str, _TreeFile]) -> _TreeFile | None:
+    """A dump of the top-level op (it holds every op) from the same stretch of the pipeline: of the
+    nearest few after the parent dump, then before it, the one that shows the most of these ops
+    (passes remove functions; the order of the rest does not change)."""
+    tops = [e for e in entries if len(e.rel.parts) == 2]
+    after = [e for e in tops if e.key >= parent][:3]
+    before = [e for e in tops if e.key < parent][-3:][::-1]
+    best, found = None, 0
+    for top in after + before:
+        regions = _op_regions(_read_text(top.path))
+        count = sum(_region_of(regions, first) is not None for first in ops.values())
+        if count > found:
+            best, found = top, count
+    return best
+
+
+def _region_of(regions, file: _TreeFile):
+    """The region of the op a file dumps: by the symbol in its header, else by its folder name
+    (`<op>_<symbol>`: the longest symbol that ends the folder name)."""
+    sym = file.header.sym
+    if sym:
+        return _locate(regions, sym, file.op_folder) or _locate(regions, sym.removeprefix("@"), file.op_folder)
+    folder = file.folders[-1]
+    names = {r.key.rsplit("::", 1)[-1] for r in regions}
+    fitting = sorted((n for n in names if folder.endswith("_" + n.removeprefix("@"))), key=len, reverse=True)
+    return _locate(regions, fitting[0], file.op_folder) if fitting else None
+
+
+def _ranked(key: tuple[tuple[str, int], ...], ranks: dict[tuple, tuple]) -> tuple:
+    return tuple((ranks.get((key[:i], folder), (1, 0, folder)), counter) for i, (folder, counter) in enumerate(key))
+
+
+def _locate(regions, name: str, folder_path: str):
+    """The one region named `name` (last key component); the folders break ties between modules."""
+    found = [r for r in regions if r.key == name or r.key.endswith(f"::{name}")]
+    if len(found) > 1:
+        found = [r for r in found if all(f"_{m}" in folder_path for m in r.key.split("::")[:-1])]
+    return found[0] if len(found) == 1 else None
 
 
 # --- streams -----------------------------------------------------------------------------------
@@ -435,12 +501,9 @@ def _cut(source_text: str, entry: _Entry) -> str | None:
         return None
     lines, _ = split_lines(source_text)
     name = key.rsplit("::", 1)[-1]
-    found = [r for r in _op_regions(source_text) if r.key == name or r.key.endswith(f"::{name}")]
-    if len(found) > 1:  # the folders name the modules around it
-        found = [r for r in found if all(f"_{m}" in entry.op_id for m in r.key.split("::")[:-1])]
-    if len(found) != 1 or (entry.where and not entry.where.endswith(f"_{name.removeprefix('@')}")):
+    region = _locate(_op_regions(source_text), name, entry.op_id)
+    if region is None or (entry.where and not entry.where.endswith(f"_{name.removeprefix('@')}")):
         return None
-    region = found[0]
     indent = len(lines[region.def_line]) - len(lines[region.def_line].lstrip(" "))
     body = [line[indent:] if not line[:indent].strip() else line.lstrip(" ") for line in lines[region.start : region.end]]
     return "".join(line + "\n" for line in [lines[0], *body]) + "\n"
