@@ -503,3 +503,24 @@ def test_every_archive_form_discovers():
         assert len(dump.snapshots) > 5
         count += 1
     assert count == 32  # 6 programs x 4 standard forms, and 8 variants
+
+
+def test_a_folder_above_or_inside_the_tree(tmp_path):
+    m = "builtin_module_no-symbol-name"
+    files = {
+        f"unit_a/{m}/func_func_f/0_0_cse.mlir": header("cse", "CSE", "func.func @f") + "\n" + module("f"),
+        f"unit_a/{m}/1_inline.mlir": header("inline", "Inliner", "builtin.module") + "\n" + module("f"),
+    }
+    root = write_tree(tmp_path / "out", files)
+    above = mlir.read_tree(root)
+    assert [s.filename for s in above.snapshots[1:]] == [f"unit_a/{m}/func_func_f/0_0_cse.mlir", f"unit_a/{m}/1_inline.mlir"]
+    assert any("unit_a" in n for n in above.notes)
+    inside = mlir.read_tree(root / "unit_a" / m)
+    assert [s.filename for s in inside.snapshots[1:]] == ["func_func_f/0_0_cse.mlir", "1_inline.mlir"]
+    assert any("inside a dump tree" in n for n in inside.notes)
+    write_tree(root, {f"unit_b/{m}/0_cse.mlir": header("cse", "CSE", "builtin.module") + "\n" + module("f")})
+    with pytest.raises(DumpError, match="several dump trees"):
+        mlir.read_tree(root)
+    write_tree(root, {f"unit_b/0_cse.mlir": header("cse", "CSE", "builtin.module") + "\n" + module("f")})
+    with pytest.raises(DumpError, match="one folder deep per counter"):
+        mlir.read_tree(root)

@@ -116,11 +116,12 @@ def read_tree(path: Path) -> Dump:
         if header is None:
             raise DumpError(f"{rel.as_posix()} in {root} has no IR Dump header line: is this an MLIR dump tree?")
         counters = tuple(int(c) for c in match["counters"].split("_"))
-        entries.append(_TreeFile(rel, file, counters, header))
+        entries.append(_TreeFile(rel, file, counters, header, rel.parts[:-1]))
     if not entries:
         raise DumpError(
             f"no MLIR dump files under {root} (--mlir-print-ir-module-scope writes nothing without --mlir-disable-threading)"
         )
+    entries = _align(root, entries, notes)
     if ignored:
         notes.append(f"ignored {len(ignored)} .mlir file(s) not named <counters>_<pass>.mlir, e.g. {ignored[0]}")
     entries.sort(key=lambda e: (e.key, e.rel.name))
@@ -148,9 +149,9 @@ def read_tree(path: Path) -> Dump:
                 content=None,
                 warnings=None,
                 op_id=op_id,
-                local=e.header.op is None and len(e.rel.parts) > 2,
+                local=e.header.op is None and len(e.folders) > 1,
                 ancestors=tuple(current.get(a, a) for a in e.ancestor_folders),
-                where=e.rel.parts[-2] if len(e.rel.parts) > 1 else "",
+                where=e.folders[-1],
             )
         )
     if restarted:
@@ -230,23 +231,16 @@ def anchors(warnings: str, filename: str) -> list[tuple[int, int, str]]:
 
 @dataclass(frozen=True)
 class _TreeFile:
-    rel: Path
+    rel: Path  # relative to the directory the user gave
     path: Path
     counters: tuple[int, ...]
     header: Header
-
-    @property
-    def folders(self) -> tuple[str, ...]:
-        return self.rel.parts[:-1]
+    folders: tuple[str, ...]  # the op folders from the top-level op down: one per counter
 
     @property
     def key(self) -> tuple[tuple[str, int], ...]:
         """((folder, counter), ...): the README's integer-tuple order, with each op's dumps kept together."""
-        folders, counters = self.folders, self.counters
-        width = max(len(folders), len(counters))
-        return tuple(
-            (folders[i] if i < len(folders) else "", counters[i] if i < len(counters) else -1) for i in range(width)
-        )
+        return tuple(zip(self.folders, self.counters))
 
     @property
     def op_folder(self) -> str:
@@ -255,6 +249,32 @@ class _TreeFile:
     @property
     def ancestor_folders(self) -> tuple[str, ...]:
         return tuple("/".join(self.folders[:k]) for k in range(1, len(self.folders)))
+
+
+def _align(root: Path, entries: list[_TreeFile], notes: list[str]) -> list[_TreeFile]:
+    """One folder per counter: a file k_j_x.mlir lies two op folders below the tree's top. The user may
+    have given a folder above the tree (one level that only leads to it) or inside it (an op's folder)."""
+    offsets = {len(e.rel.parts) - 1 - len(e.counters) for e in entries}
+    if len(offsets) > 1:
+        odd = next(e for e in entries if len(e.rel.parts) - 1 - len(e.counters) != min(offsets))
+        raise DumpError(
+            f"{odd.rel.as_posix()} in {root} does not lie one folder deep per counter: is this one --mlir-print-ir-tree-dir?"
+        )
+    offset = offsets.pop()
+    if offset > 0:
+        above = sorted({e.rel.parts[:offset] for e in entries})
+        if len(above) > 1:
+            shown = ", ".join("/".join(a) for a in above[:3])
+            raise DumpError(f"{root} holds several dump trees ({shown}{' ...' if len(above) > 3 else ''}): give one of them")
+        notes.append(f"the dump tree is {'/'.join(above[0])} inside the given folder")
+        return [replace(e, folders=e.rel.parts[offset:-1]) for e in entries]
+    if offset < 0:
+        outer = root.resolve().parts[offset:]
+        if len(outer) < -offset:
+            raise DumpError(f"{root}: its files have more counters than there are folders above them")
+        notes.append(f"the given folder is inside a dump tree: its files are read as dumps of {'/'.join(outer)}")
+        return [replace(e, folders=(*outer, *e.rel.parts[:-1])) for e in entries]
+    return entries
 
 
 def _mlir_files(root: Path):
@@ -342,7 +362,7 @@ def _top_dump_near(entries: list[_TreeFile], parent: tuple, ops: dict[str, _Tree
     """A dump of the top-level op (it holds every op) from the same stretch of the pipeline: of the
     nearest few after the parent dump, then before it, the one that shows the most of these ops
     (passes remove functions; the order of the rest does not change)."""
-    tops = [e for e in entries if len(e.rel.parts) == 2]
+    tops = [e for e in entries if len(e.folders) == 1]
     after = [e for e in tops if e.key >= parent][:3]
     before = [e for e in tops if e.key < parent][-3:][::-1]
     best, found = None, 0
