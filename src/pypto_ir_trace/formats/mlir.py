@@ -12,10 +12,13 @@ What a snapshot is, and what it is diffed against (Snapshot.base / base_text):
   dump, or, for the op's first dump, against the op's text cut out of the latest dump of an enclosing
   op (indentation removed), or against the empty input when there is none: never against the module.
 Tree order (the README's integer-tuple rule): a file's key interleaves its folders and counters,
-((top folder, c1), (next folder, c2), ...), compared as tuples, so a prefix sorts first; sibling ops
-that ran after the same parent dump are not ordered by the names: each op's dumps are kept together,
-ops in folder-name order, and a note says so. Equal keys (counters restarted: several pass managers
-wrote into one tree) are ordered by file name, with a note. File mtimes are never used.
+((top folder, c1), (next folder, c2), ...), compared as tuples, so a prefix sorts first. The names
+do not order sibling ops that ran after the same parent dump: each op's dumps are kept together (a
+nested pipeline runs to its end on one op before the next), ops in the order the IR lists them (the
+order a pass manager visits them), read from one whole dump; folder names decide where the IR cannot
+tell; a note says so. Equal keys (counters restarted: several pass managers wrote into one tree) are
+ordered by file name, and an op folder whose own counter starts again holds another op; notes say so.
+File mtimes are never used.
 Stream: dumps in file order; diagnostics between dumps (`loc: error: ...` and the lines that follow
 them) were emitted by the pass whose dump comes next, and become that snapshot's warnings.
 """
@@ -79,11 +82,15 @@ def parse_header(line: str) -> Header | None:
 
 
 def looks_like_tree(path: Path) -> bool:
-    """A directory whose first .mlir file (at any depth) starts with an IR Dump header."""
+    """A directory whose first <counters>_<pass>.mlir file (at any depth) starts with an IR Dump header."""
     if not path.is_dir():
         return False
     for file in _mlir_files(path):
-        return _first_line(file).startswith(HEADER_PREFIX)
+        if _TREE_FILE.match(file.name):
+            try:
+                return _first_line(file).startswith(HEADER_PREFIX)
+            except DumpError:
+                return False
     return False
 
 
@@ -312,13 +319,17 @@ def _tree_order_notes(entries: list[_TreeFile]) -> list[str]:
     own: dict[str, set[int]] = {}
     for e in entries:
         own.setdefault(e.op_folder, set()).add(e.counters[-1])
-    for folder, numbers in sorted(own.items()):
-        missing = sorted(set(range(min(1, min(numbers)), max(numbers) + 1)) - numbers)
-        if missing:
-            shown = ", ".join(map(str, missing[:5])) + (" ..." if len(missing) > 5 else "")
-            notes.append(
-                f"{folder}: dumps numbered {shown} are missing (overwritten by a file of the same name, or deleted)"
-            )
+    # An op's counter grows by one per dump, so a hole between its numbers is a lost dump. Numbers
+    # before the first are not counted: an op renamed by a pass continues its counter in a new folder.
+    gaps = [(folder, sorted(set(range(min(n), max(n) + 1)) - n)) for folder, n in sorted(own.items())]
+    gaps = [(folder, missing) for folder, missing in gaps if missing]
+    if gaps:
+        folder, missing = gaps[0]
+        shown = ", ".join(map(str, missing[:5])) + (" ..." if len(missing) > 5 else "")
+        notes.append(
+            f"dumps are missing in {len(gaps)} op folder(s), e.g. {folder}: numbers {shown} "
+            "(overwritten by a file of the same name, or deleted)"
+        )
     return notes
 
 
