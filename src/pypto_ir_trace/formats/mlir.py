@@ -339,11 +339,13 @@ def _sibling_ranks(entries: list[_TreeFile]) -> tuple[dict[tuple, tuple], list[s
     one before the next. So siblings are ranked by where their symbol stands in a whole dump among
     their own files (module scope); without one, or without a symbol, by folder name.
     -> ({(parent key, op folder): rank}, notes)."""
+    regions_at = lru_cache(maxsize=None)(lambda path: _op_regions(_read_text(path)))  # this tree only
     groups: dict[tuple, dict[str, _TreeFile]] = {}
     for e in entries:
         if len(e.key) > 1:
             groups.setdefault(e.key[:-1], {}).setdefault(e.key[-1][0], e)
     ranks: dict[tuple, tuple] = {}
+    tops = [e for e in entries if len(e.folders) == 1]
     ambiguous = by_name = 0
     example = ""
     for parent, ops in groups.items():
@@ -351,8 +353,9 @@ def _sibling_ranks(entries: list[_TreeFile]) -> tuple[dict[tuple, tuple], list[s
             continue
         ambiguous += 1
         example = example or f"{', '.join(list(ops)[:3])}{' ...' if len(ops) > 3 else ''} after {parent[-1][0]} dump {parent[-1][1]}"
-        whole = next((f for f in ops.values() if f.header.op is not None), None) or _top_dump_near(entries, parent, ops)
-        regions = _op_regions(_read_text(whole.path)) if whole is not None else ()
+        whole = next((f for f in ops.values() if f.header.op is not None), None)
+        whole = whole or _top_dump_near(tops, parent, ops, regions_at)
+        regions = regions_at(whole.path) if whole is not None else ()
         for folder, first in ops.items():
             region = _region_of(regions, first)
             if region is not None:
@@ -369,19 +372,20 @@ def _sibling_ranks(entries: list[_TreeFile]) -> tuple[dict[tuple, tuple], list[s
     ]
 
 
-def _top_dump_near(entries: list[_TreeFile], parent: tuple, ops: dict[str, _TreeFile]) -> _TreeFile | None:
-    """A dump of the top-level op (it holds every op) from the same stretch of the pipeline: of the
-    nearest few after the parent dump, then before it, the one that shows the most of these ops
-    (passes remove functions; the order of the rest does not change)."""
-    tops = [e for e in entries if len(e.folders) == 1]
-    after = [e for e in tops if e.key >= parent][:3]
-    before = [e for e in tops if e.key < parent][-3:][::-1]
+def _top_dump_near(tops: list[_TreeFile], parent: tuple, ops: dict[str, _TreeFile], regions_at) -> _TreeFile | None:
+    """A dump of the top-level op (it holds every op) from the same stretch of the pipeline: the
+    nearest after the parent dump, then before it, alternating; the first that shows all these ops,
+    else the one that shows most (passes remove functions; the order of the rest does not change)."""
+    after = [e for e in tops if e.key >= parent][:2]
+    before = [e for e in tops if e.key < parent][-2:][::-1]
     best, found = None, 0
-    for top in after + before:
-        regions = _op_regions(_read_text(top.path))
+    for top in [t for pair in zip(after + [None] * 2, before + [None] * 2) for t in pair if t is not None]:
+        regions = regions_at(top.path)
         count = sum(_region_of(regions, first) is not None for first in ops.values())
         if count > found:
             best, found = top, count
+        if found == len(ops):
+            break
     return best
 
 
