@@ -322,3 +322,11 @@ def test_every_archive_snapshot_has_the_oracles_functions():
             assert [r.key.rsplit("::", 1)[-1] for r in structure.regions] == oracle_names(snapshot.text)
             checked += 1
     assert checked > 700
+
+
+def test_a_function_that_ends_early_is_untrusted():
+    # The stray `}` closes @a at line 4: its `return` and `}` would fall outside every function.
+    text = 'module {\n  func.func @a() {\n    "x"() : () -> ()\n    }\n    return\n  }\n  func.func @b() {\n    return\n  }\n}\n'
+    structure = analyze(text)
+    assert not structure.trusted
+    assert structure.reason == "a syntax error hides where @a ends (line 4 is not laid out inside it)"
