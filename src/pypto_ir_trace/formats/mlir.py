@@ -44,7 +44,8 @@ _NEW_PASS = re.compile(r"^(?P<cls>[^\s:]+)(?P<failed> Failed)?: (?P<arg>[^\s{]+)
 _TREE_FILE = re.compile(r"^(?P<counters>\d+(?:_\d+)*)_(?P<arg>.+)\.mlir$")
 # A diagnostic starts at column 0 with its location: input.mlir:5:3, file.mlir:7, <unknown>:0.
 _DIAGNOSTIC = re.compile(
-    r"^(?P<file><unknown>|[^\s:\"]+?):(?P<line>\d+)(?::(?P<col>\d+))?: (?P<severity>error|warning|note|remark): (?P<msg>.*)$"
+    r"^(?P<file><unknown>|[^\s:\"]+?):(?P<line>\d+)(?::(?P<col>\d+))?: "
+    r"(?P<severity>error|warning|note|remark): (?P<msg>.*)$"
 )
 _THREADING = "without disabling multi-threading"
 _THREADING_HELP = (
@@ -126,7 +127,8 @@ def read_tree(path: Path) -> Dump:
         entries.append(_TreeFile(rel, file, counters, header, rel.parts[:-1]))
     if not entries:
         raise DumpError(
-            f"no MLIR dump files under {root} (--mlir-print-ir-module-scope writes nothing without --mlir-disable-threading)"
+            f"no MLIR dump files under {root} "
+            "(--mlir-print-ir-module-scope writes nothing without --mlir-disable-threading)"
         )
     entries = _align(root, entries, notes)
     if ignored:
@@ -163,7 +165,8 @@ def read_tree(path: Path) -> Dump:
         )
     if restarted:
         notes.append(
-            f"an op's counter starts again at {restarted[0]}{f' (and {len(restarted) - 1} more)' if len(restarted) > 1 else ''}: "
+            f"an op's counter starts again at {restarted[0]}"
+            f"{f' (and {len(restarted) - 1} more)' if len(restarted) > 1 else ''}: "
             "another op with the same folder name (e.g. an unnamed op), or another run; it is taken as a new op, "
             "and files with the same name may have overwritten each other"
         )
@@ -265,14 +268,16 @@ def _align(root: Path, entries: list[_TreeFile], notes: list[str]) -> list[_Tree
     if len(offsets) > 1:
         odd = next(e for e in entries if len(e.rel.parts) - 1 - len(e.counters) != min(offsets))
         raise DumpError(
-            f"{odd.rel.as_posix()} in {root} does not lie one folder deep per counter: is this one --mlir-print-ir-tree-dir?"
+            f"{odd.rel.as_posix()} in {root} does not lie one folder deep per counter: "
+            "is this one --mlir-print-ir-tree-dir?"
         )
     offset = offsets.pop()
     if offset > 0:
         above = sorted({e.rel.parts[:offset] for e in entries})
         if len(above) > 1:
             shown = ", ".join("/".join(a) for a in above[:3])
-            raise DumpError(f"{root} holds several dump trees ({shown}{' ...' if len(above) > 3 else ''}): give one of them")
+            more = " ..." if len(above) > 3 else ""
+            raise DumpError(f"{root} holds several dump trees ({shown}{more}): give one of them")
         notes.append(f"the dump tree is {'/'.join(above[0])} inside the given folder")
         return [replace(e, folders=e.rel.parts[offset:-1]) for e in entries]
     if offset < 0:
@@ -315,7 +320,9 @@ def _tree_order_notes(entries: list[_TreeFile]) -> list[str]:
             f"{' and '.join(e.rel.as_posix() for e in first[:2])}): several pass managers wrote into it; "
             "dumps with equal counters are ordered by file name, their true order is not known"
         )
-        notes.append("with restarted counters, a file with the same name overwrites an earlier one: dumps may be missing")
+        notes.append(
+            "with restarted counters, a file with the same name overwrites an earlier one: dumps may be missing"
+        )
     own: dict[str, set[int]] = {}
     for e in entries:
         own.setdefault(e.op_folder, set()).add(e.counters[-1])
@@ -352,7 +359,9 @@ def _sibling_ranks(entries: list[_TreeFile]) -> tuple[dict[tuple, tuple], list[s
         if len(ops) < 2:
             continue
         ambiguous += 1
-        example = example or f"{', '.join(list(ops)[:3])}{' ...' if len(ops) > 3 else ''} after {parent[-1][0]} dump {parent[-1][1]}"
+        if not example:
+            more = " ..." if len(ops) > 3 else ""
+            example = f"{', '.join(list(ops)[:3])}{more} after {parent[-1][0]} dump {parent[-1][1]}"
         whole = next((f for f in ops.values() if f.header.op is not None), None)
         whole = whole or _top_dump_near(tops, parent, ops, regions_at)
         regions = regions_at(whole.path) if whole is not None else ()
@@ -540,7 +549,10 @@ def _cut(source_text: str, entry: _Entry) -> str | None:
     if region is None or (entry.where and not entry.where.endswith(f"_{name.removeprefix('@')}")):
         return None
     indent = len(lines[region.def_line]) - len(lines[region.def_line].lstrip(" "))
-    body = [line[indent:] if not line[:indent].strip() else line.lstrip(" ") for line in lines[region.start : region.end]]
+    body = [
+        line[indent:] if not line[:indent].strip() else line.lstrip(" ")
+        for line in lines[region.start : region.end]
+    ]
     return "".join(line + "\n" for line in [lines[0], *body]) + "\n"
 
 
