@@ -27,6 +27,7 @@ An error-free tree is trusted as it is: the parse is the grammar's reading of th
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import replace
 from functools import cache
 
@@ -73,7 +74,8 @@ def analyze(tree: Tree, lines: list[str]) -> Structure:
     starts = [r.start for r in regions]
     marked: dict[str, str] = {}
     for first, last, shown in _errors(root):
-        owner = next((r for r, s in zip(regions, starts) if s <= first < r.end), None)
+        at = bisect_right(starts, first) - 1  # regions do not overlap: only this one can hold the error
+        owner = regions[at] if at >= 0 and first < regions[at].end else None
         if owner is None:
             continue  # rule 2: outside every function
         if last >= owner.end:
