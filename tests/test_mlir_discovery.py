@@ -528,3 +528,71 @@ def test_a_folder_above_or_inside_the_tree(tmp_path):
     write_tree(root, {f"unit_b/0_cse.mlir": header("cse", "CSE", "builtin.module") + "\n" + module("f")})
     with pytest.raises(DumpError, match="one folder deep per counter"):
         mlir.read_tree(root)
+
+
+# --- the order rule against a simulated pass manager --------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+PASSES = ["canonicalize", "cse", "sccp", "inline", "loop-invariant-code-motion"]
+step = st.one_of(
+    st.tuples(st.just("module"), st.sampled_from(PASSES)),
+    st.tuples(st.just("nest"), st.lists(st.sampled_from(PASSES), min_size=1, max_size=3)),
+)
+
+
+def simulate(functions: list[str], pipeline, module_scope: bool) -> tuple[dict[str, str], list[str]]:
+    """The files a single-threaded pass manager writes, and the order it writes them in.
+
+    Counters as the README observed them: one per op, a new entry starts at 0 (created as an ancestor
+    prefix, or by the op's first dump), and each of the op's own dumps after that adds one.
+    """
+    counters: dict[str, int] = {}
+
+    def number(op: str, own: bool) -> int:
+        if op not in counters:
+            counters[op] = 0
+        elif own:
+            counters[op] += 1
+        return counters[op]
+
+    m = "builtin_module_no-symbol-name"
+    text = module(*functions)
+    files, order = {}, []
+    merged = []  # the pass manager merges adjacent nested pipelines: func.func(a),func.func(b) runs as func.func(a,b)
+    for kind, arg in pipeline:
+        if kind == "nest" and merged and merged[-1][0] == "nest":
+            merged[-1] = ("nest", merged[-1][1] + arg)
+        else:
+            merged.append((kind, arg))
+    for kind, arg in merged:
+        if kind == "module":
+            rel = f"{m}/{number(m, True)}_{arg}.mlir"
+            files[rel] = header(arg, "P", "builtin.module" if module_scope else None) + "\n" + text
+            order.append(rel)
+            continue
+        for f in functions:  # in IR order, the nested pipeline to its end on each
+            for a in arg:
+                prefix = number(m, False)
+                rel = f"{m}/func_func_{f}/{prefix}_{number(f, True)}_{a}.mlir"
+                body = text if module_scope else FUNC.format(name=f, body="")
+                files[rel] = header(a, "P", f"func.func @{f}" if module_scope else None) + "\n" + body
+                order.append(rel)
+    return files, order
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    functions=st.lists(st.text("abcxyz_", min_size=1, max_size=5), min_size=1, max_size=4, unique=True),
+    pipeline=st.lists(step, min_size=1, max_size=5),
+    module_scope=st.booleans(),
+)
+def test_tree_order_is_the_pass_managers_order(tmp_path_factory, functions, pipeline, module_scope):
+    if not module_scope:
+        # Local dumps name no op: the IR order comes from a module-level dump, so there must be one.
+        pipeline = [*pipeline, ("module", "cse")]
+    files, order = simulate(functions, pipeline, module_scope)
+    dump = mlir.read_tree(write_tree(tmp_path_factory.mktemp("tree"), files))
+    assert [s.filename for s in dump.snapshots[1:]] == order
+    assert not any("folder names decide" in n or "restart" in n or "missing" in n for n in dump.notes)

@@ -372,7 +372,10 @@ def _sibling_ranks(entries: list[_TreeFile]) -> tuple[dict[tuple, tuple], list[s
         by_name += any((parent, folder) not in ranks for folder in ops)
     if not ambiguous:
         return ranks, []
-    how = "in the order the IR lists them (a pass that visits them otherwise, like the inliner, is not followed)"
+    how = (
+        "in the order the IR lists them (a pass that visits them otherwise, or in rounds with no module "
+        "dump between, like the inliner running canonicalize, is not followed)"
+    )
     if by_name:
         how += f"; in {by_name} case(s) the IR could not tell, and folder names decide"
     return ranks, [
