@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -596,3 +597,24 @@ def test_tree_order_is_the_pass_managers_order(tmp_path_factory, functions, pipe
     dump = mlir.read_tree(write_tree(tmp_path_factory.mktemp("tree"), files))
     assert [s.filename for s in dump.snapshots[1:]] == order
     assert not any("folder names decide" in n or "restart" in n or "missing" in n for n in dump.notes)
+
+
+def test_special_files_are_never_opened(tmp_path):
+    m = "builtin_module_no-symbol-name"
+    root = write_tree(tmp_path / "t", {f"{m}/0_cse.mlir": header("cse", "CSE", "builtin.module") + "\n" + module("f")})
+    os.mkfifo(root / m / "1_canonicalize.mlir")  # reading it would block
+    assert mlir.looks_like_tree(root)
+    dump = mlir.read_tree(root)
+    assert [s.filename for s in dump.snapshots[1:]] == [f"{m}/0_cse.mlir"]
+    assert any("1_canonicalize.mlir" in n and "ignored 1" in n for n in dump.notes)
+    only_fifo = tmp_path / "u" / m
+    only_fifo.mkdir(parents=True)
+    os.mkfifo(only_fifo / "0_cse.mlir")
+    assert not mlir.looks_like_tree(tmp_path / "u")
+    assert not mlir.looks_like_stream(only_fifo / "0_cse.mlir")
+
+
+def test_a_pypto_dump_is_not_mlir():
+    real = Path(__file__).resolve().parents[1] / "fixtures" / "real" / "advanced_01_split_k_concise" / "passes_dump"
+    assert not mlir.looks_like_tree(real)
+    assert not any(mlir.looks_like_stream(p) for p in real.iterdir())

@@ -86,8 +86,8 @@ def looks_like_tree(path: Path) -> bool:
     """A directory whose first <counters>_<pass>.mlir file (at any depth) starts with an IR Dump header."""
     if not path.is_dir():
         return False
-    for file in _mlir_files(path):
-        if _TREE_FILE.match(file.name):
+    for file, regular in _mlir_files(path):
+        if regular and _TREE_FILE.match(file.name):
             try:
                 return _first_line(file).startswith(HEADER_PREFIX)
             except DumpError:
@@ -114,10 +114,10 @@ def read_tree(path: Path) -> Dump:
     notes: list[str] = []
     entries = []
     ignored = []
-    for file in _mlir_files(root):
+    for file, regular in _mlir_files(root):
         rel = file.relative_to(root)
         match = _TREE_FILE.match(rel.name)
-        if match is None:
+        if match is None or not regular:
             ignored.append(rel.as_posix())
             continue
         header = parse_header(_first_line(file))
@@ -132,7 +132,10 @@ def read_tree(path: Path) -> Dump:
         )
     entries = _align(root, entries, notes)
     if ignored:
-        notes.append(f"ignored {len(ignored)} .mlir file(s) not named <counters>_<pass>.mlir, e.g. {ignored[0]}")
+        notes.append(
+            f"ignored {len(ignored)} .mlir entr(y/ies) that are not regular files named <counters>_<pass>.mlir, "
+            f"e.g. {ignored[0]}"
+        )
     entries.sort(key=lambda e: (e.key, e.rel.name))
     ranks, sibling_note = _sibling_ranks(entries)
     entries.sort(key=lambda e: (_ranked(e.key, ranks), e.rel.name))
@@ -290,12 +293,14 @@ def _align(root: Path, entries: list[_TreeFile], notes: list[str]) -> list[_Tree
 
 
 def _mlir_files(root: Path):
-    """Every .mlir file under root, at any depth, in a fixed order (os.walk order is not fixed)."""
+    """Every .mlir entry under root, at any depth, in a fixed order (os.walk order is not fixed),
+    with whether it is a regular file (a FIFO or device would block or never end when read)."""
     for folder, dirs, files in os.walk(root, onerror=None):
         dirs.sort()
         for name in sorted(files):
             if name.endswith(".mlir"):
-                yield Path(folder) / name
+                path = Path(folder) / name
+                yield path, path.is_file()
 
 
 def _first_line(file: Path) -> str:
