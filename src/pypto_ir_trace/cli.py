@@ -88,8 +88,6 @@ def _run(args: argparse.Namespace) -> int:
     for dump in dumps:
         if dump.redirected:
             note(f"using {Path(args.passes_dump) / 'passes_dump'}")
-        for line in dump.notes:
-            note(line)
     if args.dump_structure:
         with output.reader_may_leave():
             for dump in dumps:
@@ -97,10 +95,13 @@ def _run(args: argparse.Namespace) -> int:
         return EXIT_OK
     output.check(args.output, keep=[path for dump in dumps for path in output.dump_files(dump)])
     for dump in dumps:
+        named = f"{dump.name}: " if len(dumps) > 1 else ""
         if args.format is None:  # detection is stated; a forced format needs no confirmation
-            note(f"reading {format_of(dump).description}, {len(dump.snapshots)} snapshots")
+            note(f"{named}reading {format_of(dump).description}, {len(dump.snapshots)} snapshots")
+        for line in dump.notes:
+            note(named + line)
         if len(dump.snapshots) == 1:
-            note(f"the dump holds only {dump.input_file}: no pass snapshot follows it")
+            note(f"{named}the dump holds only {dump.input_file}: no pass snapshot follows it")
     progress = _Progress() if sys.stderr.isatty() else None
     try:
         report = builder.build(dumps, args.context, progress)
