@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 
-from . import __version__, compare, highlight, linediff
+from . import __version__, compare, highlight, linediff, runs
 from .dump import Dump, Snapshot, split_lines
 from .formats import format_of
 from .incremental import IncrementalParser
@@ -43,16 +43,24 @@ class _Lines:
 class _Working:
     """A distinct text while its pipeline is built; frozen into model.Text at the end."""
 
-    def __init__(self, newlines: Newlines, ids: list[int], structure: Structure):
+    def __init__(self, newlines: Newlines, ids: list[int], structure: Structure, digest: bytes = b""):
         self.newlines = newlines
         self.ids = ids
         self.structure = structure
+        self.digest = digest  # of the text: byte-identical texts, also across pipelines
         self.produced_by: int | None = None
 
 
-def build(dumps: tuple[Dump, ...], context: int, progress: Progress | None = None, names: tuple[str, ...] = ()) -> Report:
-    """The model of one or more pipelines; `names` labels them (default: the dumps' titles)."""
+def build(dumps: tuple[Dump, ...], context: int, progress: Progress | None = None, names: tuple[str, ...] = (),
+          baseline: int | None = None) -> Report:
+    """The model of one or more pipelines; `names` labels them (default: the dumps' titles).
+
+    With `baseline`, dumps[:baseline] are this run and dumps[baseline:] the baseline: the report compares
+    the first pipeline of each (its runs section).
+    """
     lines = _Lines()
+    parsed: dict[bytes, _Working] = {}  # digest -> a text read once for the whole report
+    workings: list[list[_Working]] = [[] for _ in dumps]
     total = sum(len(dump.snapshots) for dump in dumps)
     done = [0]
 
@@ -62,7 +70,8 @@ def build(dumps: tuple[Dump, ...], context: int, progress: Progress | None = Non
             progress(done[0], total)
 
     pipelines = tuple(
-        _pipeline(dump, names[i] if i < len(names) else dump.title, lines, step) for i, dump in enumerate(dumps)
+        _pipeline(dump, names[i] if i < len(names) else dump.title, lines, step, parsed, workings[i])
+        for i, dump in enumerate(dumps)
     )
     return Report(
         title=dumps[0].title,
@@ -73,13 +82,14 @@ def build(dumps: tuple[Dump, ...], context: int, progress: Progress | None = Non
         lines=tuple(lines.ids),
         spans=tuple(tuple(spans) for spans in lines.spans),
         pipelines=pipelines,
+        runs=runs.section(pipelines, workings, 0, baseline) if baseline is not None else None,
     )
 
 
-def _pipeline(dump: Dump, name: str, lines: _Lines, step: Callable[[], None]) -> Pipeline:
+def _pipeline(dump: Dump, name: str, lines: _Lines, step: Callable[[], None],
+              parsed: dict[bytes, _Working], texts: list[_Working]) -> Pipeline:
     record = format_of(dump)
     parser = IncrementalParser(record.language)
-    texts: list[_Working] = []
     text_of: dict[bytes, int] = {}  # digest of a text -> its index: identical snapshots are handled once
     diffs: dict[tuple[int, int], Diff] = {}
     snapshot_text: list[int] = []  # snapshot index -> text index
@@ -90,7 +100,10 @@ def _pipeline(dump: Dump, name: str, lines: _Lines, step: Callable[[], None]) ->
         index = text_of.get(digest)
         if index is None:
             index = text_of[digest] = len(texts)
-            texts.append(_read_text(text, parser, lines, record.language))
+            if digest not in parsed:  # another pipeline (the other run) may have read this very text
+                parsed[digest] = _read_text(text, parser, lines, record.language, digest)
+            known = parsed[digest]
+            texts.append(_Working(known.newlines, known.ids, known.structure, digest))
         return index
 
     for snapshot in dump.snapshots:
@@ -126,7 +139,7 @@ def _before(snapshot: Snapshot, snapshot_text: list[int], text_index: Callable[[
     return snapshot_text[snapshot.base if snapshot.base is not None else snapshot.index - 1]
 
 
-def _read_text(text: str, parser: IncrementalParser, lines: _Lines, language) -> _Working:
+def _read_text(text: str, parser: IncrementalParser, lines: _Lines, language, digest: bytes) -> _Working:
     split, endings = split_lines(text)
     ids, new_rows = lines.intern(split)
     tree = parser.parse(split, ids)
@@ -134,7 +147,7 @@ def _read_text(text: str, parser: IncrementalParser, lines: _Lines, language) ->
     for row, spans in highlight.highlight(tree, split, new_rows, language).items():
         if not lines.spans[ids[row]]:
             lines.spans[ids[row]] = spans
-    return _Working(_newlines(endings), ids, language.analyze(tree, split))
+    return _Working(_newlines(endings), ids, language.analyze(tree, split), digest)
 
 
 def _newlines(endings: list[str]) -> Newlines:

@@ -7,15 +7,16 @@ import sys
 import time
 from pathlib import Path
 
-from . import __version__, builder, output, render, structure
+from . import __version__, builder, output, programs, render, structure
 from .dump import DumpError, split_lines
 from .formats import FORMATS, format_of, load
 
 PROG = "pypto-ir-trace"
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
+DEFAULT_OUTPUT = "ir_trace.html"
 
 
-class _UsageError(Exception):
+class _UsageError(programs.UsageError):
     pass
 
 
@@ -41,12 +42,16 @@ def _arguments() -> argparse.ArgumentParser:
         "which pass changed what, in order.",
     )
     parser.add_argument("passes_dump", help="the dump directory: 00_frontend.py, 01_after_*.py, ... with no index gaps")
-    parser.add_argument("-o", "--output", default="ir_trace.html", metavar="PATH",
-                        help="report path (default: ir_trace.html), - for stdout; its directory must already exist")
+    parser.add_argument("-o", "--output", default=None, metavar="PATH",
+                        help=f"report path (default: {DEFAULT_OUTPUT}), - for stdout; its directory must already exist "
+                        f"(with --baseline and two directories of programs: a directory, default {programs.DEFAULT_DIRECTORY}/)")
     parser.add_argument("--context", type=_context, default=3, metavar="N",
                         help="unchanged lines kept around each change (default: 3)")
     parser.add_argument("--format", choices=sorted(FORMATS), default=None,
                         help="how to read the input (default: detected from its layout)")
+    parser.add_argument("--baseline", metavar="OTHER_DUMP", default=None,
+                        help="compare with another run of the same program: the first pass where the two differ, "
+                        "and what differs there (two directories of programs give a directory of reports)")
     parser.add_argument("--dump-structure", action="store_true",
                         help="print the functions and methods found in each snapshot, then exit (no report)")
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
@@ -61,6 +66,9 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     try:
         return _run(args)
+    except programs.UsageError as err:
+        _say("error", f"{err} (see --help)")
+        return EXIT_USAGE
     except (DumpError, output.OutputError) as err:
         _say("error", str(err))
     except OSError as err:
@@ -79,6 +87,8 @@ def _say(kind: str, message: str) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    if args.baseline is not None:
+        return _run_baseline(args)
     dumps = load(args.passes_dump, args.format)
     for dump in dumps:
         if dump.redirected:
@@ -90,6 +100,7 @@ def _run(args: argparse.Namespace) -> int:
             for dump in dumps:
                 _print_structure(dump)
         return EXIT_OK
+    args.output = args.output or DEFAULT_OUTPUT
     output.check(args.output, keep=[path for dump in dumps for path in output.dump_files(dump)])
     for dump in dumps:
         if len(dump.snapshots) == 1:
@@ -101,6 +112,32 @@ def _run(args: argparse.Namespace) -> int:
         if progress:
             progress.clear()
     output.write(args.output, report)
+    return EXIT_OK
+
+
+def _run_baseline(args: argparse.Namespace) -> int:
+    """Two runs: one report of both dumps, or for two directories of programs, a directory of reports."""
+    if args.dump_structure:
+        raise _UsageError("--dump-structure reads one dump: drop --baseline")
+    if programs.is_root(Path(args.passes_dump)) or programs.is_root(Path(args.baseline)):
+        return programs.run(args.passes_dump, args.baseline, args.output, args.format, args.context, _say)
+    this, baseline = load(args.passes_dump, args.format), load(args.baseline, args.format)
+    programs.check_formats(this, baseline, args.passes_dump, args.baseline)
+    for path, dumps in ((args.passes_dump, this), (args.baseline, baseline)):
+        for dump in dumps:
+            if dump.redirected:
+                _say("note", f"using {Path(path) / 'passes_dump'}")
+            for note in dump.notes:
+                _say("note", note)
+    output_path = args.output or DEFAULT_OUTPUT
+    output.check(output_path, keep=[path for dump in this + baseline for path in output.dump_files(dump)])
+    progress = _Progress() if sys.stderr.isatty() else None
+    try:
+        report = render.render(builder.build(this + baseline, args.context, progress, programs.NAMES, len(this)))
+    finally:
+        if progress:
+            progress.clear()
+    output.write(output_path, report)
     return EXIT_OK
 
 
