@@ -11,7 +11,8 @@
  *           IRTraceCompare.compareIds (the one diff specification); identical snapshots are a "no-op" row,
  *           so the Changed / No-op filters read "the runs differ" / "identical".
  *   effect  the row's pass diffed against its own before snapshot in each run: the baseline's above
- *           (a second set of panes, regions "Baseline before" / "Baseline after"), this run's below.
+ *           (a second set of panes, regions "Baseline pass input" / "Baseline pass output": names that
+ *           contain neither "Before" nor "After", so those two still name one region each), this run's below.
  * The fragment gains view=effect; the row is the `pass` the viewer already writes (this run's label,
  * or "b" + the baseline's label for a pass only the baseline runs).
  */
@@ -73,6 +74,8 @@ const IRTraceRuns = (() => {
     const doc = root.ownerDocument || root;
     const win = doc.defaultView;
     const $ = id => root.querySelector("#" + id);
+    const viewOf = hash => (new URLSearchParams(hash.replace(/^#/, "")).get("view") === "effect" ? "effect" : "across");
+    const linkedView = viewOf(win.location.hash);  // read first: the viewer rewrites the fragment as it starts
     const app = startViewer(root, Object.assign({}, data, { pipelines: [built.raw, ...data.pipelines] }));
     const { el, state, passes } = app;
     const runs = data.runs;
@@ -273,7 +276,6 @@ const IRTraceRuns = (() => {
     }));
     el.search.addEventListener("input", () => win.setTimeout(() => baselinePanes.repaint(), 0));
     win.addEventListener("hashchange", () => setView(viewOf(win.location.hash)));
-    const viewOf = hash => (new URLSearchParams(hash.replace(/^#/, "")).get("view") === "effect" ? "effect" : "across");
 
     el.summary.textContent = summary();
     const title = root.querySelector(".dump-title");
@@ -281,7 +283,7 @@ const IRTraceRuns = (() => {
       title.textContent = `${ours.title} against the baseline ${theirs.title}`;
       title.title = `this run: ${ours.title}\nbaseline: ${theirs.title}`;
     }
-    setView(viewOf(win.location.hash));
+    setView(linkedView);
     if (state.selected < 0 && passes.length) app.select(0);
     return app;
   }
