@@ -61,6 +61,7 @@ def build(dumps: tuple[Dump, ...], context: int, progress: Progress | None = Non
     lines = _Lines()
     parsed: dict[bytes, _Working] = {}  # digest -> a text read once for the whole report
     workings: list[list[_Working]] = [[] for _ in dumps]
+    diffs: dict[tuple[bytes, bytes], Diff] = {}  # (before digest, after digest) -> a pass's diff, for the whole report
     total = sum(len(dump.snapshots) for dump in dumps)
     done = [0]
 
@@ -70,7 +71,7 @@ def build(dumps: tuple[Dump, ...], context: int, progress: Progress | None = Non
             progress(done[0], total)
 
     pipelines = tuple(
-        _pipeline(dump, names[i] if i < len(names) else dump.title, lines, step, parsed, workings[i])
+        _pipeline(dump, names[i] if i < len(names) else dump.title, lines, step, parsed, workings[i], diffs)
         for i, dump in enumerate(dumps)
     )
     return Report(
@@ -87,11 +88,10 @@ def build(dumps: tuple[Dump, ...], context: int, progress: Progress | None = Non
 
 
 def _pipeline(dump: Dump, name: str, lines: _Lines, step: Callable[[], None],
-              parsed: dict[bytes, _Working], texts: list[_Working]) -> Pipeline:
+              parsed: dict[bytes, _Working], texts: list[_Working], diffs: dict[tuple[bytes, bytes], Diff]) -> Pipeline:
     record = format_of(dump)
     parser = IncrementalParser(record.language)
     text_of: dict[bytes, int] = {}  # digest of a text -> its index: identical snapshots are handled once
-    diffs: dict[tuple[int, int], Diff] = {}
     snapshot_text: list[int] = []  # snapshot index -> text index
     passes: list[Pass] = []
 
@@ -112,12 +112,12 @@ def _pipeline(dump: Dump, name: str, lines: _Lines, step: Callable[[], None],
             before = _before(snapshot, snapshot_text, text_index)
             diff = None
             if before != after:
-                if (before, after) not in diffs:
-                    old, new = texts[before], texts[after]
-                    diffs[before, after] = _diff(compare.diff_pass(old.ids, old.structure, new.ids, new.structure))
-                    if new.produced_by is None and after != 0:
-                        new.produced_by = len(passes)
-                diff = diffs[before, after]
+                old, new = texts[before], texts[after]
+                if (old.digest, new.digest) not in diffs:  # the other run may have made this very change
+                    diffs[old.digest, new.digest] = _diff(compare.diff_pass(old.ids, old.structure, new.ids, new.structure))
+                if new.produced_by is None and after != 0:
+                    new.produced_by = len(passes)
+                diff = diffs[old.digest, new.digest]
             passes.append(_pass(snapshot, before, after, diff, record.anchors))
         snapshot_text.append(after)
         step()

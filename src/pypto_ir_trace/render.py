@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import functools
 import gzip
 import hashlib
 import json
@@ -55,10 +56,16 @@ def _csp_hash(source: str) -> str:
     return "'sha256-" + base64.b64encode(digest).decode("ascii") + "'"
 
 
+@functools.lru_cache(maxsize=1)
+def _template() -> jinja2.Template:
+    """Compiled once per process: a directory of reports renders it once per program."""
+    env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
+    return env.from_string(_asset("templates", "report.html.j2"))
+
+
 def render(report: Report) -> str:
     model = to_json(report)
-    env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
-    template = env.from_string(_asset("templates", "report.html.j2"))
+    template = _template()
     runs = report.runs is not None  # the runs view ships only in the reports that compare two runs
     style = _asset("static", "viewer.css") + (_asset("static", "runs.css") if runs else "")
     names = (*_SCRIPTS[:-1], "runs.js", _SCRIPTS[-1]) if runs else _SCRIPTS  # before boot.js starts the viewer
