@@ -87,6 +87,7 @@ def test_pass_effect_shows_each_runs_own_diff(open_report):
     assert "34 FoldNoOpReshape" in page.locator("#runs-baseline").inner_text()
     assert "35_after_FoldNoOpReshape.py" in page.get_by_role("region", name="After").inner_text()
     assert page.locator("#pass-counts").inner_text() == "this run no-op \u00b7 baseline no-op"
+    assert "FoldNoOpReshape changed nothing in either run" in page.locator("#notes").inner_text()
     assert "view=effect" in page.evaluate("location.hash")
     page.get_by_role("button", name="Stacked", exact=True).click()  # layouts apply to both diffs
     assert "stacked" in page.locator("#diff-baseline").get_attribute("class")
@@ -98,6 +99,13 @@ def test_pass_effect_shows_each_runs_own_diff(open_report):
     page.get_by_role("button", name="Across runs", exact=True).click()
     assert not baseline_after.is_visible()
     assert "view=effect" not in page.evaluate("location.hash")
+
+
+def test_pass_effect_says_whether_the_pass_changed_the_same_lines(open_report):
+    page = open_report(*PAIR, fragment="#pass=37&view=effect").page  # DeriveCallDirections: +21 -21 in both
+    assert page.locator("#pass-counts").inner_text() == "this run +21 \u221221 \u00b7 baseline +21 \u221221"
+    assert "DeriveCallDirections made the same change in both runs" in page.locator("#notes").inner_text()
+    assert page.get_by_role("region", name="Baseline pass output").locator(".row.ins").count() > 0
 
 
 def test_j_and_k_walk_the_aligned_rows(open_report):

@@ -144,6 +144,13 @@ const IRTraceRuns = (() => {
       if (view === "effect") return rows[p].row.this === null ? rows[p].files[0] : previousFile(ours, rows[p].row.this);
       return rows[p].row.same ? rows[p].files[0] : "baseline: " + rows[p].files[1];
     };
+    /** The lines a pass deleted and inserted, as line ids in order: equal in two runs when it made the same change. */
+    function changeOf(pass) {
+      const before = app.pipeline.ids(pass.before), deleted = [];
+      for (const piece of pass.pieces || []) for (const { b, eq, del } of piece.runs) for (let i = 0; i < del; i++) deleted.push(before[b + eq + i]);
+      return deleted.join(",") + "|" + Array.from(pass.inserted).join(",");
+    }
+    const sameEffect = (a, b) => changeOf(a) === changeOf(b);
     const rowName = p => `${passes[p].label} ${passes[p].name}`;
     const oneSide = row => (row.baseline === null ? "this run only" : row.this === null ? "baseline only" : "");
     const TAGS = { "this run only": "added", "baseline only": "removed" };
@@ -166,7 +173,12 @@ const IRTraceRuns = (() => {
       const only = side === "this run only" ? `${name} runs in this run only: the baseline is still at ${files[1]}. `
         : side ? `${name} runs in the baseline only: this run is still at ${files[0]}. ` : "";
       const same = row.same ? "After it both runs print identical IR. " : "After it the runs differ. ";
-      if (view === "effect") return `${only}${same}Pass effect: what ${name} did in each run, the baseline's diff above, this run's below.`;
+      if (view === "effect") {
+        const effect = row.this === null || row.baseline === null ? ""
+          : effectOf[p].before === effectOf[p].after && !baselinePass[p].changed ? `${name} changed nothing in either run. `
+          : sameEffect(effectOf[p], baselinePass[p]) ? `${name} made the same change in both runs. ` : `${name} did something different in the two runs. `;
+        return `${only}${same}${effect}Pass effect: the baseline's diff above, this run's below.`;
+      }
       if (row.same) return `${only}${same}`.trim();
       return `${only}Across runs: the baseline's snapshot after this pass (Before) against this run's (After).`;
     }
