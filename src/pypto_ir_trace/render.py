@@ -68,7 +68,7 @@ def render(report: Report) -> str:
     template = _template()
     runs = report.runs is not None  # the runs view ships only in the reports that compare two runs
     style = _asset("static", "viewer.css") + (_asset("static", "runs.css") if runs else "")
-    names = (*_SCRIPTS[:-1], "runs.js", _SCRIPTS[-1]) if runs else _SCRIPTS  # before boot.js starts the viewer
+    names = (*_SCRIPTS[:-1], "runsmodel.js", "runs.js", _SCRIPTS[-1]) if runs else _SCRIPTS  # before boot.js starts
     script = "\n".join(_asset("static", name) for name in names)
     csp = (
         "default-src 'none'; "

@@ -2,8 +2,8 @@
 /*
  * Two runs of one program (reports built with --baseline; this file is inlined into those only, so a
  * single run's report is byte for byte what it was). The viewer walks the report's aligned rows
- * (data.runs.rows) as if they were passes: rowsPipeline below turns them into one more pipeline of
- * model.js's JSON contract, whose texts are this run's then the baseline's (offset), so every module
+ * as if they were passes: runsmodel.js, the reader of the runs section, gives them as one more pipeline
+ * of model.js's JSON contract, whose texts are this run's then the baseline's (offset), so every module
  * (pass list, filters, j/k, function selector, search, compare, links) works on rows unchanged.
  *
  * Two views of the selected row, switched by the buttons "Across runs" and "Pass effect":
@@ -20,65 +20,17 @@ const IRTraceRuns = (() => {
   // `changed` is not among them: in both views it says whether the runs differ after the row (the filters).
   const VIEW_FIELDS = ["before", "after", "ins", "del", "pieces", "inserted", "regions", "anchors", "warnings", "file"];
 
-  /** The rows as a pipeline in model.js's JSON contract, and what the views need to know of each row. */
-  function rowsPipeline(data, report) {
-    const runs = data.runs;
-    const ours = report.pipelines[runs.this], theirs = report.pipelines[runs.baseline];
-    const rawOurs = data.pipelines[runs.this], rawTheirs = data.pipelines[runs.baseline];
-    const offset = ours.texts.length;  // text t of the baseline is text offset + t of the rows' pipeline
-    const lazy = (pipeline, entry, t) => {  // line ids are rebuilt only when a text is shown
-      const copy = Object.assign({}, entry);
-      delete copy.pass;
-      Object.defineProperty(copy, "ids", { get: () => pipeline.ids(t), enumerable: true });
-      return copy;
-    };
-    const texts = [...rawOurs.texts.map((e, t) => lazy(ours, e, t)), ...rawTheirs.texts.map((e, t) => lazy(theirs, e, t))];
-    const textObject = t => (t < offset ? ours.texts[t] : theirs.texts[t - offset]);
-    const idsOf = t => (t < offset ? ours.ids(t) : theirs.ids(t - offset));
-    const diffs = new Map();  // "tb:ta" -> the compared pair: rows of no-op passes share one
-    function across(tb, ta) {
-      const key = `${tb}:${ta}`;
-      if (!diffs.has(key)) {
-        const found = IRTraceCompare.compareIds(Array.from(idsOf(tb)), textObject(tb), Array.from(idsOf(ta)), textObject(ta), data.limits);
-        diffs.set(key, { pieces: found.pieces, inserted: found.inserted, regions: found.regions });
-      }
-      return diffs.get(key);
-    }
-    const fileOf = (pipeline, p) => (p < 0 ? pipeline.input.file : pipeline.passes[p].file);
-    let at = [0, 0], last = [-1, -1];  // each run's current text, and the pass that printed it (-1: the input)
-    const rows = runs.rows.map(row => {
-      if (row.this !== null) { at = [ours.passes[row.this].after, at[1]]; last = [row.this, last[1]]; }
-      if (row.baseline !== null) { at = [at[0], theirs.passes[row.baseline].after]; last = [last[0], row.baseline]; }
-      const own = row.this !== null ? rawOurs.passes[row.this] : null;
-      const base = row.baseline !== null ? rawTheirs.passes[row.baseline] : null;
-      const entry = {
-        label: own ? own.label : "b" + base.label, name: (own || base).name, file: fileOf(ours, last[0]),
-        before: row.same ? at[0] : offset + at[1], after: at[0], ins: row.ins, del: row.del,
-      };
-      if (own && own.warnings) Object.assign(entry, { warnings: own.warnings, anchors: own.anchors || [] });
-      if (!row.same) Object.assign(entry, across(offset + at[1], at[0]));
-      return { row, entry, at, files: [fileOf(ours, last[0]), fileOf(theirs, last[1])] };
-    });
-    const raw = {
-      name: "runs", format: rawOurs.format, title: rawOurs.title, input: rawOurs.input,
-      texts, passes: rows.map(r => r.entry),
-    };
-    return { raw, rows, ours, theirs, offset };
-  }
-
   /** Start the viewer on the rows; `startViewer` is IRTraceViewer's own start. */
   function start(root, data, startViewer) {
-    const report = IRTraceModel.read(data);
-    const built = rowsPipeline(data, report);
-    const { rows, ours, theirs, offset } = built;
+    const runs = IRTraceRunsModel.read(data);
+    const { rows, ours, theirs, offset } = runs;
     const doc = root.ownerDocument || root;
     const win = doc.defaultView;
     const $ = id => root.querySelector("#" + id);
     const viewOf = hash => (new URLSearchParams(hash.replace(/^#/, "")).get("view") === "effect" ? "effect" : "across");
     const linkedView = viewOf(win.location.hash);  // read first: the viewer rewrites the fragment as it starts
-    const app = startViewer(root, Object.assign({}, data, { pipelines: [built.raw, ...data.pipelines] }));
+    const app = startViewer(root, runs.viewerData);
     const { el, state, passes } = app;
-    const runs = data.runs;
     const ui = {
       across: $("runs-across"), effect: $("runs-effect"), baseline: $("runs-baseline"),
       baselineTitle: $("runs-baseline-title"), baselineCounts: $("runs-baseline-counts"),
@@ -142,7 +94,7 @@ const IRTraceRuns = (() => {
     app.beforeFile = p => {
       if (state.base !== null) return viewerBeforeFile(p);
       if (view === "effect") return rows[p].row.this === null ? rows[p].files[0] : previousFile(ours, rows[p].row.this);
-      return rows[p].row.same ? rows[p].files[0] : "baseline: " + rows[p].files[1];
+      return rows[p].row.identical ? rows[p].files[0] : "baseline: " + rows[p].files[1];
     };
     /** The lines a pass deleted and inserted, as line ids in order: equal in two runs when it made the same change. */
     function changeOf(pass) {
@@ -156,10 +108,10 @@ const IRTraceRuns = (() => {
     const TAGS = { "this run only": "added", "baseline only": "removed" };
 
     function summary() {
-      const differing = runs.rows.filter(row => !row.same).length;
-      if (!differing && runs.input.same) return "The two runs print identical IR after every pass.";
+      const differing = rows.filter(({ row }) => !row.identical).length;
+      if (!differing && runs.input.identical) return "The two runs print identical IR after every pass.";
       const parts = [];
-      if (!runs.input.same) parts.push(`the runs differ already in their input (${ours.input.file})`);
+      if (!runs.input.identical) parts.push(`the runs differ already in their input (${ours.input.file})`);
       else parts.push(`the runs diverge first after ${rowName(runs.first)}`);
       if (runs.reconverged.length) parts.push("identical again after " + runs.reconverged.map(rowName).join(", "));
       parts.push(`${differing} of ${rows.length} passes differ`);
@@ -172,14 +124,14 @@ const IRTraceRuns = (() => {
       const name = passes[p].name;
       const only = side === "this run only" ? `${name} runs in this run only: the baseline is still at ${files[1]}. `
         : side ? `${name} runs in the baseline only: this run is still at ${files[0]}. ` : "";
-      const same = row.same ? "After it both runs print identical IR. " : "After it the runs differ. ";
+      const same = row.identical ? "After it both runs print identical IR. " : "After it the runs differ. ";
       if (view === "effect") {
         const effect = row.this === null || row.baseline === null ? ""
           : effectOf[p].before === effectOf[p].after && !baselinePass[p].changed ? `${name} changed nothing in either run. `
           : sameEffect(effectOf[p], baselinePass[p]) ? `${name} made the same change in both runs. ` : `${name} did something different in the two runs. `;
         return `${only}${same}${effect}Pass effect: the baseline's diff above, this run's below.`;
       }
-      if (row.same) return `${only}${same}`.trim();
+      if (row.identical) return `${only}${same}`.trim();
       return `${only}Across runs: the baseline's snapshot after this pass (Before) against this run's (After).`;
     }
 
@@ -191,9 +143,9 @@ const IRTraceRuns = (() => {
       const { row } = rows[p];
       const compared = state.base !== null;
       if (!compared) {
-        if (view === "across") el.counts.textContent = row.same ? "identical in both runs" : `+${row.ins} \u2212${row.del} between the runs`;
+        if (view === "across") el.counts.textContent = row.identical ? "identical in both runs" : `+${row.ins} \u2212${row.del} between the runs`;
         else el.counts.textContent = `this run ${countsOf(effectOf[p], row.this !== null)} \u00b7 baseline ${countsOf(baselinePass[p], row.baseline !== null)}`;
-        if (view === "across" && !row.same) el.afterFile.textContent = el.afterFile.title = "this run: " + rows[p].files[0];
+        if (view === "across" && !row.identical) el.afterFile.textContent = el.afterFile.title = "this run: " + rows[p].files[0];
       }
       for (const node of [...el.notes.children]) if (viewerNotes.test(node.textContent)) node.remove();
       if (!compared) el.notes.prepend(app.make("p", "note info runs-note", note(p)));
@@ -232,7 +184,7 @@ const IRTraceRuns = (() => {
           tag.title = `This pass runs in ${side === "this run only" ? "this run" : "the baseline"} only`;
           parts.push(tag, " ");
         }
-        if (row.same) {
+        if (row.identical) {
           const same = app.make("span", "runs-same", "=");
           same.title = "The two runs print identical IR after this pass";
           same.setAttribute("aria-label", "identical");
@@ -243,7 +195,7 @@ const IRTraceRuns = (() => {
         const badge = meta.querySelector(".badge");
         const hits = meta.querySelector(".hits");
         meta.replaceChildren(...(hits ? [hits, " "] : []), ...parts, ...(badge ? [" ", badge] : []));
-        button.classList.toggle("runs-differ", !row.same);
+        button.classList.toggle("runs-differ", !row.identical);
         button.classList.toggle("runs-first", p === runs.first);
         button.classList.toggle("runs-reconverged", runs.reconverged.includes(p));
         if (p === runs.first) button.title = "The runs diverge first after this pass";
@@ -300,7 +252,7 @@ const IRTraceRuns = (() => {
     return app;
   }
 
-  return { start, rowsPipeline };
+  return { start };
 })();
 
 // Runs reports only: the viewer starts on the aligned rows when the data compares two runs.
