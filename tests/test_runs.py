@@ -251,6 +251,23 @@ def test_roots_bad_input(tmp_path, capsys):
     assert not out.exists() and [p.name for p in tmp_path.iterdir()] == ["new", "old"]
 
 
+def test_argument_errors_with_a_baseline(tmp_path, capsys):
+    new = tmp_path / "new"
+    shutil.copytree(FIXTURES / "viewer" / "functions", new / "functions")
+    assert cli.main([str(new), "--baseline", str(new), "-o", "-"]) == 2  # many reports cannot go to stdout
+    assert "directory of reports" in error_of(capsys)
+    assert cli.main([str(DSA), "--baseline", str(PTOAS), "--dump-structure"]) == 2
+    assert "--dump-structure" in error_of(capsys)
+    assert cli.main([str(DSA), "--baseline"]) == 2
+    assert "--baseline" in error_of(capsys)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["new"]
+
+
+def test_two_runs_to_stdout(tmp_path, capsys):
+    assert cli.main([str(DSA), "--baseline", str(PTOAS), "-o", "-"]) == 0
+    assert "runs" in render.decode_data(capsys.readouterr().out)
+
+
 def test_model_round_trip_of_runs():
     row = model.RunRow(1, None, False, 2, 3)
     report = model.Report("t", "g", 3, {}, (), (), (), (), model.Runs(0, 1, model.RunRow(None, None, True, 0, 0), (row,), 0, ()))

@@ -76,6 +76,8 @@ def run(this_root: str, baseline_root: str, output_path: str | None, format_name
     if not (is_root(roots[0]) and is_root(roots[1])):
         one, other = (roots[0], roots[1]) if is_root(roots[0]) else (roots[1], roots[0])
         raise UsageError(f"{one} is a directory of programs but {other} is not: give two dumps or two such directories")
+    if output_path == "-":
+        raise UsageError("-o - writes one report, but two directories of programs give a directory of reports: name it with -o")
     target = Path(output_path or DEFAULT_DIRECTORY)
     _check_target(target, roots)
     ours = {child.name: child for child in _children(roots[0]) if _looks_like_dump(child)}
