@@ -132,3 +132,30 @@ def test_identical_runs_say_so(open_report):
     page = open_report(THIS, "--baseline", str(FIXTURES / THIS)).page
     assert page.locator("#summary").inner_text() == "The two runs print identical IR after every pass."
     assert page.locator("#pass-counts").inner_text() == "identical in both runs"
+
+
+SMALL = ("runs/small/this", "--baseline", str(FIXTURES / "runs" / "small" / "baseline"))
+
+
+def test_a_baseline_only_pass_a_different_effect_and_reconvergence(open_report):
+    page = open_report(*SMALL).page
+    summary = page.locator("#summary").inner_text()
+    assert "the runs diverge first after 02 InferTileMemorySpace" in summary
+    assert "identical again after 03 Canonicalize" in summary
+    buttons = page.get_by_role("navigation", name="Passes").get_by_role("button")
+    assert buttons.count() == 4
+    assert "removed" in buttons.nth(2).inner_text() and "InsertSync" in buttons.nth(2).inner_text()
+    assert "runs-reconverged" in buttons.nth(3).get_attribute("class")
+    page.get_by_role("button", name="Pass effect", exact=True).click()
+    assert "InferTileMemorySpace did something different in the two runs" in page.locator("#notes").inner_text()
+    assert page.get_by_role("region", name="Baseline pass output").locator("ins").count() == 1  # Vec
+    assert page.get_by_role("region", name="After").locator("ins").count() == 1  # Mat
+    page.keyboard.press("j")  # InsertSync: the baseline only
+    assert page.evaluate("location.hash") == "#pass=b03&view=effect"
+    assert "(no InsertSync in this run" in page.locator("#runs-this-title").inner_text()
+    assert page.get_by_role("region", name="Baseline pass output").locator(".row.ins").count() == 1
+    page.get_by_role("button", name="Across runs", exact=True).click()
+    assert "InsertSync runs in the baseline only" in page.locator("#notes").inner_text()
+    assert page.locator("#pass-counts").inner_text() == "+1 \u22122 between the runs"
+    page.keyboard.press("j")
+    assert page.locator("#pass-counts").inner_text() == "identical in both runs"
