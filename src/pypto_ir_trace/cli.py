@@ -120,7 +120,14 @@ def _run_baseline(args: argparse.Namespace) -> int:
     if args.dump_structure:
         raise _UsageError("--dump-structure reads one dump: drop --baseline")
     if programs.is_root(Path(args.passes_dump)) or programs.is_root(Path(args.baseline)):
-        return programs.run(args.passes_dump, args.baseline, args.output, args.format, args.context, _say)
+        progress = _Progress("programs", first=0) if sys.stderr.isatty() else None
+        try:
+            done = programs.run(args.passes_dump, args.baseline, args.output, args.format, args.context, progress)
+        finally:
+            if progress:
+                progress.clear()
+        _say("note", done)
+        return EXIT_OK
     this, baseline = load(args.passes_dump, args.format), load(args.baseline, args.format)
     programs.check_formats(this, baseline, args.passes_dump, args.baseline)
     for path, dumps in ((args.passes_dump, this), (args.baseline, baseline)):
@@ -147,14 +154,15 @@ PROGRESS_AFTER = 1.0  # seconds: quick runs stay silent
 class _Progress:
     """A `passes done / total` line on a terminal, shown once a run takes more than a second."""
 
-    def __init__(self) -> None:
+    def __init__(self, unit: str = "passes", first: int = 1) -> None:
+        self._unit, self._first = unit, first  # snapshots count from the frontend, which is not a pass
         self._start = time.monotonic()
         self._shown = False
 
     def __call__(self, done: int, total: int) -> None:
         """done / total counts snapshots; the frontend is not a pass."""
         if time.monotonic() - self._start > PROGRESS_AFTER:
-            sys.stderr.write(f"\r{PROG}: {max(done - 1, 0)}/{total - 1} passes")
+            sys.stderr.write(f"\r{PROG}: {max(done - self._first, 0)}/{total - self._first} {self._unit}")
             sys.stderr.flush()
             self._shown = True
 

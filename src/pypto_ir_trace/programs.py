@@ -67,8 +67,8 @@ def check_formats(this: tuple[Dump, ...], baseline: tuple[Dump, ...], this_path,
 
 
 def run(this_root: str, baseline_root: str, output_path: str | None, format_name: str | None, context: int,
-        say: Callable[[str, str], None]) -> int:
-    """Compare every program of two roots; the directory appears complete or not at all. Returns 0."""
+        progress: Callable[[int, int], None] | None = None) -> str:
+    """Compare every program of two roots; the directory appears complete or not at all. Returns what was written."""
     roots = Path(this_root), Path(baseline_root)
     for root in roots:
         if not root.exists():
@@ -84,16 +84,19 @@ def run(this_root: str, baseline_root: str, output_path: str | None, format_name
     theirs = {child.name: child for child in _children(roots[1]) if _looks_like_dump(child)}
     temp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
     try:
-        listed = [_program(name, ours.get(name), theirs.get(name), format_name, context, temp)
-                  for name in sorted(ours.keys() | theirs.keys())]
+        names = sorted(ours.keys() | theirs.keys())
+        listed = []
+        for name in names:
+            listed.append(_program(name, ours.get(name), theirs.get(name), format_name, context, temp))
+            if progress:
+                progress(len(listed), len(names))
         (temp / INDEX).write_text(index.render(listed, _title(roots[0]), _title(roots[1])), encoding="utf-8")
         _publish(temp, target)
     except BaseException:
         shutil.rmtree(temp, ignore_errors=True)
         raise
     changed = sum(program.status != "identical" for program in listed)
-    say("note", f"{len(listed)} programs, {changed} not identical: {target / INDEX}")
-    return 0
+    return f"{len(listed)} programs, {changed} not identical: {target / INDEX}"
 
 
 def _title(root: Path) -> str:
