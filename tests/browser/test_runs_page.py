@@ -159,3 +159,14 @@ def test_a_baseline_only_pass_a_different_effect_and_reconvergence(open_report):
     assert page.locator("#pass-counts").inner_text() == "+1 \u22122 between the runs"
     page.keyboard.press("j")
     assert page.locator("#pass-counts").inner_text() == "identical in both runs"
+
+
+def test_search_marks_both_runs_in_pass_effect(open_report):
+    page = open_report(*SMALL, fragment="#pass=b03&view=effect").page
+    page.get_by_role("searchbox").fill("sync_all")
+    marks = page.get_by_role("region", name="Baseline pass output").locator("mark")
+    marks.first.wait_for()
+    assert marks.count() == 1
+    page.get_by_role("button", name="Across runs", exact=True).click()
+    assert page.get_by_role("region", name="Before").locator("mark").count() == 1  # the baseline's line
+    assert page.get_by_role("region", name="After").locator("mark").count() == 0  # this run never syncs

@@ -238,7 +238,8 @@ const IRTraceRuns = (() => {
       baselinePanes.relayout(() => {});
       writeLink();
     }));
-    el.search.addEventListener("input", () => win.setTimeout(() => baselinePanes.repaint(), 0));
+    const repaint = app.panes.repaint;  // search marks (and whatever else repaints) reach both diffs
+    app.panes.repaint = () => { repaint(); baselinePanes.repaint(); };
     win.addEventListener("hashchange", () => setView(viewOf(win.location.hash)));
 
     el.summary.textContent = summary();
