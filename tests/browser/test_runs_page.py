@@ -170,3 +170,16 @@ def test_search_marks_both_runs_in_pass_effect(open_report):
     page.get_by_role("button", name="Across runs", exact=True).click()
     assert page.get_by_role("region", name="Before").locator("mark").count() == 1  # the baseline's line
     assert page.get_by_role("region", name="After").locator("mark").count() == 0  # this run never syncs
+
+
+def test_compare_with_and_the_theme_in_both_views(open_report):
+    page = open_report(*SMALL, fragment="#pass=03").page
+    page.get_by_role("combobox", name="Compare with").select_option("0")  # this run's input against row 03
+    assert page.locator("#pass-counts").inner_text().startswith("+1 \u22121 since 00_frontend.py")
+    assert "base=00" in page.evaluate("location.hash")
+    page.get_by_role("button", name="Pass effect", exact=True).click()
+    assert page.locator("#pass-counts").inner_text().startswith("+1 \u22121 since 00_frontend.py")
+    assert "base=00" in page.evaluate("location.hash") and "view=effect" in page.evaluate("location.hash")
+    assert page.get_by_role("region", name="Baseline pass output").is_visible()
+    page.get_by_role("button", name="Toggle dark theme").click()
+    assert page.evaluate("document.documentElement.dataset.theme") == "dark"
