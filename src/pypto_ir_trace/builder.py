@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 
-from . import __version__, compare, highlight, linediff
+from . import __version__, compare, highlight, linediff, runs
 from .dump import Dump, Snapshot, split_lines
 from .formats import format_of
 from .incremental import IncrementalParser
@@ -43,16 +43,24 @@ class _Lines:
 class _Working:
     """A distinct text while its pipeline is built; frozen into model.Text at the end."""
 
-    def __init__(self, newlines: Newlines, ids: list[int], structure: Structure):
+    def __init__(self, newlines: Newlines, ids: list[int], structure: Structure, digest: bytes = b""):
         self.newlines = newlines
         self.ids = ids
         self.structure = structure
+        self.digest = digest  # of the text: byte-identical texts, also across pipelines
         self.produced_by: int | None = None
 
 
-def build(dumps: tuple[Dump, ...], context: int, progress: Progress | None = None) -> Report:
-    """The model of one or more pipelines."""
+def build(dumps: tuple[Dump, ...], context: int, progress: Progress | None = None, baseline: int | None = None) -> Report:
+    """The model of one or more pipelines, each named by its dump (`name`, else its title).
+
+    With `baseline`, dumps[:baseline] are this run and dumps[baseline:] the baseline: the report compares
+    the first pipeline of each (its runs section).
+    """
     lines = _Lines()
+    parsed: dict[bytes, _Working] = {}  # language + digest -> a text read once for the whole report
+    workings: list[list[_Working]] = [[] for _ in dumps]
+    diffs: dict[tuple[bytes, bytes], Diff] = {}  # (before digest, after digest) -> a pass's diff, for the whole report
     total = sum(len(dump.snapshots) for dump in dumps)
     done = [0]
 
@@ -61,7 +69,9 @@ def build(dumps: tuple[Dump, ...], context: int, progress: Progress | None = Non
         if progress:
             progress(done[0], total)
 
-    pipelines = tuple(_pipeline(dump, dump.name or dump.title, lines, step) for dump in dumps)
+    pipelines = tuple(
+        _pipeline(dump, dump.name or dump.title, lines, step, parsed, workings[i], diffs) for i, dump in enumerate(dumps)
+    )
     return Report(
         title=dumps[0].title,
         generator=f"pypto-ir-trace {__version__}",
@@ -71,24 +81,29 @@ def build(dumps: tuple[Dump, ...], context: int, progress: Progress | None = Non
         lines=tuple(lines.ids),
         spans=tuple(tuple(spans) for spans in lines.spans),
         pipelines=pipelines,
+        runs=runs.section(pipelines, workings, 0, baseline) if baseline is not None else None,
     )
 
 
-def _pipeline(dump: Dump, name: str, lines: _Lines, step: Callable[[], None]) -> Pipeline:
+def _pipeline(dump: Dump, name: str, lines: _Lines, step: Callable[[], None],
+              parsed: dict[bytes, _Working], texts: list[_Working], diffs: dict[tuple[bytes, bytes], Diff]) -> Pipeline:
     record = format_of(dump)
     parser = IncrementalParser(record.language)
-    texts: list[_Working] = []
     text_of: dict[bytes, int] = {}  # digest of a text -> its index: identical snapshots are handled once
-    diffs: dict[tuple[int, int], Diff] = {}
     snapshot_text: list[int] = []  # snapshot index -> text index
     passes: list[Pass] = []
 
     def text_index(text: str) -> int:
-        digest = hashlib.blake2b(text.encode("utf-8", errors="surrogatepass"), digest_size=20).digest()
+        # Keyed by language too: the same bytes in two languages have two structures.
+        digest = hashlib.blake2b(text.encode("utf-8", errors="surrogatepass"), digest_size=20,
+                                 person=record.language.name.encode()).digest()
         index = text_of.get(digest)
         if index is None:
             index = text_of[digest] = len(texts)
-            texts.append(_read_text(text, parser, lines, record.language))
+            if digest not in parsed:  # another pipeline (the other run) may have read this very text
+                parsed[digest] = _read_text(text, parser, lines, record.language, digest)
+            known = parsed[digest]
+            texts.append(_Working(known.newlines, known.ids, known.structure, digest))
         return index
 
     for snapshot in dump.snapshots:
@@ -97,12 +112,12 @@ def _pipeline(dump: Dump, name: str, lines: _Lines, step: Callable[[], None]) ->
             before = _before(snapshot, snapshot_text, text_index)
             diff = None
             if before != after:
-                if (before, after) not in diffs:
-                    old, new = texts[before], texts[after]
-                    diffs[before, after] = _diff(compare.diff_pass(old.ids, old.structure, new.ids, new.structure))
-                    if new.produced_by is None and after != 0:
-                        new.produced_by = len(passes)
-                diff = diffs[before, after]
+                old, new = texts[before], texts[after]
+                if (old.digest, new.digest) not in diffs:  # the other run may have made this very change
+                    diffs[old.digest, new.digest] = _diff(compare.diff_pass(old.ids, old.structure, new.ids, new.structure))
+                if new.produced_by is None and after != 0:
+                    new.produced_by = len(passes)
+                diff = diffs[old.digest, new.digest]
             passes.append(_pass(snapshot, before, after, diff, record.anchors))
         snapshot_text.append(after)
         step()
@@ -126,7 +141,7 @@ def _before(snapshot: Snapshot, snapshot_text: list[int], text_index: Callable[[
     return snapshot_text[snapshot.base if snapshot.base is not None else snapshot.index - 1]
 
 
-def _read_text(text: str, parser: IncrementalParser, lines: _Lines, language) -> _Working:
+def _read_text(text: str, parser: IncrementalParser, lines: _Lines, language, digest: bytes) -> _Working:
     split, endings = split_lines(text)
     ids, new_rows = lines.intern(split)
     tree = parser.parse(split, ids)
@@ -134,7 +149,7 @@ def _read_text(text: str, parser: IncrementalParser, lines: _Lines, language) ->
     for row, spans in highlight.highlight(tree, split, new_rows, language).items():
         if not lines.spans[ids[row]]:
             lines.spans[ids[row]] = spans
-    return _Working(_newlines(endings), ids, language.analyze(tree, split))
+    return _Working(_newlines(endings), ids, language.analyze(tree, split), digest)
 
 
 def _newlines(endings: list[str]) -> Newlines:

@@ -7,15 +7,16 @@ import sys
 import time
 from pathlib import Path
 
-from . import __version__, builder, output, render, structure
+from . import __version__, builder, output, programs, render, structure
 from .dump import DumpError, split_lines
 from .formats import FORMATS, format_of, load
 
 PROG = "pypto-ir-trace"
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
+DEFAULT_OUTPUT = "ir_trace.html"
 
 
-class _UsageError(Exception):
+class _UsageError(programs.UsageError):
     pass
 
 
@@ -41,12 +42,16 @@ def _arguments() -> argparse.ArgumentParser:
         "which pass changed what, in order.",
     )
     parser.add_argument("passes_dump", help="the dump directory: 00_frontend.py, 01_after_*.py, ... with no index gaps")
-    parser.add_argument("-o", "--output", default="ir_trace.html", metavar="PATH",
-                        help="report path (default: ir_trace.html), - for stdout; its directory must already exist")
+    parser.add_argument("-o", "--output", default=None, metavar="PATH",
+                        help=f"report path (default: {DEFAULT_OUTPUT}), - for stdout; its directory must already exist "
+                        f"(with --baseline and two directories of programs: a directory, default {programs.DEFAULT_DIRECTORY}/)")
     parser.add_argument("--context", type=_context, default=3, metavar="N",
                         help="unchanged lines kept around each change (default: 3)")
     parser.add_argument("--format", choices=sorted(FORMATS), default=None,
                         help="how to read the input (default: detected from its layout)")
+    parser.add_argument("--baseline", metavar="OTHER_DUMP", default=None,
+                        help="compare with another run of the same program: the first pass where the two differ, "
+                        "and what differs there (two directories of programs give a directory of reports)")
     parser.add_argument("--dump-structure", action="store_true",
                         help="print the functions and methods found in each snapshot, then exit (no report)")
     parser.add_argument("-q", "--quiet", action="store_true", help="print errors only (no notes, no summary)")
@@ -62,6 +67,9 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     try:
         return _run(args)
+    except programs.UsageError as err:
+        _say("error", f"{err} (see --help)")
+        return EXIT_USAGE
     except (DumpError, output.OutputError) as err:
         _say("error", str(err))
     except OSError as err:
@@ -84,18 +92,27 @@ def _run(args: argparse.Namespace) -> int:
         if not args.quiet:
             _say("note", message)
 
+    if args.baseline is not None:
+        if args.dump_structure:
+            raise _UsageError("--dump-structure reads one dump: drop --baseline")
+        if programs.is_root(Path(args.passes_dump)) or programs.is_root(Path(args.baseline)):
+            return _run_programs(args, note)
     dumps = load(args.passes_dump, args.format)
-    for dump in dumps:
-        if dump.redirected:
-            note(f"using {Path(args.passes_dump) / 'passes_dump'}")
+    baseline = load(args.baseline, args.format) if args.baseline is not None else ()
+    if baseline:
+        programs.check_formats(dumps, baseline, args.passes_dump, args.baseline)
+    for path, side in ((args.passes_dump, dumps), (args.baseline, baseline)):
+        if any(dump.redirected for dump in side):
+            note(f"using {Path(path) / 'passes_dump'}")
     if args.dump_structure:
         with output.reader_may_leave():
             for dump in dumps:
                 _print_structure(dump)
         return EXIT_OK
-    output.check(args.output, keep=[path for dump in dumps for path in output.dump_files(dump)])
-    for dump in dumps:
-        named = f"{dump.name}: " if len(dumps) > 1 else ""
+    args.output = args.output or DEFAULT_OUTPUT
+    output.check(args.output, keep=[path for dump in dumps + baseline for path in output.dump_files(dump)])
+    for dump in dumps + baseline:
+        named = f"{dump.name or dump.title}: " if len(dumps + baseline) > 1 else ""
         if args.format is None:  # detection is stated; a forced format needs no confirmation
             note(f"{named}reading {format_of(dump).description}, {len(dump.snapshots)} snapshots")
         for line in dump.notes:
@@ -104,7 +121,10 @@ def _run(args: argparse.Namespace) -> int:
             note(f"{named}the dump holds only {dump.input_file}: no pass snapshot follows it")
     progress = _Progress() if sys.stderr.isatty() else None
     try:
-        report = builder.build(dumps, args.context, progress)
+        if baseline:
+            report = programs.build_pair(dumps, baseline, args.context, progress)
+        else:
+            report = builder.build(dumps, args.context, progress)
         page = render.render(report)
     finally:
         if progress:
@@ -116,7 +136,24 @@ def _run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _run_programs(args: argparse.Namespace, note) -> int:
+    """Two directories of programs: a directory with an index page and one two-run report per program."""
+    progress = _Progress("programs", first=0) if sys.stderr.isatty() else None
+    try:
+        done = programs.run(args.passes_dump, args.baseline, args.output, args.format, args.context, progress)
+    finally:
+        if progress:
+            progress.clear()
+    note(done)
+    return EXIT_OK
+
+
 def _summary(report) -> str:
+    if report.runs is not None:
+        rows = report.runs.rows
+        first = report.runs.first_divergent
+        where = f"first divergent after {programs.row_name(report, rows[first])}" if first is not None else "identical"
+        return f"two runs, {len(rows)} aligned passes, {where}"
     passes = [p for pipeline in report.pipelines for p in pipeline.passes]
     changed = sum(p.before != p.after for p in passes)
     pipelines = f"{len(report.pipelines)} pipelines, " if len(report.pipelines) > 1 else ""
@@ -129,14 +166,15 @@ PROGRESS_AFTER = 1.0  # seconds: quick runs stay silent
 class _Progress:
     """A `passes done / total` line on a terminal, shown once a run takes more than a second."""
 
-    def __init__(self) -> None:
+    def __init__(self, unit: str = "passes", first: int = 1) -> None:
+        self._unit, self._first = unit, first  # snapshots count from the frontend, which is not a pass
         self._start = time.monotonic()
         self._shown = False
 
     def __call__(self, done: int, total: int) -> None:
         """done / total counts snapshots; the frontend is not a pass."""
         if time.monotonic() - self._start > PROGRESS_AFTER:
-            sys.stderr.write(f"\r{PROG}: {max(done - 1, 0)}/{total - 1} passes")
+            sys.stderr.write(f"\r{PROG}: {max(done - self._first, 0)}/{total - self._first} {self._unit}")
             sys.stderr.flush()
             self._shown = True
 

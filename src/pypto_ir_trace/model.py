@@ -93,6 +93,30 @@ class Pipeline:
 
 
 @dataclass(frozen=True)
+class RunRow:
+    """One row of two aligned runs: each run's pass (None: it runs in the other run only), and how the two
+    runs' snapshots after the row compare (a run without the row's pass is still at its previous snapshot)."""
+
+    this: int | None  # pass index in this run's pipeline
+    baseline: int | None  # pass index in the baseline's pipeline
+    identical: bool  # the two snapshots are byte-identical
+    inserted: int  # the baseline's snapshot diffed against this run's, as compare.diff_pass diffs a pass
+    deleted: int
+
+
+@dataclass(frozen=True)
+class Runs:
+    """Two runs of one program, pass by pass: this run against a baseline (`--baseline`)."""
+
+    this: int  # index of this run's pipeline in Report.pipelines
+    baseline: int  # index of the baseline's pipeline
+    inputs: RunRow  # the two inputs (this and baseline None)
+    rows: tuple[RunRow, ...]  # the passes aligned by name (align.py), in order
+    first_divergent: int | None  # the first row after which the runs differ; None when they never do
+    reconverged: tuple[int, ...]  # rows after which the runs are identical again, having differed just before
+
+
+@dataclass(frozen=True)
 class Report:
     title: str
     generator: str
@@ -102,11 +126,12 @@ class Report:
     lines: tuple[str, ...]
     spans: tuple[tuple[int, ...], ...]
     pipelines: tuple[Pipeline, ...]
+    runs: Runs | None = None  # set when the report compares two runs
 
 
 def to_json(report: Report) -> dict:
     """The report as JSON-able data with named fields; optional fields are left out when empty."""
-    return {
+    data = {
         "schema": SCHEMA,
         "generator": report.generator,
         "title": report.title,
@@ -117,6 +142,24 @@ def to_json(report: Report) -> dict:
         "spans": [list(spans) for spans in report.spans],
         "pipelines": [_pipeline(pipeline) for pipeline in report.pipelines],
     }
+    if report.runs is not None:  # absent otherwise: a single run's report is unchanged
+        data["runs"] = _runs(report.runs)
+    return data
+
+
+def _runs(runs: Runs) -> dict:
+    return {
+        "this": runs.this,
+        "baseline": runs.baseline,
+        "input": _run_row(runs.inputs),
+        "rows": [_run_row(row) for row in runs.rows],
+        "first": runs.first_divergent,
+        "reconverged": list(runs.reconverged),
+    }
+
+
+def _run_row(row: RunRow) -> dict:
+    return {"this": row.this, "baseline": row.baseline, "same": row.identical, "ins": row.inserted, "del": row.deleted}
 
 
 def _pipeline(pipeline: Pipeline) -> dict:

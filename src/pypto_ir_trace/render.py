@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import functools
 import gzip
 import hashlib
 import json
@@ -55,12 +56,20 @@ def _csp_hash(source: str) -> str:
     return "'sha256-" + base64.b64encode(digest).decode("ascii") + "'"
 
 
+@functools.lru_cache(maxsize=1)
+def _template() -> jinja2.Template:
+    """Compiled once per process: a directory of reports renders it once per program."""
+    env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
+    return env.from_string(_asset("templates", "report.html.j2"))
+
+
 def render(report: Report) -> str:
     model = to_json(report)
-    env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
-    template = env.from_string(_asset("templates", "report.html.j2"))
-    style = _asset("static", "viewer.css")
-    script = "\n".join(_asset("static", name) for name in _SCRIPTS)
+    template = _template()
+    runs = report.runs is not None  # the runs view ships only in the reports that compare two runs
+    style = _asset("static", "viewer.css") + (_asset("static", "runs.css") if runs else "")
+    names = (*_SCRIPTS[:-1], "runsmodel.js", "runs.js", _SCRIPTS[-1]) if runs else _SCRIPTS  # before boot.js starts
+    script = "\n".join(_asset("static", name) for name in names)
     csp = (
         "default-src 'none'; "
         f"script-src {_csp_hash(script)}; "
@@ -70,6 +79,7 @@ def render(report: Report) -> str:
     return template.render(
         title=model["title"],
         csp=csp,
+        runs=runs,
         style=Markup(style),  # trusted assets of the package, inlined verbatim
         script=Markup(script),
         data=encode_data(model),  # base64: nothing to escape

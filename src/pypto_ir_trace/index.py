@@ -1,0 +1,33 @@
+"""The index page of a directory of two-run reports: every program, its first divergent pass and the size
+of the difference there; identical programs collapsed. Static HTML: no script, no network."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from urllib.parse import quote
+
+import jinja2
+
+from . import __version__
+from .render import _asset, _csp_hash
+
+MARKER = '<meta name="generator" content="pypto-ir-trace runs index">'  # how a directory we wrote is known again
+
+
+def render(programs: Sequence, this_title: str, baseline_title: str) -> str:
+    """The page for `programs` (programs.Program records, in name order)."""
+    env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
+    style = _asset("static", "index.css")
+    groups = {status: [p for p in programs if p.status == status]
+              for status in ("differs", "this run only", "baseline only", "identical")}
+    return env.from_string(_asset("templates", "index.html.j2")).render(
+        marker=jinja2.utils.markupsafe.Markup(MARKER),
+        csp=f"default-src 'none'; style-src {_csp_hash(style)}; base-uri 'none'; form-action 'none'",
+        style=jinja2.utils.markupsafe.Markup(style),
+        generator=f"pypto-ir-trace {__version__}",
+        this_title=this_title,
+        baseline_title=baseline_title,
+        total=len(programs),
+        groups=groups,
+        href=lambda program: quote(program.report),
+    )

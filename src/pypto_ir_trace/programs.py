@@ -1,0 +1,198 @@
+"""Many programs at once (what CI produces): two roots of one dump per program give a directory with an
+index page and one two-run report per program, written as a whole or not at all."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from . import builder, index, render
+from .dump import Dump, DumpError
+from .formats import FORMATS, load
+from .model import Report
+from .output import OutputError
+
+NAMES = ("this run", "baseline")  # the two pipelines of a two-run report
+DEFAULT_DIRECTORY = "ir_trace_runs"
+INDEX = "index.html"
+
+
+class UsageError(Exception):
+    """The two sides cannot be compared as given (an argument error, exit 2); one line for the user."""
+
+
+@dataclass(frozen=True)
+class Program:
+    """One line of the index: a program and how its two runs compare."""
+
+    name: str
+    status: str  # "differs", "identical", "this run only", "baseline only"
+    report: str  # the report's file name in the directory
+    first: str = ""  # the first pass after which the runs differ: "34 AllocateMemoryAddr", or "input"
+    inserted: int = 0  # the difference there
+    deleted: int = 0
+    differing: int = 0  # rows after which the runs differ
+    rows: int = 0  # aligned rows
+    passes: tuple[int, int] = (0, 0)  # passes in this run, in the baseline
+
+
+def _looks_like_dump(path: Path) -> bool:
+    return any(record.looks_like(path) for record in FORMATS.values())
+
+
+def is_root(path: Path) -> bool:
+    """A directory of programs: not a dump itself, with at least one subdirectory that is one."""
+    if not path.is_dir() or _looks_like_dump(path):
+        return False
+    return any(_looks_like_dump(child) for child in _children(path))
+
+
+def _children(path: Path) -> list[Path]:
+    try:
+        return sorted(child for child in path.iterdir() if child.is_dir())
+    except OSError as err:
+        raise DumpError(f"cannot read directory {path}: {err.strerror or err}") from None
+
+
+def check_formats(this: tuple[Dump, ...], baseline: tuple[Dump, ...], this_path, baseline_path) -> None:
+    """Two runs compare only within one format."""
+    ours, theirs = FORMATS[this[0].format], FORMATS[baseline[0].format]
+    if ours.name != theirs.name:
+        raise UsageError(f"--baseline {baseline_path} is {theirs.description} but {this_path} is "
+                         f"{ours.description}: compare two runs of one format")
+
+
+def run(this_root: str, baseline_root: str, output_path: str | None, format_name: str | None, context: int,
+        progress: Callable[[int, int], None] | None = None) -> str:
+    """Compare every program of two roots; the directory appears complete or not at all. Returns what was written."""
+    roots = Path(this_root), Path(baseline_root)
+    for root in roots:
+        if not root.exists():
+            raise DumpError(f"input directory does not exist: {root}")
+    if not (is_root(roots[0]) and is_root(roots[1])):
+        one, other = (roots[0], roots[1]) if is_root(roots[0]) else (roots[1], roots[0])
+        raise UsageError(f"{one} is a directory of programs but {other} is not: give two dumps or two such directories")
+    if output_path == "-":
+        raise UsageError("-o - writes one report, but two directories of programs give a directory of reports: name it with -o")
+    target = Path(output_path or DEFAULT_DIRECTORY)
+    _check_target(target, roots)
+    ours = {child.name: child for child in _children(roots[0]) if _looks_like_dump(child)}
+    theirs = {child.name: child for child in _children(roots[1]) if _looks_like_dump(child)}
+    temp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
+    try:
+        names = sorted(ours.keys() | theirs.keys())
+        listed = []
+        for name in names:
+            listed.append(_program(name, ours.get(name), theirs.get(name), format_name, context, temp))
+            if progress:
+                progress(len(listed), len(names))
+        (temp / INDEX).write_text(index.render(listed, _title(roots[0]), _title(roots[1])), encoding="utf-8")
+        _publish(temp, target)
+    except BaseException:
+        shutil.rmtree(temp, ignore_errors=True)
+        raise
+    changed = sum(program.status != "identical" for program in listed)
+    return f"{len(listed)} programs, {changed} not identical: {target / INDEX}"
+
+
+def _title(root: Path) -> str:
+    return root.resolve().name or "root"
+
+
+def _program(name: str, ours: Path | None, theirs: Path | None, format_name: str | None, context: int,
+             directory: Path) -> Program:
+    file = _file_name(name)
+    this = load(ours, format_name) if ours else ()
+    baseline = load(theirs, format_name) if theirs else ()
+    if this and baseline:
+        check_formats(this, baseline, ours, theirs)
+        report = build_pair(this, baseline, context)
+    else:
+        report = builder.build(this or baseline, context)
+    (directory / file).write_text(render.render(report), encoding="utf-8")
+    if not (this and baseline):
+        return Program(name, "this run only" if this else "baseline only", file, passes=_passes(report))
+    return _summary(name, file, report)
+
+
+def build_pair(this: tuple[Dump, ...], baseline: tuple[Dump, ...], context: int, progress=None) -> Report:
+    """One report of two runs: each side's first pipeline named after its run, the two compared row by row."""
+    named = (replace(this[0], name=NAMES[0]), *this[1:], replace(baseline[0], name=NAMES[1]), *baseline[1:])
+    return builder.build(named, context, progress, baseline=len(this))
+
+
+def _passes(report: Report) -> tuple[int, int]:
+    counts = [len(pipeline.passes) for pipeline in report.pipelines]
+    return (counts[0], counts[-1]) if report.runs is not None else (counts[0], 0)
+
+
+def _summary(name: str, file: str, report: Report) -> Program:
+    runs = report.runs
+    differing = sum(not row.identical for row in runs.rows)
+    status = "identical" if runs.inputs.identical and not differing else "differs"
+    first, found = "", None
+    if not runs.inputs.identical:
+        first, found = "input", runs.inputs
+    elif runs.first_divergent is not None:
+        found = runs.rows[runs.first_divergent]
+        first = row_name(report, found)
+    return Program(name, status, file, first, found.inserted if found else 0, found.deleted if found else 0,
+                   differing, len(runs.rows), _passes(report))
+
+
+def row_name(report: Report, row) -> str:
+    """How a row is named: this run's pass label and name, or the baseline's for a pass only it runs."""
+    if row.this is not None:
+        p = report.pipelines[report.runs.this].passes[row.this]
+        return f"{p.label} {p.name}"
+    p = report.pipelines[report.runs.baseline].passes[row.baseline]
+    return f"{p.label} {p.name} (baseline only)"
+
+
+def _file_name(program: str) -> str:
+    return program + ".html" if program != "index" else "index_.html"
+
+
+def _check_target(target: Path, roots: tuple[Path, Path]) -> None:
+    """Refuse, before the long run, a destination that cannot take the directory."""
+    if not target.parent.is_dir():
+        raise OutputError(f"output directory does not exist: {target.parent}")
+    if target.exists() and not _replaceable(target):
+        raise OutputError(f"refusing to replace {target}: not an empty directory nor one this tool wrote "
+                          f"(give -o a new directory for the reports of many programs)")
+    for root in roots:
+        if target.resolve() == root.resolve():
+            raise OutputError(f"refusing to write the reports over {root}, a directory being read (-o {target})")
+
+
+def _replaceable(target: Path) -> bool:
+    if target.is_symlink() or not target.is_dir():
+        return False
+    entries = os.listdir(target)
+    if not entries:
+        return True
+    try:
+        return index.MARKER in (target / INDEX).read_text(encoding="utf-8", errors="replace")[:4096]
+    except OSError:
+        return False
+
+
+def _publish(temp: Path, target: Path) -> None:
+    """Swap the new directory in; an old one (written by this tool) goes only once the new one is there."""
+    os.chmod(temp, 0o755)  # mkdtemp makes it private; a report directory is for sharing like a report file
+    if not target.exists():
+        os.rename(temp, target)
+        return
+    old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old.", dir=target.parent))
+    os.rename(target, old / "previous")
+    try:
+        os.rename(temp, target)
+    except OSError:
+        os.rename(old / "previous", target)  # put the old one back: nothing lost
+        raise
+    finally:
+        shutil.rmtree(old, ignore_errors=True)

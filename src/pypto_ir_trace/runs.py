@@ -1,0 +1,45 @@
+"""Two runs of one program compared pass by pass: the passes aligned by name, each row's snapshots diffed.
+
+Pure: it reads the built pipelines and their working texts (anything with `ids`, `structure` and
+`digest`: builder._Working), and returns the model's Runs section.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from . import compare
+from .align import align
+from .model import Pipeline, RunRow, Runs
+
+
+def section(pipelines: Sequence[Pipeline], texts: Sequence[Sequence], this: int, baseline: int) -> Runs:
+    """The runs section of pipelines[this] against pipelines[baseline]; texts[i]: pipeline i's working texts."""
+    ours, theirs = pipelines[this], pipelines[baseline]
+    ours_texts, theirs_texts = texts[this], texts[baseline]
+    counted: dict[tuple[int, int], RunRow] = {}
+
+    def row(t: int | None, b: int | None, at_ours: int, at_theirs: int) -> RunRow:
+        if (at_ours, at_theirs) not in counted:  # runs of no-op passes share one pair of snapshots
+            new, old = ours_texts[at_ours], theirs_texts[at_theirs]
+            if new.digest == old.digest:
+                counted[at_ours, at_theirs] = RunRow(None, None, True, 0, 0)
+            else:
+                found = compare.diff_pass(old.ids, old.structure, new.ids, new.structure)
+                counted[at_ours, at_theirs] = RunRow(None, None, False, found.inserted, found.deleted)
+        same = counted[at_ours, at_theirs]
+        return RunRow(t, b, same.identical, same.inserted, same.deleted)
+
+    at_ours = at_theirs = 0  # each run's current snapshot: its input, then the text after its latest pass
+    inputs = row(None, None, 0, 0)
+    rows = []
+    for t, b in align([p.name for p in ours.passes], [p.name for p in theirs.passes]):
+        if t is not None:
+            at_ours = ours.passes[t].after
+        if b is not None:
+            at_theirs = theirs.passes[b].after
+        rows.append(row(t, b, at_ours, at_theirs))
+    first = next((r for r, found in enumerate(rows) if not found.identical), None)
+    before = [inputs.identical] + [found.identical for found in rows[:-1]]
+    reconverged = tuple(r for r, found in enumerate(rows) if found.identical and not before[r])
+    return Runs(this, baseline, inputs, tuple(rows), first, reconverged)

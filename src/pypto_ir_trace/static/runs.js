@@ -1,0 +1,260 @@
+"use strict";
+/*
+ * Two runs of one program (reports built with --baseline; this file is inlined into those only, so a
+ * single run's report is byte for byte what it was). The viewer walks the report's aligned rows
+ * as if they were passes: runsmodel.js, the reader of the runs section, gives them as one more pipeline
+ * of model.js's JSON contract, whose texts are this run's then the baseline's (offset), so every module
+ * (pass list, filters, j/k, function selector, search, compare, links) works on rows unchanged.
+ *
+ * Two views of the selected row, switched by the buttons "Across runs" and "Pass effect":
+ *   across  Before: the baseline's snapshot after the row; After: this run's. Diffed here by
+ *           IRTraceCompare.compareIds (the one diff specification); identical snapshots are a "no-op" row,
+ *           so the Changed / No-op filters read "the runs differ" / "identical".
+ *   effect  the row's pass diffed against its own before snapshot in each run: the baseline's above
+ *           (a second set of panes, regions "Baseline pass input" / "Baseline pass output": names that
+ *           contain neither "Before" nor "After", so those two still name one region each), this run's below.
+ * The fragment gains view=effect; the row is the `pass` the viewer already writes (this run's label,
+ * or "b" + the baseline's label for a pass only the baseline runs).
+ */
+const IRTraceRuns = (() => {
+  // `changed` is not among them: in both views it says whether the runs differ after the row (the filters).
+  const VIEW_FIELDS = ["before", "after", "ins", "del", "pieces", "inserted", "regions", "anchors", "warnings", "file"];
+
+  /** Start the viewer on the rows; `startViewer` is IRTraceViewer's own start. */
+  function start(root, data, startViewer) {
+    const runs = IRTraceRunsModel.read(data);
+    const { rows, ours, theirs, offset } = runs;
+    const doc = root.ownerDocument || root;
+    const win = doc.defaultView;
+    const $ = id => root.querySelector("#" + id);
+    const viewOf = hash => (new URLSearchParams(hash.replace(/^#/, "")).get("view") === "effect" ? "effect" : "across");
+    const linkedView = viewOf(win.location.hash);  // read first: the viewer rewrites the fragment as it starts
+    const app = startViewer(root, runs.viewerData);
+    const { el, state, passes } = app;
+    const ui = {
+      across: $("runs-across"), effect: $("runs-effect"), baseline: $("runs-baseline"),
+      baselineTitle: $("runs-baseline-title"), baselineCounts: $("runs-baseline-counts"),
+      baselineDiff: $("diff-baseline"), thisTitle: $("runs-this-title"), thisText: $("runs-this-text"), thisCounts: $("runs-this-counts"),
+      main: el.diff.parentElement,
+    };
+    let view = "across";
+
+    // ---- each row in both views ---------------------------------------------------------------------
+    const acrossOf = passes.map(pass => Object.fromEntries(VIEW_FIELDS.map(field => [field, pass[field]])));
+    const effectOf = rows.map(({ row, at, files }) => {
+      if (row.this === null) {  // only the baseline runs this pass: this run stays where it was
+        return { before: at[0], after: at[0], ins: 0, del: 0, pieces: null, inserted: [], regions: new Map(),
+          anchors: [], warnings: "", file: files[0] };
+      }
+      const own = ours.passes[row.this];
+      return Object.fromEntries(VIEW_FIELDS.map(field => [field, own[field]]));
+    });
+    passes.forEach((pass, p) => {
+      for (const field of VIEW_FIELDS) {
+        Object.defineProperty(pass, field, {
+          get: () => (view === "effect" ? effectOf[p] : acrossOf[p])[field], enumerable: true, configurable: true,
+        });
+      }
+    });
+    const baselinePass = rows.map(({ row }) => {
+      if (row.baseline === null) return null;
+      const own = theirs.passes[row.baseline];
+      return Object.assign({}, own, { before: offset + own.before, after: offset + own.after });
+    });
+    const previousFile = (pipeline, p) => (p === 0 ? pipeline.input.file : pipeline.passes[p - 1].file);
+
+    // ---- the baseline's panes (Pass effect) ------------------------------------------------------------
+    const baselineState = new Proxy(state, {
+      get(target, name) {
+        if (name !== "key") return target[name];
+        const shown = baselinePass[target.selected];
+        const texts = app.pipeline.texts;
+        if (target.key === null || !shown) return null;
+        const has = t => texts[t].byKey.has(target.key);
+        return (shown.pieces ? has(shown.before) || has(shown.after) : has(shown.before)) ? target.key : null;
+      },
+    });
+    // Its own Expand all / Collapse all, never shown: the page's buttons press them too (below).
+    const folds = { expand: app.make("button"), collapse: app.make("button") };
+    const baselineEl = Object.assign({}, el, folds, {
+      diff: ui.baselineDiff, panes: [$("scroll-baseline-before"), $("scroll-baseline-after")],
+      copyBefore: $("copy-baseline-before"), copyAfter: $("copy-baseline-after"),
+      beforeFile: $("baseline-before-file"), afterFile: $("baseline-after-file"),
+    });
+    const baselineApp = Object.assign({}, app, {
+      el: baselineEl, state: baselineState,
+      shown: p => baselinePass[p],
+      beforeFile: p => previousFile(theirs, rows[p].row.baseline),
+    });
+    const baselinePanes = IRTracePanes.create(baselineApp);
+    baselineApp.panes = baselinePanes;
+
+    // ---- what the viewer shows, adjusted to the rows -------------------------------------------------
+    const viewerBeforeFile = app.beforeFile;
+    app.beforeFile = p => {
+      if (state.base !== null) return viewerBeforeFile(p);
+      if (view === "effect") return rows[p].row.this === null ? rows[p].files[0] : previousFile(ours, rows[p].row.this);
+      return rows[p].row.identical ? rows[p].files[0] : "baseline: " + rows[p].files[1];
+    };
+    /** The lines a pass deleted and inserted, as line ids in order: equal in two runs when it made the same change. */
+    function changeOf(pass) {
+      const before = app.pipeline.ids(pass.before), deleted = [];
+      for (const piece of pass.pieces || []) for (const { b, eq, del } of piece.runs) for (let i = 0; i < del; i++) deleted.push(before[b + eq + i]);
+      return deleted.join(",") + "|" + Array.from(pass.inserted).join(",");
+    }
+    const sameEffect = (a, b) => changeOf(a) === changeOf(b);
+    const rowName = p => `${passes[p].label} ${passes[p].name}`;
+    const oneSide = row => (row.baseline === null ? "this run only" : row.this === null ? "baseline only" : "");
+    const TAGS = { "this run only": "added", "baseline only": "removed" };
+
+    function summary() {
+      const differing = rows.filter(({ row }) => !row.identical).length;
+      if (!differing && runs.input.identical) return "The two runs print identical IR after every pass.";
+      const parts = [];
+      if (!runs.input.identical) parts.push(`the runs differ already in their input (${ours.input.file})`);
+      else parts.push(`the runs diverge first after ${rowName(runs.first)}`);
+      if (runs.reconverged.length) parts.push("identical again after " + runs.reconverged.map(rowName).join(", "));
+      parts.push(`${differing} of ${rows.length} passes differ`);
+      return parts.join(" \u00b7 ");
+    }
+
+    function note(p) {
+      const { row, files } = rows[p];
+      const side = oneSide(row);
+      const name = passes[p].name;
+      const only = side === "this run only" ? `${name} runs in this run only: the baseline is still at ${files[1]}. `
+        : side ? `${name} runs in the baseline only: this run is still at ${files[0]}. ` : "";
+      const same = row.identical ? "After it both runs print identical IR. " : "After it the runs differ. ";
+      if (view === "effect") {
+        const effect = row.this === null || row.baseline === null ? ""
+          : effectOf[p].before === effectOf[p].after && !baselinePass[p].changed ? `${name} changed nothing in either run. `
+          : sameEffect(effectOf[p], baselinePass[p]) ? `${name} made the same change in both runs. ` : `${name} did something different in the two runs. `;
+        return `${only}${same}${effect}Pass effect: the baseline's diff above, this run's below.`;
+      }
+      if (row.identical) return `${only}${same}`.trim();
+      return `${only}Across runs: the baseline's snapshot after this pass (Before) against this run's (After).`;
+    }
+
+    // The viewer's notes about a pass against its predecessor: the runs' note says it for the row.
+    const viewerNotes = /^(No-op: this pass|The pipeline changed nothing|Only the line endings)/;
+    /** After the viewer showed row p: the runs' header, notes, counts and the baseline's panes. */
+    function decorate(p) {
+      if (p < 0) { ui.baseline.hidden = true; ui.thisTitle.hidden = true; return; }
+      const { row } = rows[p];
+      const compared = state.base !== null;
+      if (!compared) {
+        if (view === "across") el.counts.textContent = row.identical ? "identical in both runs" : `+${row.ins} \u2212${row.del} between the runs`;
+        else el.counts.textContent = `this run ${countsOf(effectOf[p], row.this !== null)} \u00b7 baseline ${countsOf(baselinePass[p], row.baseline !== null)}`;
+        if (view === "across" && !row.identical) el.afterFile.textContent = el.afterFile.title = "this run: " + rows[p].files[0];
+      }
+      for (const node of [...el.notes.children]) if (viewerNotes.test(node.textContent)) node.remove();
+      if (!compared) el.notes.prepend(app.make("p", "note info runs-note", note(p)));
+      const effect = view === "effect";
+      ui.main.classList.toggle("runs-effect", effect);
+      ui.baseline.hidden = !effect;
+      ui.thisTitle.hidden = !effect;
+      if (!effect) return;
+      ui.thisText.textContent = row.this !== null ? `${rowName(p)}` : `(no ${passes[p].name} in this run: nothing changes)`;
+      const shown = baselinePass[p];
+      ui.baselineTitle.textContent = shown ? `${shown.label} ${shown.name}` : `(no ${passes[p].name} in the baseline)`;
+      ui.baselineCounts.textContent = shown ? countsOf(shown, true) : "";
+      ui.thisCounts.textContent = countsOf(effectOf[p], row.this !== null);
+      ui.baseline.classList.toggle("absent", !shown);
+      ui.baselineDiff.hidden = !shown;
+      ui.baselineDiff.className = el.diff.className;
+      if (shown) {
+        baselinePanes.show(true);
+        baselineEl.beforeFile.textContent = baselineEl.beforeFile.title = baselineApp.beforeFile(p);
+        baselineEl.afterFile.textContent = baselineEl.afterFile.title = shown.file;
+      } else {
+        baselinePanes.clear();
+      }
+    }
+    const countsOf = (pass, runsHere) => (!runsHere ? "absent" : pass.before !== pass.after ? `+${pass.ins} \u2212${pass.del}` : "no-op");
+
+    /** The pass list: each row's runs status (identical, or the size of the difference), one-side rows tagged. */
+    function markRows() {
+      el.list.querySelectorAll("button.pass").forEach((button, p) => {
+        const { row } = rows[p];
+        const meta = button.querySelector(".pass-meta");
+        const side = oneSide(row);
+        const parts = [];
+        if (side) {
+          const tag = app.make("span", "runs-side-tag", TAGS[side]);
+          tag.title = `This pass runs in ${side === "this run only" ? "this run" : "the baseline"} only`;
+          parts.push(tag, " ");
+        }
+        if (row.identical) {
+          const same = app.make("span", "runs-same", "=");
+          same.title = "The two runs print identical IR after this pass";
+          same.setAttribute("aria-label", "identical");
+          parts.push(same);
+        } else {
+          parts.push(app.make("span", "count ins", "+" + row.ins), " ", app.make("span", "count del", "\u2212" + row.del));
+        }
+        const badge = meta.querySelector(".badge");
+        const hits = meta.querySelector(".hits");
+        meta.replaceChildren(...(hits ? [hits, " "] : []), ...parts, ...(badge ? [" ", badge] : []));
+        button.classList.toggle("runs-differ", !row.identical);
+        button.classList.toggle("runs-first", p === runs.first);
+        button.classList.toggle("runs-reconverged", runs.reconverged.includes(p));
+        if (p === runs.first) button.title = "The runs diverge first after this pass";
+        if (runs.reconverged.includes(p)) button.title = "The runs are identical again after this pass";
+      });
+    }
+
+    // ---- the view, links, wiring ---------------------------------------------------------------------
+    function writeLink() {
+      const text = IRTraceState.fragment(state, passes);
+      if (!text) return;
+      try { history.replaceState(null, "", "#" + text + (view === "effect" ? "&view=effect" : "")); } catch (err) { /* sandboxed */ }
+    }
+
+    function setView(next) {
+      view = next;
+      ui.across.setAttribute("aria-pressed", String(view === "across"));
+      ui.effect.setAttribute("aria-pressed", String(view === "effect"));
+      markRows();
+      app.passList.applyFilters();
+      if (state.selected >= 0) app.select(state.selected, true);
+    }
+
+    const viewerSelect = app.select;
+    app.select = (p, picked) => {  // the pass list and j / k select through app
+      viewerSelect(p, picked);
+      decorate(p);
+      writeLink();
+    };
+    const refresh = () => { decorate(state.selected); writeLink(); };
+    el.expand.addEventListener("click", () => folds.expand.click());
+    el.collapse.addEventListener("click", () => folds.collapse.click());
+    ui.across.addEventListener("click", () => setView("across"));
+    ui.effect.addEventListener("click", () => setView("effect"));
+    // The viewer handled these first (its listeners were added before these): adjust what it showed.
+    el.select.addEventListener("change", refresh);
+    el.base.addEventListener("change", refresh);
+    [el.split, el.stacked].forEach(button => button.addEventListener("click", () => {
+      ui.baselineDiff.className = el.diff.className;
+      baselinePanes.relayout(() => {});
+      writeLink();
+    }));
+    const repaint = app.panes.repaint;  // search marks (and whatever else repaints) reach both diffs
+    app.panes.repaint = () => { repaint(); baselinePanes.repaint(); };
+    win.addEventListener("hashchange", () => setView(viewOf(win.location.hash)));
+
+    el.summary.textContent = summary();
+    const title = root.querySelector(".dump-title");
+    if (title) {
+      title.textContent = `${ours.title} against the baseline ${theirs.title}`;
+      title.title = `this run: ${ours.title}\nbaseline: ${theirs.title}`;
+    }
+    setView(linkedView);
+    if (state.selected < 0 && passes.length) app.select(0);
+    return app;
+  }
+
+  return { start };
+})();
+
+// Runs reports only: the viewer starts on the aligned rows when the data compares two runs.
+IRTraceViewer.start = (viewerStart => (root, data) => (data.runs ? IRTraceRuns.start(root, data, viewerStart) : viewerStart(root, data)))(IRTraceViewer.start);

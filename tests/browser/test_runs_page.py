@@ -1,0 +1,185 @@
+"""The two-run page (--baseline) in real Chromium, by role and name: the LlamaMini pair under two memory
+planners opens on its first divergent pass; Across runs and Pass effect; j / k over aligned rows; links."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from pypto_ir_trace import render
+
+pytestmark = pytest.mark.browser
+
+FIXTURES = __import__("pathlib").Path(__file__).resolve().parents[2] / "fixtures"
+THIS = "runs/variants_memory_planner_dsa_rp__03_LlamaMiniProgram_explicit"
+BASELINE = str(FIXTURES / "runs" / "variants_memory_planner_ptoas__01_LlamaMiniProgram_explicit")
+PAIR = (THIS, "--baseline", BASELINE)
+
+
+def current(page):
+    return page.get_by_role("navigation", name="Passes").locator("button[aria-current='true']")
+
+
+def pressed(page, name):
+    return page.get_by_role("button", name=name, exact=True).get_attribute("aria-pressed")
+
+
+def test_opens_on_the_first_divergent_pass_named_in_the_header(open_report):
+    page = open_report(*PAIR).page
+    assert re.search(r"\b34\b.*AllocateMemoryAddr", current(page).inner_text(), re.S)
+    assert page.get_by_role("heading", name="34 AllocateMemoryAddr").is_visible()
+    assert "the runs diverge first after 34 AllocateMemoryAddr" in page.locator("#summary").inner_text()
+    assert (pressed(page, "Across runs"), pressed(page, "Pass effect")) == ("true", "false")
+    buttons = page.get_by_role("navigation", name="Passes").get_by_role("button")
+    names = [buttons.nth(i).get_attribute("aria-label") or buttons.nth(i).inner_text() for i in range(buttons.count())]
+    assert len(names) == 48  # 48 passes in this run, 47 in the baseline, one of them added
+    assert all("=" in name for name in names[:33]) and "added" in names[33] and "+56" in names[33]
+
+
+def test_across_runs_diffs_the_baselines_snapshot_against_this_runs(open_report):
+    page = open_report(*PAIR).page
+    before, after = page.get_by_role("region", name="Before"), page.get_by_role("region", name="After")
+    assert "33_after_MaterializeSemanticAliases.py" in before.inner_text()
+    assert "34_after_AllocateMemoryAddr.py" in after.inner_text()
+    assert page.locator("#pass-counts").inner_text() == "+56 \u221256 between the runs"
+    assert before.locator("del").count() > 0 and after.locator("ins").count() > 0
+    assert before.locator(".row.del").count() > 0 and after.locator(".row.ins").count() > 0
+    page.keyboard.press("k")  # 33: the runs are still identical there
+    assert page.get_by_role("heading", name="33 MaterializeSemanticAliases").is_visible()
+    assert page.locator("#pass-counts").inner_text() == "identical in both runs"
+    assert after.locator(".row.ins").count() == 0
+
+
+def test_the_pages_diff_counts_what_the_model_counts(open_report, report):
+    """Each row's Across diff, made in the page by compareIds, has the builder's counts and rebuilds this run's text."""
+    data = render.decode_data(report(*PAIR).read_text(encoding="utf-8"))
+    page = open_report(*PAIR).page
+    found = page.evaluate("""data => {
+      const pipeline = IRTraceModel.read(IRTraceRunsModel.read(data).viewerData).pipelines[0];
+      return pipeline.passes.map(pass => {
+        const sum = (pass.pieces || []).reduce((n, piece) => [n[0] + piece.ins, n[1] + piece.del], [0, 0]);
+        const rebuilt = pass.pieces ? Array.from(IRTraceModel.applyPass(pipeline.ids(pass.before), pass)) : Array.from(pipeline.ids(pass.before));
+        const target = Array.from(pipeline.ids(pass.after));
+        return [sum[0], sum[1], rebuilt.length === target.length && rebuilt.every((id, i) => id === target[i])];
+      });
+    }""", data)
+    rows = data["runs"]["rows"]
+    assert [(ins, dels) for ins, dels, _ in found] == [(row["ins"], row["del"]) for row in rows]
+    assert all(exact for _, _, exact in found)
+
+
+def test_pass_effect_shows_each_runs_own_diff(open_report):
+    page = open_report(*PAIR).page
+    page.get_by_role("button", name="Pass effect", exact=True).click()
+    assert (pressed(page, "Across runs"), pressed(page, "Pass effect")) == ("false", "true")
+    assert "(no AllocateMemoryAddr in the baseline)" in page.locator("#runs-baseline").inner_text()
+    assert page.get_by_role("region", name="Baseline pass input").count() == 0 or not page.get_by_role("region", name="Baseline pass input").is_visible()
+    assert "33_after_MaterializeSemanticAliases.py" in page.get_by_role("region", name="Before").inner_text()
+    assert page.get_by_role("region", name="After").locator(".row.ins").count() > 0  # its own allocation
+    page.keyboard.press("j")
+    assert page.get_by_role("heading", name="35 FoldNoOpReshape").is_visible()
+    baseline_before = page.get_by_role("region", name="Baseline pass input")
+    baseline_after = page.get_by_role("region", name="Baseline pass output")
+    assert baseline_before.is_visible() and baseline_after.is_visible()
+    assert "34_after_FoldNoOpReshape.py" in baseline_after.inner_text()
+    assert "34 FoldNoOpReshape" in page.locator("#runs-baseline").inner_text()
+    assert "35_after_FoldNoOpReshape.py" in page.get_by_role("region", name="After").inner_text()
+    assert page.locator("#pass-counts").inner_text() == "this run no-op \u00b7 baseline no-op"
+    assert "FoldNoOpReshape changed nothing in either run" in page.locator("#notes").inner_text()
+    assert "view=effect" in page.evaluate("location.hash")
+    page.get_by_role("button", name="Stacked", exact=True).click()  # layouts apply to both diffs
+    assert "stacked" in page.locator("#diff-baseline").get_attribute("class")
+    function = page.get_by_role("combobox", name="Function")
+    key = function.locator("option").nth(1).get_attribute("value")
+    function.select_option(key)  # a function, in both runs: both diffs show it
+    assert baseline_after.is_visible() and f"fn={key}" in page.evaluate("location.hash")
+    assert "view=effect" in page.evaluate("location.hash")
+    page.get_by_role("button", name="Across runs", exact=True).click()
+    assert not baseline_after.is_visible()
+    assert "view=effect" not in page.evaluate("location.hash")
+
+
+def test_pass_effect_says_whether_the_pass_changed_the_same_lines(open_report):
+    page = open_report(*PAIR, fragment="#pass=37&view=effect").page  # DeriveCallDirections: +21 -21 in both
+    assert page.locator("#pass-counts").inner_text() == "this run +21 \u221221 \u00b7 baseline +21 \u221221"
+    assert "DeriveCallDirections made the same change in both runs" in page.locator("#notes").inner_text()
+    assert page.get_by_role("region", name="Baseline pass output").locator(".row.ins").count() > 0
+
+
+def test_j_and_k_walk_the_aligned_rows(open_report):
+    page = open_report(*PAIR).page
+    page.keyboard.press("j")
+    assert page.get_by_role("heading", name="35 FoldNoOpReshape").is_visible()
+    assert "34_after_FoldNoOpReshape.py" in page.get_by_role("region", name="Before").inner_text()  # not shifted
+    page.keyboard.press("k")
+    page.keyboard.press("k")
+    assert page.get_by_role("heading", name="33 MaterializeSemanticAliases").is_visible()
+    page.get_by_role("checkbox", name="No-op").uncheck()  # hide the rows where the runs are identical
+    page.keyboard.press("k")
+    assert page.get_by_role("heading", name="34 AllocateMemoryAddr").is_visible()
+
+
+def test_a_deep_link_opens_the_same_row_and_view(open_report):
+    page = open_report(*PAIR, fragment="#pass=40&view=effect").page
+    assert (pressed(page, "Across runs"), pressed(page, "Pass effect")) == ("false", "true")
+    assert re.search(r"\b40\b", current(page).inner_text())
+    assert page.get_by_role("region", name="Baseline pass output").is_visible()
+    assert page.evaluate("location.hash") == "#pass=40&view=effect"
+
+
+def test_identical_runs_say_so(open_report):
+    page = open_report(THIS, "--baseline", str(FIXTURES / THIS)).page
+    assert page.locator("#summary").inner_text() == "The two runs print identical IR after every pass."
+    assert page.locator("#pass-counts").inner_text() == "identical in both runs"
+
+
+SMALL = ("runs/small/this", "--baseline", str(FIXTURES / "runs" / "small" / "baseline"))
+
+
+def test_a_baseline_only_pass_a_different_effect_and_reconvergence(open_report):
+    page = open_report(*SMALL).page
+    summary = page.locator("#summary").inner_text()
+    assert "the runs diverge first after 02 InferTileMemorySpace" in summary
+    assert "identical again after 03 Canonicalize" in summary
+    buttons = page.get_by_role("navigation", name="Passes").get_by_role("button")
+    assert buttons.count() == 4
+    assert "removed" in buttons.nth(2).inner_text() and "InsertSync" in buttons.nth(2).inner_text()
+    assert "runs-reconverged" in buttons.nth(3).get_attribute("class")
+    page.get_by_role("button", name="Pass effect", exact=True).click()
+    assert "InferTileMemorySpace did something different in the two runs" in page.locator("#notes").inner_text()
+    assert page.get_by_role("region", name="Baseline pass output").locator("ins").count() == 1  # Vec
+    assert page.get_by_role("region", name="After").locator("ins").count() == 1  # Mat
+    page.keyboard.press("j")  # InsertSync: the baseline only
+    assert page.evaluate("location.hash") == "#pass=b03&view=effect"
+    assert "(no InsertSync in this run" in page.locator("#runs-this-title").inner_text()
+    assert page.get_by_role("region", name="Baseline pass output").locator(".row.ins").count() == 1
+    page.get_by_role("button", name="Across runs", exact=True).click()
+    assert "InsertSync runs in the baseline only" in page.locator("#notes").inner_text()
+    assert page.locator("#pass-counts").inner_text() == "+1 \u22122 between the runs"
+    page.keyboard.press("j")
+    assert page.locator("#pass-counts").inner_text() == "identical in both runs"
+
+
+def test_search_marks_both_runs_in_pass_effect(open_report):
+    page = open_report(*SMALL, fragment="#pass=b03&view=effect").page
+    page.get_by_role("searchbox").fill("sync_all")
+    marks = page.get_by_role("region", name="Baseline pass output").locator("mark")
+    marks.first.wait_for()
+    assert marks.count() == 1
+    page.get_by_role("button", name="Across runs", exact=True).click()
+    assert page.get_by_role("region", name="Before").locator("mark").count() == 1  # the baseline's line
+    assert page.get_by_role("region", name="After").locator("mark").count() == 0  # this run never syncs
+
+
+def test_compare_with_and_the_theme_in_both_views(open_report):
+    page = open_report(*SMALL, fragment="#pass=03").page
+    page.get_by_role("combobox", name="Compare with").select_option("0")  # this run's input against row 03
+    assert page.locator("#pass-counts").inner_text().startswith("+1 \u22121 since 00_frontend.py")
+    assert "base=00" in page.evaluate("location.hash")
+    page.get_by_role("button", name="Pass effect", exact=True).click()
+    assert page.locator("#pass-counts").inner_text().startswith("+1 \u22121 since 00_frontend.py")
+    assert "base=00" in page.evaluate("location.hash") and "view=effect" in page.evaluate("location.hash")
+    assert page.get_by_role("region", name="Baseline pass output").is_visible()
+    page.get_by_role("button", name="Toggle dark theme").click()
+    assert page.evaluate("document.documentElement.dataset.theme") == "dark"

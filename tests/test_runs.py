@@ -1,0 +1,278 @@
+"""Two runs of one program (--baseline): the runs section of the model, the command line, and the
+directory of reports for two roots of many programs with its index page."""
+
+from __future__ import annotations
+
+import difflib
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pypto_ir_trace import cli, model, programs, render
+from pypto_ir_trace.dump import Dump, Snapshot
+from pypto_ir_trace.formats import FORMATS, Format
+from pypto_ir_trace.languages import LANGUAGES
+from dumptools import FIXTURES, PROGRAM, REAL, write_dump
+
+RUNS = FIXTURES / "runs"
+DSA = RUNS / "variants_memory_planner_dsa_rp__03_LlamaMiniProgram_explicit"  # runs AllocateMemoryAddr
+PTOAS = RUNS / "variants_memory_planner_ptoas__01_LlamaMiniProgram_explicit"  # does not
+
+
+def two_runs(this: Path, baseline: Path, tmp_path: Path, *extra: str) -> dict:
+    out = tmp_path / "runs.html"
+    assert cli.main([str(this), "--baseline", str(baseline), "-o", str(out), *extra]) == 0
+    return render.decode_data(out.read_text(encoding="utf-8"))
+
+
+def snapshot_files(dump: Path) -> list[Path]:
+    return sorted((dump / "passes_dump").glob("*.py"))
+
+
+def test_llama_pair_diverges_first_after_allocate_memory_addr(tmp_path):
+    data = two_runs(DSA, PTOAS, tmp_path)
+    ours, theirs = data["pipelines"]
+    assert (ours["name"], theirs["name"]) == ("this run", "baseline")
+    runs = data["runs"]
+    assert (runs["this"], runs["baseline"]) == (0, 1)
+    rows = runs["rows"]
+    # Each pass of each run appears once, in order; the baseline's later passes are not shifted.
+    assert [r["this"] for r in rows if r["this"] is not None] == list(range(len(ours["passes"])))
+    assert [r["baseline"] for r in rows if r["baseline"] is not None] == list(range(len(theirs["passes"])))
+    only_this = [r["this"] for r in rows if r["baseline"] is None]
+    assert [ours["passes"][p]["name"] for p in only_this] == ["AllocateMemoryAddr"]
+    assert all(r["this"] is not None for r in rows)  # no pass runs in the baseline only
+    first = rows[runs["first"]]
+    assert ours["passes"][first["this"]]["file"] == "34_after_AllocateMemoryAddr.py"
+    assert runs["input"]["same"] and runs["reconverged"] == []
+
+
+def test_each_row_says_whether_the_snapshots_are_byte_identical_and_how_much_differs(tmp_path):
+    data = two_runs(DSA, PTOAS, tmp_path)
+    ours_files, theirs_files = snapshot_files(DSA), snapshot_files(PTOAS)
+    at_ours = at_theirs = 0
+    for row in data["runs"]["rows"]:
+        at_ours = row["this"] + 1 if row["this"] is not None else at_ours
+        at_theirs = row["baseline"] + 1 if row["baseline"] is not None else at_theirs
+        new, old = ours_files[at_ours].read_bytes(), theirs_files[at_theirs].read_bytes()
+        assert row["same"] == (new == old), (ours_files[at_ours].name, theirs_files[at_theirs].name)
+        old_lines, new_lines = old.decode().splitlines(), new.decode().splitlines()
+        assert row["ins"] - row["del"] == len(new_lines) - len(old_lines)
+        # These runs differ in replaced lines only: an independent line diff counts the same lines.
+        opcodes = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False).get_opcodes()
+        assert row["ins"] == sum(j2 - j1 for tag, _, _, j1, j2 in opcodes if tag != "equal")
+        assert row["del"] == sum(i2 - i1 for tag, i1, i2, _, _ in opcodes if tag != "equal")
+
+
+def test_an_inserted_pass_a_changed_pass_and_reconvergence(tmp_path):
+    changed = PROGRAM.replace("[0], [64])", "[0], [64], target_memory=pl.Mem.Vec)")
+    baseline = write_dump(tmp_path / "old", {"00_frontend.py": PROGRAM, "01_after_A.py": PROGRAM,
+                                             "02_after_B.py": PROGRAM + "# b\n", "03_after_C.py": PROGRAM})
+    this = write_dump(tmp_path / "new", {"00_frontend.py": PROGRAM, "01_after_A.py": PROGRAM, "02_after_N.py": changed,
+                                         "03_after_B.py": changed + "# b\n", "04_after_C.py": PROGRAM})
+    runs = two_runs(this, baseline, tmp_path)["runs"]
+    rows = [(r["this"], r["baseline"], r["same"], r["ins"], r["del"]) for r in runs["rows"]]
+    assert rows == [(0, 0, True, 0, 0), (1, None, False, 1, 1), (2, 1, False, 1, 1), (3, 2, True, 0, 0)]
+    assert (runs["first"], runs["reconverged"]) == (1, [3])
+
+
+def test_identical_runs_and_differing_inputs(tmp_path):
+    runs = two_runs(DSA, DSA, tmp_path)["runs"]
+    assert runs["first"] is None and all(r["same"] for r in runs["rows"]) and runs["input"]["same"]
+    this = write_dump(tmp_path / "new", {"00_frontend.py": PROGRAM + "# x\n", "01_after_A.py": PROGRAM})
+    baseline = write_dump(tmp_path / "old", {"00_frontend.py": PROGRAM, "01_after_A.py": PROGRAM})
+    runs = two_runs(this, baseline, tmp_path)["runs"]
+    assert runs["input"] == {"this": None, "baseline": None, "same": False, "ins": 1, "del": 0}
+    assert runs["first"] is None and runs["reconverged"] == [0]
+
+
+def test_a_single_run_has_no_runs_section(tmp_path):
+    out = tmp_path / "one.html"
+    assert cli.main([str(DSA), "-o", str(out)]) == 0
+    data = render.decode_data(out.read_text(encoding="utf-8"))
+    assert "runs" not in data and len(data["pipelines"]) == 1
+    assert "IRTraceRuns" not in out.read_text(encoding="utf-8")  # the runs view ships only in runs reports
+
+
+# ---- the command line --------------------------------------------------------------------------------
+
+
+def error_of(capsys) -> str:
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err and "Traceback" not in "\n".join(err)
+    return err[-1]
+
+
+def test_bad_baseline_is_read_and_refused_as_a_single_dump_is(tmp_path, capsys):
+    out = tmp_path / "r.html"
+    missing = tmp_path / "nowhere"
+    assert cli.main([str(DSA), "--baseline", str(missing), "-o", str(out)]) == 1
+    assert error_of(capsys) == f"pypto-ir-trace: error: input directory does not exist: {missing}"
+    gap = write_dump(tmp_path / "gap", {"00_frontend.py": PROGRAM, "02_after_X.py": PROGRAM})
+    assert cli.main([str(gap)]) == 1
+    alone = error_of(capsys)
+    assert cli.main([str(DSA), "--baseline", str(gap), "-o", str(out)]) == 1
+    assert error_of(capsys) == alone
+    assert cli.main([str(gap), "--baseline", str(DSA), "-o", str(out)]) == 1
+    assert error_of(capsys) == alone
+    assert not out.exists() and list(tmp_path.glob("*.html")) == []
+
+
+def test_a_baseline_of_another_format_is_an_argument_error(tmp_path, monkeypatch, capsys):
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "input.txt").write_text("x\n")
+
+    def read(path):
+        return Dump("other", (Snapshot(0, "0", "input", "input.txt", "x\n", None),), format="plain")
+
+    monkeypatch.setitem(FORMATS, "plain", Format("plain", "a plain text dump", LANGUAGES["python"],
+                                                 lambda p: (p / "input.txt").exists(), read, lambda w, f: []))
+    out = tmp_path / "r.html"
+    assert cli.main([str(DSA), "--baseline", str(other), "-o", str(out)]) == 2
+    line = error_of(capsys)
+    assert str(other) in line and str(DSA) in line and "a plain text dump" in line and "PyPTO" in line
+    assert not out.exists()
+
+
+def test_two_runs_report_is_deterministic_and_refuses_dump_files(tmp_path, capsys):
+    first, second = tmp_path / "a.html", tmp_path / "b.html"
+    assert cli.main([str(DSA), "--baseline", str(PTOAS), "-o", str(first)]) == 0
+    assert cli.main([str(DSA), "--baseline", str(PTOAS), "-o", str(second)]) == 0
+    assert first.read_bytes() == second.read_bytes()
+    victim = PTOAS / "passes_dump" / "00_frontend.py"
+    assert cli.main([str(DSA), "--baseline", str(PTOAS), "-o", str(victim)]) == 1
+    assert "a file of the dump being read" in error_of(capsys)
+
+
+# ---- many programs -----------------------------------------------------------------------------------
+
+SOURCES = sorted(path for path in [*REAL.iterdir(), *(FIXTURES / "viewer").iterdir()] if path.is_dir())
+
+
+def make_roots(tmp_path: Path) -> tuple[Path, Path]:
+    """Two CI-shaped roots (<program>/passes_dump/) holding copies of the fixtures' dumps."""
+    new, old = tmp_path / "new", tmp_path / "old"
+    for source in SOURCES:
+        for root in (new, old):
+            shutil.copytree(source, root / source.name)
+    return new, old
+
+
+def edit(root: Path, program: str, index: int) -> str:
+    """Change snapshot `index` of a program; returns how the index names that pass."""
+    path = sorted((root / program / "passes_dump").glob(f"{index:02d}_*.py"))[0]
+    path.write_text(path.read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
+    if index == 0:
+        return "input"
+    label, name = re.match(r"(\d+)_after_(.+)\.py", path.name).groups()
+    return f"{label} {name}"
+
+
+def index_rows(directory: Path) -> dict[str, dict]:
+    """Each program's entry in index.html: status, first divergent pass, and its link."""
+    page = (directory / "index.html").read_text(encoding="utf-8")
+    found = {}
+    for match in re.finditer(r'<(?:tr|li) data-program="([^"]+)" data-status="([^"]+)">(.*?)</(?:tr|li)>', page, re.S):
+        name, status, body = match.groups()
+        first = re.search(r'<td class="first">(.*?)</td>', body)
+        found[name] = {"status": status, "first": first.group(1) if first else None,
+                       "href": re.search(r'href="([^"]+)"', body).group(1)}
+    return found
+
+
+def test_index_names_every_programs_first_divergent_pass(tmp_path):
+    new, old = make_roots(tmp_path)
+    expected = {
+        "advanced_01_split_k_concise": edit(new, "advanced_01_split_k_concise", 5),
+        "models_03_flash_attention_concise": edit(new, "models_03_flash_attention_concise", 20),
+        "functions": edit(new, "functions", 0),
+    }
+    edit(new, "advanced_01_split_k_explicit", 9)  # two edits: the first one is named
+    expected["advanced_01_split_k_explicit"] = edit(new, "advanced_01_split_k_explicit", 3)
+    shutil.rmtree(old / "crlf")  # a program in this run only
+    shutil.rmtree(new / "untrusted")  # and one in the baseline only
+    out = tmp_path / "reports"
+    assert cli.main([str(new), "--baseline", str(old), "-o", str(out)]) == 0
+    rows = index_rows(out)
+    assert set(rows) == {source.name for source in SOURCES}
+    for name, row in rows.items():
+        if name == "crlf":
+            assert row["status"] == "this run only"
+        elif name == "untrusted":
+            assert row["status"] == "baseline only"
+        elif name in expected:
+            assert (row["status"], row["first"]) == ("differs", expected[name]), name
+        else:
+            assert (row["status"], row["first"]) == ("identical", None), name
+        report = out / row["href"]
+        data = render.decode_data(report.read_text(encoding="utf-8"))  # each program opens into its report
+        assert ("runs" in data) == (row["status"] in ("differs", "identical"))
+    page = (out / "index.html").read_text(encoding="utf-8")
+    assert "<details" in page and "<script" not in page
+
+
+def test_index_directory_is_replaced_whole_and_only_when_ours(tmp_path, capsys):
+    new, old = tmp_path / "new", tmp_path / "old"
+    for root in (new, old):
+        shutil.copytree(FIXTURES / "viewer" / "functions", root / "functions")
+    out = tmp_path / "reports"
+    assert cli.main([str(new), "--baseline", str(old), "-o", str(out)]) == 0
+    assert sorted(p.name for p in out.iterdir()) == ["functions.html", "index.html"]
+    assert "No program differs" in (out / "index.html").read_text(encoding="utf-8")
+    edit(new, "functions", 2)
+    assert cli.main([str(new), "--baseline", str(old), "-o", str(out)]) == 0  # a rerun replaces it
+    assert index_rows(out)["functions"]["status"] == "differs"
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no temporary left
+    foreign = tmp_path / "mine"
+    foreign.mkdir()
+    (foreign / "notes.txt").write_text("keep me")
+    assert cli.main([str(new), "--baseline", str(old), "-o", str(foreign)]) == 1
+    assert "refusing to replace" in error_of(capsys)
+    assert [p.name for p in foreign.iterdir()] == ["notes.txt"]
+
+
+def test_roots_bad_input(tmp_path, capsys):
+    new, old = tmp_path / "new", tmp_path / "old"
+    for root in (new, old):
+        shutil.copytree(FIXTURES / "viewer" / "functions", root / "functions")
+    out = tmp_path / "reports"
+    assert cli.main([str(new), "--baseline", str(DSA), "-o", str(out)]) == 2  # a root against one dump
+    assert "directory of programs" in error_of(capsys)
+    assert cli.main([str(new), "--baseline", str(tmp_path / "gone"), "-o", str(out)]) == 1
+    assert "input directory does not exist" in error_of(capsys)
+    broken = new / "functions" / "passes_dump" / "01_after_InlineFunctions.py"
+    for name in sorted(p.name for p in broken.parent.glob("01_*.py")):
+        (broken.parent / name).unlink()  # a gap: the bad dump fails the run, naming its file, nothing written
+    assert cli.main([str(new), "--baseline", str(old), "-o", str(out)]) == 1
+    assert "snapshot index gap" in error_of(capsys)
+    assert not out.exists() and [p.name for p in tmp_path.iterdir()] == ["new", "old"]
+
+
+def test_argument_errors_with_a_baseline(tmp_path, capsys):
+    new = tmp_path / "new"
+    shutil.copytree(FIXTURES / "viewer" / "functions", new / "functions")
+    assert cli.main([str(new), "--baseline", str(new), "-o", "-"]) == 2  # many reports cannot go to stdout
+    assert "directory of reports" in error_of(capsys)
+    assert cli.main([str(DSA), "--baseline", str(PTOAS), "--dump-structure"]) == 2
+    assert "--dump-structure" in error_of(capsys)
+    assert cli.main([str(DSA), "--baseline"]) == 2
+    assert "--baseline" in error_of(capsys)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["new"]
+
+
+def test_two_runs_to_stdout(tmp_path, capsys):
+    assert cli.main([str(DSA), "--baseline", str(PTOAS), "-o", "-"]) == 0
+    assert "runs" in render.decode_data(capsys.readouterr().out)
+
+
+def test_model_round_trip_of_runs():
+    row = model.RunRow(1, None, False, 2, 3)
+    report = model.Report("t", "g", 3, {}, (), (), (), (), model.Runs(0, 1, model.RunRow(None, None, True, 0, 0), (row,), 0, ()))
+    assert model.to_json(report)["runs"] == {
+        "this": 0, "baseline": 1, "input": {"this": None, "baseline": None, "same": True, "ins": 0, "del": 0},
+        "rows": [{"this": 1, "baseline": None, "same": False, "ins": 2, "del": 3}], "first": 0, "reconverged": [],
+    }
+    assert programs.DEFAULT_DIRECTORY and "runs" not in model.to_json(model.Report("t", "g", 3, {}, (), (), (), ()))
