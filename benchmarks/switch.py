@@ -1,12 +1,16 @@
 """Pass switching in the viewer, measured inside the page: `j` keydown to two animation frames later.
 
-Prints figures (median, spread, open time) and, with --profile, where the main thread spent them
-(Chrome DevTools Protocol sampling profiler, self time by function). Never a pass/fail test.
+Prints figures (median, spread, open time); with --profile, where the main thread spent them (Chrome
+DevTools Protocol sampling profiler, self time by function); with --cpu, the renderer main thread's CPU
+time per switch from a trace, split by phase (script, style, layout, paint...): unlike the wall-clock
+median it hardly moves when other work shares the machine. Never a pass/fail test.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import statistics
 import sys
 from collections import Counter
@@ -62,7 +66,27 @@ def self_times(profile: dict) -> Counter:
     return spent
 
 
-def measure(report: Path, switches: int, rounds: int, profile: bool) -> dict:
+# Trace events that split a frame's main-thread work; nested ones of the same name are counted once.
+PHASES = ("EventDispatch", "UpdateLayoutTree", "Layout", "PrePaint", "Paint", "Layerize")
+
+
+def thread_times(events: list, switches: int) -> dict:
+    """Main-thread CPU ms per switch: all tasks ("total") and the phases above, outermost events only."""
+    calls = Counter(e["tid"] for e in events if e.get("name") == "FunctionCall")
+    main = calls.most_common(1)[0][0]
+    spent: Counter = Counter()
+    ends: dict = {}
+    timed = (e for e in events if e.get("tid") == main and e.get("ph") == "X" and "tdur" in e)
+    for e in sorted(timed, key=lambda e: (e["ts"], -e["dur"])):
+        name = "total" if e["name"] == "ThreadControllerImpl::RunTask" else e["name"]
+        if name not in PHASES and name != "total" or ends.get(name, 0) > e["ts"]:
+            continue
+        ends[name] = e["ts"] + e["dur"]
+        spent[name] += e["tdur"] / 1000
+    return {name: ms / switches for name, ms in spent.items()}
+
+
+def measure(report: Path, switches: int, rounds: int, profile: bool, cpu: bool = False) -> dict:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
@@ -84,6 +108,12 @@ def measure(report: Path, switches: int, rounds: int, profile: bool) -> dict:
                 figures["times"] += page.evaluate(SWITCHES, switches)
             if cdp:
                 figures["profile"] = self_times(cdp.send("Profiler.stop")["profile"])
+            if cpu:
+                browser.start_tracing(page=page, categories=["toplevel", "devtools.timeline"])
+                traced = page.evaluate(SWITCHES, switches)
+                events = json.loads(browser.stop_tracing())
+                events = events["traceEvents"] if isinstance(events, dict) else events
+                figures["cpu"] = thread_times(events, max(len(traced), 1))
             return figures
         finally:
             browser.close()
@@ -96,19 +126,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--switches", type=int, default=40, help="j presses per round, from the first pass")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--profile", action="store_true", help="also print the top self times (CDP profiler)")
+    parser.add_argument("--cpu", action="store_true", help="also print main-thread CPU time per switch (a trace)")
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/pypto-ir-trace-bench"))
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--fresh", action="store_true", help="generate the dump again even if --workdir has it")
     args = parser.parse_args(argv)
     args.workdir.mkdir(parents=True, exist_ok=True)
     report = args.report or build_report(args.workdir, args.case, args.seed, args.fresh)
-    figures = measure(report, args.switches, args.rounds, args.profile)
+    figures = measure(report, args.switches, args.rounds, args.profile, args.cpu)
     times = sorted(figures["times"])
     print(f"report: {report} ({report.stat().st_size / 1024:,.0f} KB)")
     print(f"open: {figures['open_ms']:.0f} ms")
     if times:
         print(f"j switch ({len(times)} presses): median {statistics.median(times):.1f} ms, "
               f"p90 {times[int(0.9 * (len(times) - 1))]:.1f} ms, min {times[0]:.1f} ms, max {times[-1]:.1f} ms")
+    if "cpu" in figures:
+        phases = ", ".join(f"{name} {figures['cpu'].get(name, 0):.1f}" for name in PHASES)
+        print(f"main-thread CPU per switch: {figures['cpu'].get('total', 0):.1f} ms ({phases})")
+    print(f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs (wall times grow with it, CPU times hardly)")
     if "profile" in figures:
         total = sum(figures["profile"].values())
         print(f"\nself time while switching ({total:.0f} ms sampled), top functions:")

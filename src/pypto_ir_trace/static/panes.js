@@ -23,7 +23,8 @@ const IRTracePanes = (() => {
     const rowTemplate = app.make("div", "row");  // div.row > span.gut > (span.ln, span.mk), span.code
     rowTemplate.append(app.make("span", "gut"), app.make("span", "code"));
     rowTemplate.firstChild.append(app.make("span", "ln"), app.make("span", "mk"));
-    let view = null;  // {pass, rows, folds, expanded, display, before, after, widthChars, words, anchors, rendered}
+    let view = null;
+    const signatures = [[], []];  // per pane, what each row in the DOM shows (see signature)  // {pass, rows, folds, expanded, display, before, after, widthChars, words, anchors, rendered}
     // The panes' scroll position as last assigned or seen in a scroll event: reading scrollTop while the
     // DOM is being changed would force a layout, and a pass switch would pay for two.
     const scroll = { top: 0, left: 0 };
@@ -101,12 +102,14 @@ const IRTracePanes = (() => {
     function repaint() {
       if (!view) return;
       view.rendered = null;
+      signatures.forEach(sigs => { sigs.length = 0; });  // the marks changed: no row stays
       render();
     }
 
     /**
-     * Put the rows near the screen in the DOM: only those that came in since the last call are built.
-     * The window's height bounds a pane's (no layout is read while the DOM changes).
+     * Put the rows near the screen in the DOM: only those that came in since the last call are built,
+     * and after a switch the leading rows that look the same stay in place (a no-op pass after a no-op
+     * pass, the same first lines). The window's height bounds a pane's (no layout is read here).
      */
     function render() {
       if (!view) return;
@@ -117,24 +120,50 @@ const IRTracePanes = (() => {
       const was = view.rendered;
       if (was && was.first === first && was.last === last && was.display === view.display) return;
       view.rendered = { first, last, display: view.display };
-      const reuse = was && was.display === view.display && first < was.last && was.first < last;
+      const scrolled = was && was.display === view.display && first < was.last && was.first < last;
       [0, 1].forEach(side => {
-        const layer = layers[side];
+        const layer = layers[side], sigs = signatures[side];
         const build = (from, to) => {
           const fragment = doc.createDocumentFragment();
           for (let d = from; d < to; d++) fragment.append(renderRow(side, view.display[d]));
           return fragment;
         };
-        if (!reuse) {
-          layer.replaceChildren(build(first, last));
-        } else {
+        const signed = (from, to) => Array.from({ length: to - from }, (_, k) => signature(side, view.display[from + k]));
+        if (scrolled) {
           for (let d = was.first; d < first; d++) layer.firstChild.remove();
           for (let d = last; d < was.last; d++) layer.lastChild.remove();
-          if (first < was.first) layer.prepend(build(first, was.first));
-          if (was.last < last) layer.append(build(was.last, last));
+          sigs.splice(0, Math.max(0, first - was.first));
+          sigs.length = Math.min(sigs.length, last - Math.max(first, was.first));
+          if (first < was.first) { layer.prepend(build(first, was.first)); sigs.unshift(...signed(first, was.first)); }
+          if (was.last < last) { layer.append(build(was.last, last)); sigs.push(...signed(was.last, last)); }
+        } else {
+          const fresh = signed(first, last);
+          let same = 0;
+          while (same < fresh.length && same < sigs.length && fresh[same] === sigs[same]) same++;
+          if (same === 0) layer.replaceChildren(build(first, last));
+          else {
+            while (layer.childNodes.length > same) layer.lastChild.remove();
+            layer.append(build(first + same, last));
+          }
+          signatures[side] = fresh;
         }
         layer.style.transform = `translateY(${first * ROW_HEIGHT}px)`;
       });
+    }
+
+    /** What a row shows, as a string: two rows with the same signature look the same. */
+    function signature(side, item) {
+      if (item < 0) {
+        const fold = view.folds[-item - 1];
+        return `fold ${-item - 1} ${fold.start} ${fold.end}`;
+      }
+      const { rows } = view;
+      const kind = rows.kind[item], line = side === 0 ? rows.b[item] : rows.a[item];
+      if (line < 0) return "filler";
+      const id = (side === 0 ? view.before : view.after)[line];
+      const facing = kind !== R.KIND_PAIR ? -1 : side === 0 ? view.after[rows.a[item]] : view.before[rows.b[item]];
+      const warned = side === 1 ? view.anchors.get(line) : undefined;
+      return `${kind} ${line} ${id} ${facing}${warned ? " " + warned.join("\n") : ""}`;
     }
 
     function renderRow(side, item) {
@@ -310,6 +339,7 @@ const IRTracePanes = (() => {
       apply();
       if (view) {
         view.rendered = null;
+        signatures.forEach(sigs => { sigs.length = 0; });
         el.panes.forEach(pane => assign(pane, top, left));  // the new layout may have clamped them
         scroll.top = el.panes[0].scrollTop;
         scroll.left = el.panes[0].scrollLeft;
