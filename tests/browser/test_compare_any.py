@@ -59,7 +59,7 @@ def test_compare_with_the_frontend_and_back(open_report):
     assert re.fullmatch(r"\+\d+ −\d+ since 00_frontend\.py", counts.inner_text())
     assert page.locator("#before-file").inner_text() == "00_frontend.py"
     assert "the changes of passes 01–34" in page.locator("#notes").inner_text()
-    assert "base=00" in page.evaluate("location.hash")
+    page.wait_for_function("() => location.hash.includes('base=00')")  # written once the reader pauses
     page.keyboard.press("k")  # stepping keeps the base: each pass against the frontend
     assert page.locator("#pass-counts").inner_text().endswith("since 00_frontend.py")
     assert "33_after_MaterializeSemanticAliases.py" == page.locator("#after-file").inner_text()

@@ -54,6 +54,11 @@ def expect_current(page, label: str):
         "label => (document.querySelector(\"nav [aria-current='true']\") || {}).textContent?.startsWith(label)", arg=label)
 
 
+def expect_fragment(page, fragment: str):
+    """The address bar follows the view once the reader pauses (the viewer coalesces history writes)."""
+    page.wait_for_function("fragment => location.hash === fragment", arg=fragment)
+
+
 def code_text(page, side: str) -> str:
     return pane(page, side).locator(".rows").inner_text()
 
@@ -476,12 +481,12 @@ def test_a_link_opens_the_same_view(open_report):
 def test_the_fragment_follows_what_the_reader_does(open_report):
     page = open_report(FUNCTIONS).page
     expect_current(page, "02")
-    assert page.evaluate("location.hash") == "#pass=02"
+    expect_fragment(page, "#pass=02")
     combobox(page).select_option("tiny_add.main")
     page.keyboard.press("j")
     expect_current(page, "03")
     page.get_by_role("button", name="Stacked").click()
-    assert page.evaluate("location.hash") == "#pass=03&fn=tiny_add.main&layout=stacked"
+    expect_fragment(page, "#pass=03&fn=tiny_add.main&layout=stacked")
 
 
 def test_a_link_to_an_unknown_pass_opens_the_first_changed_one(open_report):

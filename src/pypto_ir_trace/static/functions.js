@@ -14,6 +14,23 @@ const IRTraceFunctions = (() => {
       return node;
     }
 
+    /** Options [value, label, class]: the elements already there are kept when the values are the same (stepping passes). */
+    function setOptions(options) {
+      const nodes = el.select.options;
+      if (nodes.length !== options.length || options.some(([value], i) => nodes[i].value !== value)) {
+        el.select.replaceChildren(...options.map(([value, label, className]) => {
+          const node = option(value, label);
+          node.className = className;
+          return node;
+        }));
+        return;
+      }
+      options.forEach(([, label, className], i) => {
+        if (nodes[i].textContent !== label) nodes[i].textContent = label;
+        if (nodes[i].className !== className) nodes[i].className = className;
+      });
+    }
+
     function untrustedReason(p) {
       const pass = app.shown(p);
       const reasons = [];
@@ -42,7 +59,7 @@ const IRTraceFunctions = (() => {
       const reason = untrustedReason(p);
       const { choices, before, after } = regionChoices(pass);
       const counts = pass.regions;
-      const options = [option("", "Whole file")];
+      const options = [["", "Whole file", ""]];
       for (const { key, region, side } of choices) {
         let label = key;
         const changed = counts.get(key);
@@ -50,11 +67,9 @@ const IRTraceFunctions = (() => {
         else if (changed) label += `  (+${changed.ins} \u2212${changed.del})`;
         if (changed) label = "\u25cf " + label;
         if (region.error || (before.get(key) || {}).error) label += "  \u26a0 parsed with errors";
-        const node = option(key, label);
-        if (changed) node.className = "changed";
-        options.push(node);
+        options.push([key, label, changed ? "changed" : ""]);
       }
-      el.select.replaceChildren(...options);
+      setOptions(options);
       state.key = null;
       if (reason) {
         el.select.disabled = true;

@@ -111,15 +111,30 @@ const IRTraceModel = (() => {
   }
 
   function readPass(entry, index) {
-    return {
+    const pass = {
       index, label: entry.label, name: entry.name, file: entry.file, detail: entry.detail || "", failed: Boolean(entry.failed),
       changed: entry.before !== entry.after, before: entry.before, after: entry.after, ins: entry.ins, del: entry.del,
       warnings: entry.warnings || "",
       anchors: (entry.anchors || []).map(({ log, line, message }) => ({ log, line, message })),
-      pieces: entry.pieces ? entry.pieces.map(readPiece) : null,
+      pieces: null,
       inserted: entry.inserted || [],
       regions: readCounts(entry.regions),
     };
+    // Decoded when first read: opening a report reads a few passes, not all of them.
+    if (entry.pieces) once(pass, "pieces", () => entry.pieces.map(readPiece));
+    return pass;
+  }
+
+  /** object[name] computed by `compute` on first read, then a plain value. */
+  function once(object, name, compute) {
+    Object.defineProperty(object, name, {
+      configurable: true, enumerable: true,
+      get() {
+        const value = compute();
+        Object.defineProperty(object, name, { value, enumerable: true, writable: true });
+        return value;
+      },
+    });
   }
 
   /** {key: [ins, del]} as a Map: a function may be called `constructor` or `__proto__`. */

@@ -5,7 +5,7 @@
  */
 const IRTracePanes = (() => {
   const ROW_HEIGHT = 20;
-  const OVERSCAN = 30;
+  const OVERSCAN = 15;  // rows kept beyond each edge of the screen; scrolling adds only the rows that come in
   const CONTROL_GLYPHS = new Map([[0x7f, "\u2421"], [0x2028, "\u2936"], [0x2029, "\u00b6"]]);
   for (let c = 0; c < 0x20; c++) if (c !== 9) CONTROL_GLYPHS.set(c, String.fromCharCode(0x2400 + c));
   const CONTROL_RE = /[\u0000-\u0008\u000a-\u001f\u007f\u2028\u2029]/;
@@ -20,7 +20,17 @@ const IRTracePanes = (() => {
       pane.appendChild(layer);
       return layer;
     });
-    let view = null;  // {pass, rows, folds, expanded, display, before, after, widthChars, words, anchors, rendered}
+    const rowTemplate = app.make("div", "row");  // div.row > span.gut > (span.ln, span.mk), span.code
+    rowTemplate.append(app.make("span", "gut"), app.make("span", "code"));
+    rowTemplate.firstChild.append(app.make("span", "ln"), app.make("span", "mk"));
+    let view = null;
+    const signatures = [[], []];  // per pane, what each row in the DOM shows (see signature)  // {pass, rows, folds, expanded, display, before, after, widthChars, words, anchors, rendered}
+    // The panes' scroll position as last assigned or seen in a scroll event: reading scrollTop while the
+    // DOM is being changed would force a layout, and a pass switch would pay for two.
+    const scroll = { top: 0, left: 0 };
+    let gutterChars = "";
+
+    const widths = new Map();  // text -> its longest line, in UTF-16 units
 
     /** Build the rows of the selected pass (state.key: one function) and show them. */
     function show(resetScroll) {
@@ -36,10 +46,14 @@ const IRTracePanes = (() => {
       const rows = R.buildRows(pass, state.key, span, textOf);
       const folds = R.computeFolds(rows.kind, report.context);
       let widthChars = 0;
-      for (let r = 0; r < rows.b.length; r++) {
-        const b = rows.b[r], a = rows.a[r];
-        if (b >= 0) widthChars = Math.max(widthChars, lines[before[b]].length);
-        if (a >= 0) widthChars = Math.max(widthChars, lines[after[a]].length);
+      if (state.key === null) {  // the whole file: every line of both sides, folded or not
+        widthChars = Math.max(widest(pass.before), widest(pass.after));
+      } else {
+        for (let r = 0; r < rows.b.length; r++) {
+          const b = rows.b[r], a = rows.a[r];
+          if (b >= 0) widthChars = Math.max(widthChars, lines[before[b]].length);
+          if (a >= 0) widthChars = Math.max(widthChars, lines[after[a]].length);
+        }
       }
       const anchors = new Map();  // after line -> the warnings that name it
       for (const { line, message } of pass.anchors) anchors.set(line, [...(anchors.get(line) || []), message]);
@@ -47,6 +61,15 @@ const IRTracePanes = (() => {
       [el.copyBefore, el.copyAfter].forEach(b => { b.disabled = false; });
       el.expand.disabled = el.collapse.disabled = folds.length === 0;
       layout(resetScroll);
+    }
+
+    function widest(t) {
+      if (!widths.has(t)) {
+        let most = 0;
+        for (const id of pipeline.ids(t)) most = Math.max(most, report.lines[id].length);
+        widths.set(t, most);
+      }
+      return widths.get(t);
     }
 
     function clear() {
@@ -57,8 +80,11 @@ const IRTracePanes = (() => {
     function layout(resetScroll) {
       if (!view) return;
       view.display = R.displayList(view.rows.b.length, view.folds, view.expanded);
-      const digits = String(Math.max(view.before.length, view.after.length, 1)).length;
-      doc.documentElement.style.setProperty("--gutter-chars", String(Math.max(digits, 3)));
+      const digits = String(Math.max(String(Math.max(view.before.length, view.after.length, 1)).length, 3));
+      if (digits !== gutterChars) {  // a custom property on the root restyles every row: only when it changes
+        gutterChars = digits;
+        doc.documentElement.style.setProperty("--gutter-chars", digits);
+      }
       const height = view.display.length * ROW_HEIGHT;
       const width = `calc(${view.widthChars + 2}ch + var(--gutter-width))`;
       sizers.forEach(sizer => { sizer.style.height = height + "px"; sizer.style.width = width; });
@@ -76,23 +102,68 @@ const IRTracePanes = (() => {
     function repaint() {
       if (!view) return;
       view.rendered = null;
+      signatures.forEach(sigs => { sigs.length = 0; });  // the marks changed: no row stays
       render();
     }
 
+    /**
+     * Put the rows near the screen in the DOM: only those that came in since the last call are built,
+     * and after a switch the leading rows that look the same stay in place (a no-op pass after a no-op
+     * pass, the same first lines). The window's height bounds a pane's (no layout is read here).
+     */
     function render() {
       if (!view) return;
-      const pane = el.panes[0];
-      const first = Math.max(0, Math.floor(pane.scrollTop / ROW_HEIGHT) - OVERSCAN);
-      const visibleRows = Math.ceil(Math.max(pane.clientHeight, el.panes[1].clientHeight) / ROW_HEIGHT);
-      const last = Math.min(view.display.length, first + visibleRows + 2 * OVERSCAN);
-      if (view.rendered && view.rendered[0] === first && view.rendered[1] === last && view.rendered[2] === view.display) return;
-      view.rendered = [first, last, view.display];
+      const count = view.display.length;
+      const onScreen = Math.ceil(doc.defaultView.innerHeight / ROW_HEIGHT);
+      const top = Math.min(Math.floor(scroll.top / ROW_HEIGHT), Math.max(0, count - onScreen));
+      const first = Math.max(0, top - OVERSCAN), last = Math.min(count, top + onScreen + OVERSCAN);
+      const was = view.rendered;
+      if (was && was.first === first && was.last === last && was.display === view.display) return;
+      view.rendered = { first, last, display: view.display };
+      const scrolled = was && was.display === view.display && first < was.last && was.first < last;
       [0, 1].forEach(side => {
-        const fragment = doc.createDocumentFragment();
-        for (let d = first; d < last; d++) fragment.append(renderRow(side, view.display[d]));
-        layers[side].replaceChildren(fragment);
-        layers[side].style.transform = `translateY(${first * ROW_HEIGHT}px)`;
+        const layer = layers[side], sigs = signatures[side];
+        const build = (from, to) => {
+          const fragment = doc.createDocumentFragment();
+          for (let d = from; d < to; d++) fragment.append(renderRow(side, view.display[d]));
+          return fragment;
+        };
+        const signed = (from, to) => Array.from({ length: to - from }, (_, k) => signature(side, view.display[from + k]));
+        if (scrolled) {
+          for (let d = was.first; d < first; d++) layer.firstChild.remove();
+          for (let d = last; d < was.last; d++) layer.lastChild.remove();
+          sigs.splice(0, Math.max(0, first - was.first));
+          sigs.length = Math.min(sigs.length, last - Math.max(first, was.first));
+          if (first < was.first) { layer.prepend(build(first, was.first)); sigs.unshift(...signed(first, was.first)); }
+          if (was.last < last) { layer.append(build(was.last, last)); sigs.push(...signed(was.last, last)); }
+        } else {
+          const fresh = signed(first, last);
+          let same = 0;
+          while (same < fresh.length && same < sigs.length && fresh[same] === sigs[same]) same++;
+          if (same === 0) layer.replaceChildren(build(first, last));
+          else {
+            while (layer.childNodes.length > same) layer.lastChild.remove();
+            layer.append(build(first + same, last));
+          }
+          signatures[side] = fresh;
+        }
+        layer.style.transform = `translateY(${first * ROW_HEIGHT}px)`;
       });
+    }
+
+    /** What a row shows, as a string: two rows with the same signature look the same. */
+    function signature(side, item) {
+      if (item < 0) {
+        const fold = view.folds[-item - 1];
+        return `fold ${-item - 1} ${fold.start} ${fold.end}`;
+      }
+      const { rows } = view;
+      const kind = rows.kind[item], line = side === 0 ? rows.b[item] : rows.a[item];
+      if (line < 0) return "filler";
+      const id = (side === 0 ? view.before : view.after)[line];
+      const facing = kind !== R.KIND_PAIR ? -1 : side === 0 ? view.after[rows.a[item]] : view.before[rows.b[item]];
+      const warned = side === 1 ? view.anchors.get(line) : undefined;
+      return `${kind} ${line} ${id} ${facing}${warned ? " " + warned.join("\n") : ""}`;
     }
 
     function renderRow(side, item) {
@@ -101,10 +172,11 @@ const IRTracePanes = (() => {
       const kind = rows.kind[item];
       const line = side === 0 ? rows.b[item] : rows.a[item];
       const changedSide = side === 0 ? "del" : "ins";
-      const row = app.make("div", "row " + (line < 0 ? "filler" : kind === R.KIND_EQUAL ? "eq" : changedSide));
-      const number = app.make("span", "ln", line < 0 ? "" : String(line + 1));
-      const marker = app.make("span", "mk", line < 0 || kind === R.KIND_EQUAL ? " " : side === 0 ? "\u2212" : "+");
-      const code = app.make("span", "code");
+      const row = rowTemplate.cloneNode(true);  // one clone instead of five elements built one by one
+      row.className = "row " + (line < 0 ? "filler" : kind === R.KIND_EQUAL ? "eq" : changedSide);
+      const gutter = row.firstChild, code = row.lastChild;
+      gutter.firstChild.textContent = line < 0 ? "" : String(line + 1);
+      gutter.lastChild.textContent = line < 0 || kind === R.KIND_EQUAL ? " " : side === 0 ? "\u2212" : "+";
       const warned = side === 1 && line >= 0 ? view.anchors.get(line) : undefined;
       if (warned) {
         row.classList.add("warned");
@@ -115,7 +187,6 @@ const IRTracePanes = (() => {
         const words = kind === R.KIND_PAIR ? wordsOf(item) : null;
         paint(code, id, words ? words[side === 0 ? "before" : "after"] : [], changedSide);
       }
-      row.append(number, marker, code);
       return row;
     }
 
@@ -152,8 +223,16 @@ const IRTracePanes = (() => {
       const text = report.lines[id];
       const highlights = report.highlights(id);
       const matches = app.search.ranges ? app.search.ranges(text) : [];
-      if (!highlights.length && !changes.length && !matches.length && !CONTROL_RE.test(text)) {
-        target.textContent = text;
+      if (!changes.length && !matches.length && !CONTROL_RE.test(text)) {  // the common case: highlighting only
+        const parts = [];
+        let at = 0;
+        for (const { start, end, name } of highlights) {
+          if (start > at) parts.push(text.slice(at, start));
+          parts.push(app.make("span", "hl-" + name, text.slice(start, end)));
+          at = end;
+        }
+        if (at < text.length) parts.push(text.slice(at));
+        target.append(...parts);
         return;
       }
       for (const outer of R.lineParts(text.length, highlights, changes, matches)) {
@@ -235,12 +314,18 @@ const IRTracePanes = (() => {
       assigned.set(pane, { top: pane.scrollTop, left: pane.scrollLeft });  // as clamped and rounded
     }
 
+    /** Scroll both panes; a pane already there is left alone (assigning would force a layout). */
     function setScroll(top, left) {
+      if (near(scroll.top, top) && near(scroll.left, left)) return;
       el.panes.forEach(pane => assign(pane, top, left));
+      scroll.top = el.panes[0].scrollTop;
+      scroll.left = el.panes[0].scrollLeft;
     }
 
     function onScroll(source, target) {
       const top = source.scrollTop, left = source.scrollLeft;
+      scroll.top = top;
+      scroll.left = left;
       const mark = assigned.get(source);
       assigned.delete(source);
       const echo = mark && near(mark.top, top) && near(mark.left, left);
@@ -254,7 +339,10 @@ const IRTracePanes = (() => {
       apply();
       if (view) {
         view.rendered = null;
-        setScroll(top, left);
+        signatures.forEach(sigs => { sigs.length = 0; });
+        el.panes.forEach(pane => assign(pane, top, left));  // the new layout may have clamped them
+        scroll.top = el.panes[0].scrollTop;
+        scroll.left = el.panes[0].scrollLeft;
         render();
       }
     }

@@ -78,17 +78,19 @@ const IRTracePassList = (() => {
       if (next !== app.state.selected) app.select(next);
     }
 
+    let current = null;  // the button marked aria-current
+
     function markSelected(p) {
-      const focusInList = el.list.contains(el.list.ownerDocument.activeElement);
-      buttons.forEach((button, i) => {
-        if (i === p) {
-          button.setAttribute("aria-current", "true");
-          button.scrollIntoView({ block: "nearest" });
-          if (focusInList) button.focus({ preventScroll: true });  // keyboard users stay on the selection
-        } else {
-          button.removeAttribute("aria-current");
-        }
-      });
+      if (current) current.removeAttribute("aria-current");
+      current = p >= 0 ? buttons[p] : null;
+      if (current) current.setAttribute("aria-current", "true");
+    }
+
+    /** Scroll the selected button into the list's view; keyboard users in the list stay on it. Reads layout: call last. */
+    function revealSelected() {
+      if (!current) return;
+      current.scrollIntoView({ block: "nearest" });
+      if (el.list.contains(el.list.ownerDocument.activeElement)) current.focus({ preventScroll: true });
     }
 
     /** With a function picked, mark the passes that change it. */
@@ -116,7 +118,7 @@ const IRTracePassList = (() => {
       });
     }
 
-    return { build, isVisible, visible, applyFilters, showAll, step, markSelected, markHistory, showHits };
+    return { build, isVisible, visible, applyFilters, showAll, step, markSelected, revealSelected, markHistory, showHits };
   }
 
   return { create };

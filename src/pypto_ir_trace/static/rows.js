@@ -16,8 +16,11 @@ const IRTraceRows = (() => {
   function buildRows(pass, key, span, textOf = null) {
     if (!pass.pieces) return identityRows(span);
     const pieces = key === null ? pass.pieces : pass.pieces.filter(piece => piece.key === key);
-    const b = [], a = [], kind = [];
-    const push = (bi, ai, k) => { b.push(bi); a.push(ai); kind.push(k); };
+    let capacity = 0;  // every run gives at most eq + del + ins rows: fill typed arrays, no growing lists
+    for (const piece of pieces) for (const run of piece.runs) capacity += run.eq + run.del + run.ins;
+    const b = new Int32Array(capacity), a = new Int32Array(capacity), kind = new Uint8Array(capacity);
+    let n = 0;
+    const push = (bi, ai, k) => { b[n] = bi; a[n] = ai; kind[n] = k; n++; };
     for (const piece of pieces) {
       for (const { b: b0, a: a0, eq, del, ins } of piece.runs) {
         for (let i = 0; i < eq; i++) push(b0 + i, a0 + i, KIND_EQUAL);
@@ -35,7 +38,7 @@ const IRTraceRows = (() => {
         }
       }
     }
-    return { b: Int32Array.from(b), a: Int32Array.from(a), kind: Uint8Array.from(kind) };
+    return { b: b.subarray(0, n), a: a.subarray(0, n), kind: kind.subarray(0, n) };
   }
 
   const ALIGN_LIMIT = 40000;  // deleted x inserted lines of one block; past that, pairing stays positional
@@ -63,7 +66,15 @@ const IRTraceRows = (() => {
     return pairs;
   }
 
+  const bags = new Map();  // text -> its token bag: lines recur across passes, so their bags are kept
+
   function tokenBag(text) {
+    let known = bags.get(text);
+    if (!known) bags.set(text, known = countTokens(text));
+    return known;
+  }
+
+  function countTokens(text) {
     const bag = new Map();
     let size = 0;
     for (const token of text.match(TOKEN) || []) {

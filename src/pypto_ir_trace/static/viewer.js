@@ -6,6 +6,7 @@
  */
 const IRTraceViewer = (() => {
   const THEME_KEY = "pypto-ir-trace-theme";
+  const LINK_DELAY_MS = 200;
 
   /** root: the document (or element) holding the report's markup; data: the inflated JSON. */
   function start(root, data) {
@@ -60,7 +61,13 @@ const IRTraceViewer = (() => {
 
     const snapshotFile = s => (s === 0 ? pipeline.input.file : passes[s - 1].file);
     const snapshotText = s => (s === 0 ? pipeline.input.text : passes[s - 1].after);
-    const writeLink = () => IRTraceState.write(state, passes);
+    // The address bar follows once the reader pauses: history.replaceState is a synchronous call to the
+    // browser process (10-30 ms on a busy machine) and Chromium throttles pages that call it too often.
+    let linkTimer = 0;
+    function writeLink() {
+      win.clearTimeout(linkTimer);
+      linkTimer = win.setTimeout(() => IRTraceState.write(state, passes), LINK_DELAY_MS);
+    }
 
     // ---- selecting a pass ---------------------------------------------------------------------
 
@@ -84,6 +91,7 @@ const IRTraceViewer = (() => {
       showWarnings(pass);
       fillFunctions(p, picked);
       app.panes.show(true);
+      app.passList.revealSelected();  // the one layout read of a switch, once the DOM is all written
       writeLink();
     }
 
