@@ -131,7 +131,7 @@ def _read_text(text: str, parser: IncrementalParser, lines: _Lines, language) ->
     ids, new_rows = lines.intern(split)
     tree = parser.parse(split, ids)
     # Highlight only the lines seen for the first time: the cost follows what changed.
-    for row, spans in highlight.highlight(tree, split, new_rows, language).items():
+    for row, spans in highlight.highlight(tree, split, new_rows, language, parser.offsets).items():
         if not lines.spans[ids[row]]:
             lines.spans[ids[row]] = spans
     return _Working(_newlines(endings), ids, language.analyze(tree, split))

@@ -47,6 +47,11 @@ class IncrementalParser:
         self._tree, self._lines, self._ids, self._offsets = tree, lines, ids, offsets
         return tree
 
+    @property
+    def offsets(self) -> list[int]:
+        """Where each line of the last parsed text starts in the bytes the parser saw."""
+        return self._offsets
+
     def _edits(self, ids: list[int]) -> list[tuple[int, int, int, int]]:
         """Changed line ranges [a0, a1) -> [b0, b1), widened to calm boundaries and merged."""
         old = self._lines
