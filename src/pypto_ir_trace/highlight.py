@@ -57,16 +57,20 @@ def highlight(
     Where captures overlap, the one that starts first wins, then the capture named first in the query.
     `offsets`: where each line starts in the parsed bytes (structure.source), if the caller has them.
     """
+    return dict(spans_by_row(tree, lines, rows, language, offsets))
+
+
+def spans_by_row(tree: Tree, lines: list[str], rows: list[tuple[int, int]], language, offsets: list[int] | None = None):
+    """highlight()'s (row, spans) pairs one at a time, in row order: a caller that stores them as they
+    come never holds a whole snapshot's worth twice."""
     if offsets is None:
         offsets = structure.source(lines)[1]
-    found: dict[int, list[int]] = {}
     for first, stop in rows:
         for low in range(first, stop, CHUNK):
             high = min(low + CHUNK, stop)
             for row, keys in enumerate(_captured(tree, language, offsets, low, high), low):
                 if keys:
-                    found[row] = _flatten(lines[row], keys)
-    return found
+                    yield row, _flatten(lines[row], keys)
 
 
 def _captured(tree: Tree, language, offsets: list[int], first: int, stop: int) -> list[list[int]]:
