@@ -82,7 +82,9 @@ def _captured(tree: Tree, language, offsets: list[int], first: int, stop: int) -
     for name, nodes in cursor.captures(tree.root_node).items():
         tag = tags[name]
         for start, end in zip(map(_START_BYTE, nodes), map(_END_BYTE, nodes)):
-            row = bisect_right(offsets, start) - 1
+            # Searched among the chunk's lines only: a node that starts earlier gets row first - 1,
+            # which is all the code below needs to know about it.
+            row = bisect_right(offsets, start, first, stop + 1) - 1
             if row >= stop:
                 continue
             line_start = offsets[row]
