@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import gzip
 import json
 import re
 
@@ -34,6 +36,15 @@ def test_json_inside_is_safe_too():
     for forbidden in ("<", ">", "&", "\u2028", "\u2029"):
         assert forbidden not in text
     assert json.loads(text) == {"x": HOSTILE}
+
+
+def test_streamed_encoding_is_the_gzip_of_safe_json():
+    """encode_data compresses slice by slice: the bytes must be those of the whole text compressed at once."""
+    long = [HOSTILE + str(i) for i in range(3 * 4096 + 5)]
+    data = {"lines": long, "spans": [[i, i % 7, 3] for i in range(9000)], "nested": {"ids": tuple(range(5000)),
+            "short": [1, 2], "empty": [], "text": HOSTILE}, "n": None, "flag": True}
+    whole = gzip.compress(render.safe_json(data).encode("utf-8"), compresslevel=6, mtime=0)
+    assert base64.b64decode(render.encode_data(data)) == whole
 
 
 def test_same_model_same_bytes():

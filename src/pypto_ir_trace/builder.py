@@ -20,7 +20,7 @@ class _Lines:
 
     def __init__(self) -> None:
         self.ids: dict[str, int] = {}
-        self.spans: list[list[int]] = []
+        self.spans: list[tuple[int, ...]] = []  # stored as the model keeps them: no copy at the end
 
     def intern(self, lines: list[str]) -> tuple[list[int], list[tuple[int, int]]]:
         """Line ids, and the [first, stop) row ranges of lines never seen before (only those get highlighted)."""
@@ -31,7 +31,7 @@ class _Lines:
             line_id = table.get(lines[row])
             if line_id is None:
                 line_id = table[lines[row]] = len(table)
-                self.spans.append([])
+                self.spans.append(())
                 if new_rows and new_rows[-1][1] == row:  # measured: merging across gaps costs more than it saves
                     new_rows[-1] = (new_rows[-1][0], row + 1)
                 else:
@@ -79,7 +79,7 @@ def build(dumps: tuple[Dump, ...], context: int, progress: Progress | None = Non
         limits=dict(linediff.LIMITS),
         classes=highlight.classes(),
         lines=tuple(lines.ids),
-        spans=tuple(tuple(spans) for spans in lines.spans),
+        spans=tuple(lines.spans),
         pipelines=pipelines,
         runs=runs.section(pipelines, workings, 0, baseline) if baseline is not None else None,
     )
@@ -146,9 +146,9 @@ def _read_text(text: str, parser: IncrementalParser, lines: _Lines, language, di
     ids, new_rows = lines.intern(split)
     tree = parser.parse(split, ids)
     # Highlight only the lines seen for the first time: the cost follows what changed.
-    for row, spans in highlight.highlight(tree, split, new_rows, language).items():
+    for row, spans in highlight.spans_by_row(tree, split, new_rows, language, parser.offsets):
         if not lines.spans[ids[row]]:
-            lines.spans[ids[row]] = spans
+            lines.spans[ids[row]] = tuple(spans)
     return _Working(_newlines(endings), ids, language.analyze(tree, split), digest)
 
 

@@ -2,12 +2,26 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from functools import cache
+from operator import attrgetter
 
 from tree_sitter import Query, QueryCursor, Tree
 
-from . import grammar
+from . import grammar, structure
 from .languages import LANGUAGES
+
+CHUNK = 4096  # rows per query cursor: bounds the captures held at once, whatever the run's length
+
+# A span travels as one int until its row is flattened: sorting ints is several times cheaper than
+# sorting tuples, and no tuple is made per span. Bits from high to low: start column, capture order
+# in the query, end column (tree-sitter columns are uint32), class.
+_CLASS_BITS, _END_BITS, _ORDER_BITS = 8, 32, 8
+_END_SHIFT = _CLASS_BITS
+_ORDER_SHIFT = _END_SHIFT + _END_BITS
+_START_SHIFT = _ORDER_SHIFT + _ORDER_BITS
+_CLASS_MASK, _END_MASK = (1 << _CLASS_BITS) - 1, (1 << _END_BITS) - 1
+_START_BYTE, _END_BYTE = attrgetter("start_byte"), attrgetter("end_byte")
 
 
 def _query(language) -> Query:
@@ -25,50 +39,89 @@ def classes() -> tuple[str, ...]:
     return tuple(sorted(names))
 
 
-def highlight(tree: Tree, lines: list[str], rows: list[tuple[int, int]], language) -> dict[int, list[int]]:
+@cache
+def _tags(language) -> dict[str, int]:
+    """Capture name -> its order and class, packed as in a span's int."""
+    query = _query(language)
+    index = {name: i for i, name in enumerate(classes())}
+    assert query.capture_count <= 1 << _ORDER_BITS and len(index) <= 1 << _CLASS_BITS
+    return {query.capture_name(i): i << _ORDER_SHIFT | index[query.capture_name(i)] for i in range(query.capture_count)}
+
+
+def highlight(
+    tree: Tree, lines: list[str], rows: list[tuple[int, int]], language, offsets: list[int] | None = None
+) -> dict[int, list[int]]:
     """Spans for the lines in each [first, stop) row range: row -> flat [gap, length, class, ...].
 
     `gap` counts UTF-16 code units from the end of the previous span (the viewer indexes JS strings).
     Where captures overlap, the one that starts first wins, then the capture named first in the query.
+    `offsets`: where each line starts in the parsed bytes (structure.source), if the caller has them.
     """
-    query = _query(language)
-    index = {name: i for i, name in enumerate(classes())}
-    rank = {query.capture_name(i): i for i in range(query.capture_count)}
-    found: dict[int, list[tuple[int, int, int, int]]] = {}
+    return dict(spans_by_row(tree, lines, rows, language, offsets))
+
+
+def spans_by_row(tree: Tree, lines: list[str], rows: list[tuple[int, int]], language, offsets: list[int] | None = None):
+    """highlight()'s (row, spans) pairs one at a time, in row order: a caller that stores them as they
+    come never holds a whole snapshot's worth twice."""
+    if offsets is None:
+        offsets = structure.source(lines)[1]
     for first, stop in rows:
-        cursor = QueryCursor(query)
-        cursor.set_point_range((first, 0), (stop, 0))
-        for name, nodes in cursor.captures(tree.root_node).items():
-            order, cls = rank[name], index[name]
-            for node in nodes:
-                (r0, c0), (r1, c1) = node.start_point, node.end_point
-                if r0 == r1:  # the common case, kept cheap
-                    if first <= r0 < stop and c1 > c0:
-                        found.setdefault(r0, []).append((c0, order, c1, cls))
-                    continue
-                for row in range(max(r0, first), min(r1, stop - 1) + 1):
-                    start = c0 if row == r0 else 0
-                    end = c1 if row == r1 else len(lines[row].encode("utf-8", errors="surrogatepass"))
-                    if end > start:
-                        found.setdefault(row, []).append((start, order, end, cls))
-    return {row: _flatten(lines[row], spans) for row, spans in found.items()}
+        for low in range(first, stop, CHUNK):
+            high = min(low + CHUNK, stop)
+            for row, keys in enumerate(_captured(tree, language, offsets, low, high), low):
+                if keys:
+                    yield row, _flatten(lines[row], keys)
 
 
-def _flatten(line: str, spans: list[tuple[int, int, int, int]]) -> list[int]:
-    spans.sort()
+def _captured(tree: Tree, language, offsets: list[int], first: int, stop: int) -> list[list[int]]:
+    """Per row of [first, stop): its spans as ints, unsorted (columns are UTF-8 bytes)."""
+    buckets: list[list[int]] = [[] for _ in range(stop - first)]
+    cursor = QueryCursor(_query(language))
+    cursor.set_point_range((first, 0), (stop, 0))
+    tags = _tags(language)
+    for name, nodes in cursor.captures(tree.root_node).items():
+        tag = tags[name]
+        for start, end in zip(map(_START_BYTE, nodes), map(_END_BYTE, nodes)):
+            # Searched among the chunk's lines only: a node that starts earlier gets row first - 1,
+            # which is all the code below needs to know about it.
+            row = bisect_right(offsets, start, first, stop + 1) - 1
+            if row >= stop:
+                continue
+            line_start = offsets[row]
+            if end < offsets[row + 1]:  # the common case, kept cheap: the node ends on its own line
+                if row >= first and end > start:
+                    buckets[row - first].append(
+                        (start - line_start) << _START_SHIFT | (end - line_start) << _END_SHIFT | tag
+                    )
+                continue
+            last = bisect_right(offsets, end) - 1  # the node spans lines: its share of each
+            for at in range(max(row, first), min(last, stop - 1) + 1):
+                begin = start - offsets[at] if at == row else 0
+                finish = end - offsets[at] if at == last else offsets[at + 1] - 1 - offsets[at]
+                if finish > begin:
+                    buckets[at - first].append(begin << _START_SHIFT | finish << _END_SHIFT | tag)
+    return buckets
+
+
+def _flatten(line: str, keys: list[int]) -> list[int]:
+    keys.sort()
     flat: list[int] = []
     covered = 0
     if line.isascii():  # the common case: byte columns are UTF-16 columns
-        for start, _, end, cls in spans:
+        for key in keys:
+            start = key >> _START_SHIFT
             if start >= covered:
-                flat += (start - covered, end - start, cls)
+                end = key >> _END_SHIFT & _END_MASK
+                flat += (start - covered, end - start, key & _CLASS_MASK)
                 covered = end
         return flat
     to_utf16 = _utf16_columns(line)
-    for start, _, end, cls in spans:
+    for key in keys:
+        start = key >> _START_SHIFT
         if start >= covered:
+            end = key >> _END_SHIFT & _END_MASK
             begin, finish = to_utf16(start), to_utf16(end)
-            flat += (begin - to_utf16(covered), finish - begin, cls)
+            flat += (begin - to_utf16(covered), finish - begin, key & _CLASS_MASK)
             covered = end
     return flat
 

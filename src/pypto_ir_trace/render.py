@@ -8,6 +8,7 @@ import gzip
 import hashlib
 import json
 import re
+import zlib
 from importlib import resources
 
 import jinja2
@@ -30,8 +31,7 @@ def _asset(*parts: str) -> str:
 
 def safe_json(data: object) -> str:
     """JSON that cannot end its <script> element or open a comment: the one escaping boundary."""
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    return text.translate(_JSON_ESCAPES)
+    return _dumps(data).translate(_JSON_ESCAPES)
 
 
 def encode_data(data: object) -> str:
@@ -39,8 +39,36 @@ def encode_data(data: object) -> str:
 
     Dumps are text-heavy; compressed, a report is several times smaller, and base64 cannot close
     its <script> element whatever the dump says. The page inflates it with DecompressionStream.
+    The JSON is compressed as it is encoded, a slice at a time: the whole text never exists at once
+    (it is several times the report's size), and the bytes are those of safe_json.
     """
-    return base64.b64encode(gzip.compress(safe_json(data).encode("utf-8"), compresslevel=6, mtime=0)).decode("ascii")
+    packer = zlib.compressobj(6, zlib.DEFLATED, 31)  # 31: a gzip member, with mtime 0
+    packed = [packer.compress(piece.translate(_JSON_ESCAPES).encode("utf-8")) for piece in _json_pieces(data)]
+    packed.append(packer.flush())
+    return base64.b64encode(b"".join(packed)).decode("ascii")
+
+
+_SLICE = 4096  # items of a long array encoded at once
+
+
+def _json_pieces(data: object):
+    """safe_json's text in pieces: objects member by member, long arrays a slice at a time."""
+    if isinstance(data, dict) and all(isinstance(key, str) for key in data):
+        yield "{"
+        for i, (key, value) in enumerate(data.items()):
+            yield ("," if i else "") + _dumps(key) + ":"
+            yield from _json_pieces(value)
+        yield "}"
+    elif isinstance(data, (list, tuple)) and len(data) > _SLICE:
+        for i in range(0, len(data), _SLICE):
+            yield ("[" if i == 0 else ",") + _dumps(data[i : i + _SLICE])[1:-1]
+        yield "]"
+    else:
+        yield _dumps(data)
+
+
+def _dumps(data: object) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
 def decode_data(page: str) -> dict:
