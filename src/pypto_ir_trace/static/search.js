@@ -22,8 +22,8 @@ const IRTraceSearch = (() => {
     function workerFor() {
       if (!worker) {
         worker = IRTraceSearchWorker.start(win);
-        worker.onmessage = ({ data }) => { if (job && data.id === job.id) finish(data); };
-        worker.onerror = event => { event.preventDefault(); if (job) fail(`The search failed: ${event.message}`); };
+        worker.addEventListener("message", ({ data }) => { if (job && data.id === job.id) finish(data); });
+        worker.addEventListener("error", event => { event.preventDefault(); if (job) fail(`The search failed: ${event.message}`); });
         worker.postMessage({ lines: report.lines });
       }
       return worker;

@@ -84,15 +84,15 @@ const IRTraceSearchWorker = (() => {
     }
 
     let lines = [];
-    scope.onmessage = ({ data }) => {
+    scope.addEventListener("message", ({ data }) => {
       if (data.lines) { lines = data.lines; return; }
       const result = scan(lines, data.parsed);
       scope.postMessage({ id: data.id, ...result }, [result.hit.buffer, result.empty.buffer, result.offsets.buffer, result.marks.buffer]);
-    };
+    });
     return { parse, scan };
   }
 
-  const local = program({});  // in the page: the same parse and scan, for the query's error and for tests
+  const local = program({ addEventListener() {} });  // in the page: the same parse and scan, for the query's error and for tests
 
   /** A worker running `program`, started from its source; the caller posts {lines} once, then {id, parsed}. */
   function start(win) {
