@@ -13,7 +13,8 @@ const IRTraceSearch = (() => {
   function create(app) {
     const { el, report, pipeline, passes } = app;
     const win = el.search.ownerDocument.defaultView;
-    let found = null;   // the shown result: {query, hit, empty, offsets, marks, hits per text}
+    let found = null;   // the shown result: {hit, empty, offsets, marks, hits per text}
+    let shownQuery = "";  // the query whose outcome (result, error, stop) is on screen
     let job = null;     // the search under way: {id, query, promise, resolve, timers}
     let worker = null;  // started on the first search, replaced when a search is stopped
     let nextId = 0;
@@ -39,11 +40,11 @@ const IRTraceSearch = (() => {
       clearTimeout(timer);
       const query = el.search.value;
       if (job && job.query === query) return job.promise;
-      if (!job && (found ? found.query : "") === query) return Promise.resolve();
+      if (!job && shownQuery === query) return Promise.resolve();
       if (job) { settle(); stopWorker(); }  // superseded: a busy worker may be stuck in the old pattern
       const parsed = IRTraceSearchWorker.parse(query);
       if (parsed.kind !== "regex" && parsed.kind !== "text") {
-        show(null, parsed.kind === "error" ? `Not a regular expression: ${parsed.error}` : "");
+        show(query, null, parsed.kind === "error" ? `Not a regular expression: ${parsed.error}` : "");
         return Promise.resolve();
       }
       let resolve;
@@ -60,15 +61,14 @@ const IRTraceSearch = (() => {
     function finish(data) {
       const query = job.query;
       settle();
-      const result = { query, ...data };
-      result.hits = hitsPerText(data.hit);
-      show(result, "");
+      show(query, { ...data, hits: hitsPerText(data.hit) }, "");
     }
 
     function fail(message) {
+      const query = job.query;
       settle();
       stopWorker();
-      show(null, message);
+      show(query, null, message);
     }
 
     /** The job is over: its timers off, its promise resolved. */
@@ -79,7 +79,8 @@ const IRTraceSearch = (() => {
       job = null;
     }
 
-    function show(result, message) {
+    function show(query, result, message) {
+      shownQuery = query;
       found = result;
       el.search.setAttribute("aria-invalid", String(message.startsWith("Not a regular expression")));
       app.passList.showHits(found ? found.hits : null);
