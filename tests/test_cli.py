@@ -25,7 +25,8 @@ def run(*args, cwd=None, env=None):
 
 
 def one_error_line(stderr: str, kind="error") -> str:
-    lines = stderr.strip().splitlines()
+    """The run's one error line; notes printed before the failure are allowed, nothing else."""
+    lines = [line for line in stderr.strip().splitlines() if not line.startswith("pypto-ir-trace: note: ")]
     assert len(lines) == 1, stderr
     assert lines[0].startswith(f"pypto-ir-trace: {kind}: "), stderr
     assert "Traceback" not in stderr
@@ -48,7 +49,24 @@ def test_default_output_is_ir_trace_html_in_the_current_directory(tmp_path):
     result = run(SPLIT_K, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "ir_trace.html").is_file()
-    assert result.stderr == ""
+    assert result.stderr.splitlines() == [
+        "pypto-ir-trace: note: reading a PyPTO passes_dump, 50 snapshots",
+        "pypto-ir-trace: wrote ir_trace.html: 49 passes, 11 changed",
+    ]
+
+
+def test_quiet_prints_nothing_on_success_and_still_prints_errors(tmp_path):
+    result = run(SPLIT_K.parent, "-q", "-o", tmp_path / "r.html")
+    assert (result.returncode, result.stderr) == (0, "")
+    assert (tmp_path / "r.html").is_file()
+    failed = run(tmp_path / "nowhere", "--quiet", "-o", tmp_path / "s.html")
+    assert failed.returncode == 1 and failed.stderr.startswith("pypto-ir-trace: error: input directory does not exist")
+
+
+def test_a_forced_format_is_not_announced(tmp_path):
+    result = run(SPLIT_K, "--format", "pypto", "-o", tmp_path / "r.html")
+    assert result.returncode == 0
+    assert [line.split(":")[1].strip() for line in result.stderr.splitlines()] == ["wrote " + str(tmp_path / "r.html")]
 
 
 def test_console_script_and_module_agree(tmp_path):
@@ -122,7 +140,7 @@ def test_internal_error_is_one_line_with_a_hint(tmp_path, monkeypatch, capsys):
 def test_compile_output_dir_is_redirected_with_a_note(tmp_path):
     result = run(SPLIT_K.parent, "-o", tmp_path / "r.html")
     assert result.returncode == 0
-    assert result.stderr.strip() == f"pypto-ir-trace: note: using {SPLIT_K.parent / 'passes_dump'}"
+    assert result.stderr.splitlines()[0] == f"pypto-ir-trace: note: using {SPLIT_K.parent / 'passes_dump'}"
 
 
 def test_frontend_only_dump_renders_with_a_note(make_dump, tmp_path):
@@ -165,10 +183,13 @@ def test_progress_on_a_terminal_disappears_at_the_end(tmp_path, monkeypatch):
     assert cli.main([str(SPLIT_K), "-o", str(tmp_path / "r.html")]) == 0
     written = terminal.getvalue()
     assert "\rpypto-ir-trace: 49/49 passes" in written
-    assert written.endswith("\r\x1b[K")  # the line is erased: nothing is left on screen
+    progress, summary = written.rsplit("\r\x1b[K", 1)  # the line is erased: nothing is left on screen
+    assert summary == f"pypto-ir-trace: wrote {tmp_path / 'r.html'}: 49 passes, 11 changed\n"
 
 
 def test_no_progress_when_stderr_is_not_a_terminal(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(cli, "PROGRESS_AFTER", 0.0)
     assert cli.main([str(SPLIT_K), "-o", str(tmp_path / "r.html")]) == 0
-    assert capsys.readouterr().err == ""
+    err = capsys.readouterr().err
+    assert "\r" not in err and "\x1b" not in err
+    assert err.splitlines()[-1] == f"pypto-ir-trace: wrote {tmp_path / 'r.html'}: 49 passes, 11 changed"

@@ -137,6 +137,7 @@ def test_all_real_dumps_render_exactly(tmp_path):
     for path in dumps:
         dump = load_dump(path)
         data = build(dump, 3)
+        assert data["level"] == path.parent.name.rsplit("_", 1)[1].upper(), path
         cache: dict = {}
         last = data["passes"][-1]["after"] if data["passes"] else 0
         assert source(data, last, cache) == dump.snapshots[-1].text, path
@@ -159,3 +160,13 @@ def test_warnings_are_anchored_to_the_lines_they_name(make_dump):
         {"log": 0, "line": 8, "message": "warning: variable 'c' is reassigned"},
         {"log": 1, "line": 1, "message": "note: with a directory"},
     ]
+
+
+@pytest.mark.parametrize("name, level", [("advanced_01_split_k_concise", "CONCISE"),
+                                         ("advanced_01_split_k_explicit", "EXPLICIT")])
+def test_the_dump_level_is_read_from_what_the_snapshots_print(name, level):
+    assert build(load_dump(REAL / name / "passes_dump"))["level"] == level
+
+
+def test_no_level_when_the_program_shows_none(make_dump):
+    assert "level" not in build(load_dump(make_dump({"00_frontend.py": "x = 1\n", "01_after_A.py": "x = 2\n"})))

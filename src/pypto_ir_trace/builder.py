@@ -50,8 +50,8 @@ class _Working:
         self.produced_by: int | None = None
 
 
-def build(dumps: tuple[Dump, ...], context: int, progress: Progress | None = None, names: tuple[str, ...] = ()) -> Report:
-    """The model of one or more pipelines; `names` labels them (default: the dumps' titles)."""
+def build(dumps: tuple[Dump, ...], context: int, progress: Progress | None = None) -> Report:
+    """The model of one or more pipelines."""
     lines = _Lines()
     total = sum(len(dump.snapshots) for dump in dumps)
     done = [0]
@@ -61,9 +61,7 @@ def build(dumps: tuple[Dump, ...], context: int, progress: Progress | None = Non
         if progress:
             progress(done[0], total)
 
-    pipelines = tuple(
-        _pipeline(dump, names[i] if i < len(names) else dump.title, lines, step) for i, dump in enumerate(dumps)
-    )
+    pipelines = tuple(_pipeline(dump, dump.name or dump.title, lines, step) for dump in dumps)
     return Report(
         title=dumps[0].title,
         generator=f"pypto-ir-trace {__version__}",
@@ -108,11 +106,13 @@ def _pipeline(dump: Dump, name: str, lines: _Lines, step: Callable[[], None]) ->
             passes.append(_pass(snapshot, before, after, diff, record.anchors))
         snapshot_text.append(after)
         step()
+    level = record.dump_level(parser.tree) if record.dump_level and parser.tree else None
     return Pipeline(
         name=name,
         format=dump.format,
         title=dump.title,
         input_file=dump.input_file,
+        level=level,
         texts=tuple(_freeze(text, index, passes) for index, text in enumerate(texts)),
         passes=tuple(passes),
         notes=dump.notes,

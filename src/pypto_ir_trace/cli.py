@@ -49,6 +49,7 @@ def _arguments() -> argparse.ArgumentParser:
                         help="how to read the input (default: detected from its layout)")
     parser.add_argument("--dump-structure", action="store_true",
                         help="print the functions and methods found in each snapshot, then exit (no report)")
+    parser.add_argument("-q", "--quiet", action="store_true", help="print errors only (no notes, no summary)")
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     return parser
 
@@ -79,12 +80,14 @@ def _say(kind: str, message: str) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    def note(message: str) -> None:
+        if not args.quiet:
+            _say("note", message)
+
     dumps = load(args.passes_dump, args.format)
     for dump in dumps:
         if dump.redirected:
-            _say("note", f"using {Path(args.passes_dump) / 'passes_dump'}")
-        for note in dump.notes:
-            _say("note", note)
+            note(f"using {Path(args.passes_dump) / 'passes_dump'}")
     if args.dump_structure:
         with output.reader_may_leave():
             for dump in dumps:
@@ -92,16 +95,32 @@ def _run(args: argparse.Namespace) -> int:
         return EXIT_OK
     output.check(args.output, keep=[path for dump in dumps for path in output.dump_files(dump)])
     for dump in dumps:
+        named = f"{dump.name}: " if len(dumps) > 1 else ""
+        if args.format is None:  # detection is stated; a forced format needs no confirmation
+            note(f"{named}reading {format_of(dump).description}, {len(dump.snapshots)} snapshots")
+        for line in dump.notes:
+            note(named + line)
         if len(dump.snapshots) == 1:
-            _say("note", f"the dump holds only {dump.input_file}: no pass snapshot follows it")
+            note(f"{named}the dump holds only {dump.input_file}: no pass snapshot follows it")
     progress = _Progress() if sys.stderr.isatty() else None
     try:
-        report = render.render(builder.build(dumps, args.context, progress))
+        report = builder.build(dumps, args.context, progress)
+        page = render.render(report)
     finally:
         if progress:
             progress.clear()
-    output.write(args.output, report)
+    output.write(args.output, page)
+    if not args.quiet:
+        where = "the report to stdout" if args.output == output.STDOUT else args.output
+        print(f"{PROG}: wrote {where}: {_summary(report)}", file=sys.stderr)
     return EXIT_OK
+
+
+def _summary(report) -> str:
+    passes = [p for pipeline in report.pipelines for p in pipeline.passes]
+    changed = sum(p.before != p.after for p in passes)
+    pipelines = f"{len(report.pipelines)} pipelines, " if len(report.pipelines) > 1 else ""
+    return f"{pipelines}{len(passes)} passes, {changed} changed"
 
 
 PROGRESS_AFTER = 1.0  # seconds: quick runs stay silent

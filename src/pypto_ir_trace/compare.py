@@ -12,30 +12,32 @@ each [start, end) of lines; trusted or not). All line diffs are `linediff.diff` 
 
 Calls. The diff is a sequence of calls equal(key, b, a, n) (before[b:b+n] == after[a:a+n]) and
 change(key, b, d, a, i) (before[b:b+d] deleted, after[a:a+i] inserted; a side whose count is 0 does not
-advance and its position is not read), in this order:
-- If either side is untrusted: each block of the line diff of the whole texts, key None.
+advance and its position is not read), in this order. A block of a line diff becomes one call: equal,
+equal(key, a_start, b_start, a_len); changed, change(key, a_start, a_len, b_start, b_len).
+- If either side is untrusted: the blocks of the line diff of the whole texts, key None.
 - Otherwise the token sequences are diffed. A region's token equals a token of the other side exactly
   when that is a region with the same key (Python: ("region", key), JS: "region:" + key; line ids are
   ints). For each block, in order:
-  equal: over its after tokens in order, each maximal run of outside lines is one equal(None, ...) and
-  each region token is expand(key);
+  equal: over its after tokens in order, each maximal run of outside lines is one equal(None, its first
+  before line, its first after line, run length) and each region token is expand(key);
   changed: over its before tokens in order, each maximal run of outside lines is one
   change(None, b, run, 0, 0) and each region token whose key the after side lacks is expand(key);
   then over its after tokens in order, each run of outside lines is one change(None, 0, 0, a, run) and
   each region token is expand(key).
   expand(key): a region only after is change(key, 0, 0, start, length); only before,
-  change(key, start, length, 0, 0); on both sides, each block of the line diff of the two regions' lines,
-  with the regions' starts added to its positions, as one call with that key.
+  change(key, start, length, 0, 0); on both sides, the blocks of the line diff of the two regions' lines,
+  the regions' starts added to their positions, as calls with that key.
 
 Pieces. Calls that move nothing (n == 0, or d == i == 0) are skipped. A call first takes the last piece
 if its key is the call's, else appends a new piece (key, no segments). The cursors (next_b, next_a)
 start at (0, 0). The piece's last segment is extended when there is one and each side the call
 advances (equal: both; change: before when d > 0, after when i > 0) starts at its cursor; otherwise a
 new segment [b', a'] is appended, b' being b if the call advances the before side else next_b (a' alike),
-and the cursors become (b', a'). Then equal appends the run (n, 0, 0); change adds d and i to the last
-run when the segment has one and that run has no insertion or the call deletes nothing, else appends
-(0, d, i). The cursors advance past what the call covered; a change adds to its piece's counts and
-appends after[a:a+i] to the inserted ids. A region's counts are its piece's, listed when not zero.
+and the cursors become (b', a'). Then equal appends the run (n, 0, 0); change adds d and i to the
+segment's last run when it has a run and either that run inserts nothing or the call deletes nothing,
+else appends (0, d, i). The cursors advance past what the call covered; a change adds i and d to its
+piece's counts and appends after[a:a+i] to the inserted ids. The totals are the sums over the pieces; a
+region's (inserted, deleted) are its piece's, listed when not both zero.
 """
 
 from __future__ import annotations

@@ -27,11 +27,15 @@ class Snapshot:
     failed: bool = False  # the pass reported failure: the pipeline stopped here
     base: int | None = None  # index of the earlier snapshot this one is diffed against; None: the one before it
     base_text: str | None = None  # an explicit text to diff against instead (e.g. an op cut out of a module dump)
+    header_lines: int = 0  # leading lines that name the dump (MLIR's "// -----// IR Dump After ..."), not its text
 
     @property
     def text(self) -> str:
-        """Decoded, without a BOM, newlines as in the file."""
-        return self.content if self.content is not None else read_text(self.path)
+        """Decoded, without a BOM or the header lines, newlines as in the file."""
+        text = self.content if self.content is not None else read_text(self.path)
+        for _ in range(self.header_lines):
+            text = text[text.find("\n") + 1 :] if "\n" in text else ""
+        return text
 
     @property
     def is_input(self) -> bool:
@@ -45,6 +49,7 @@ class Dump:
     redirected: bool = False  # the user named a directory above the dump; the format found it inside
     format: str = "pypto"  # the name of the format record that read it
     notes: tuple[str, ...] = ()  # what the user must be told (ambiguous order, overwritten files); one line each
+    name: str = ""  # the pipeline's name where a report holds several ("PyPTO", a codegen unit); default: title
 
     @property
     def input_file(self) -> str:

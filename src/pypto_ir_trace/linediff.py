@@ -21,12 +21,12 @@ b[b_lo:b_hi] depends on that gap alone, so gaps may be solved in any order:
    With at least one anchor: the anchors are matched, and every gap between consecutive anchors, before
    the first and after the last (within the middle), is solved again from step 1 (its own trim, its own
    counts of unique items).
-4. Myers' greedy O(ND) diff of the middle, n and m items long (x indexes the a-middle, y the b-middle,
-   diagonal k = x - y; V maps a diagonal to an x, every entry 0 before round 0):
+4. Otherwise (no anchor), Myers' greedy O(ND) diff of the middle, n and m items long (x indexes the
+   a-middle, y the b-middle, diagonal k = x - y; V maps a diagonal to an x, every entry 0 before round 0):
    rounds d = 0, 1, ..., d_max with d_max = min(n + m, limits["myers_max_cost"] // (n + m));
    in round d, for k = -d, -d + 2, ..., d: if k == -d, or k != d and V[k - 1] < V[k + 1], then
    x = V[k + 1] (down: an insertion), else x = V[k - 1] + 1 (right: a deletion, also on ties); y = x - k;
-   while x < n and y < m and a[x] == b[y], x and y grow by one (snake); V[k] = x; the search ends as
+   while x < n and y < m and a-middle[x] == b-middle[y], x and y grow by one; V[k] = x; the search ends as
    soon as x >= n and y >= m. If no round of 0..d_max ends it, the cap gives up: nothing in the middle is
    matched (it becomes one changed block): the work stays within a small multiple of myers_max_cost.
    Backtrack from (x, y) = (n, m) with d from the last round down to 0, V_d being V as it was before

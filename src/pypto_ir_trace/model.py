@@ -89,6 +89,7 @@ class Pipeline:
     texts: tuple[Text, ...]
     passes: tuple[Pass, ...]
     notes: tuple[str, ...] = ()
+    level: str | None = None  # the detail the compiler printed at (PyPTO: "EXPLICIT" or "CONCISE"), when known
 
 
 @dataclass(frozen=True)
@@ -120,6 +121,8 @@ def to_json(report: Report) -> dict:
 
 def _pipeline(pipeline: Pipeline) -> dict:
     entry = {"name": pipeline.name, "format": pipeline.format, "title": pipeline.title, "input": pipeline.input_file}
+    if pipeline.level:
+        entry["level"] = pipeline.level
     if pipeline.notes:
         entry["notes"] = list(pipeline.notes)
     entry["texts"] = [_text(text) for text in pipeline.texts]

@@ -8,9 +8,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from tree_sitter import Tree
+
 from ..dump import Dump, DumpError
 from ..languages import LANGUAGES, Language
-from . import pypto
+from . import mlir, pypto
 
 
 @dataclass(frozen=True)
@@ -22,12 +24,18 @@ class Format:
     read: Callable[[Path], Dump]
     # (warnings text, snapshot file name) -> [(log line, snapshot line, message)], 0-based
     anchors: Callable[[str, str], list[tuple[int, int, str]]]
+    # The level of detail the compiler printed at, read from a parsed snapshot (None: the format has none)
+    dump_level: Callable[[Tree], str | None] | None = None
 
 
 FORMATS = {
     record.name: record
     for record in (
-        Format("pypto", "a PyPTO passes_dump", LANGUAGES["python"], pypto.looks_like, pypto.read, pypto.anchors),
+        Format("pypto", "a PyPTO passes_dump", LANGUAGES["python"], pypto.looks_like, pypto.read, pypto.anchors,
+               pypto.dump_level),
+        Format("mlir-tree", "an MLIR tree dump", LANGUAGES["mlir"], mlir.looks_like_tree, mlir.read_tree, mlir.anchors),
+        Format("mlir-stream", "an MLIR after-all stream", LANGUAGES["mlir"], mlir.looks_like_stream, mlir.read_stream,
+               mlir.anchors),
     )
 }
 
@@ -36,13 +44,21 @@ def format_of(dump: Dump) -> Format:
     return FORMATS[dump.format]
 
 
+PTOAS = "ptoas_passes"  # PyPTO's compile output: ptoas_passes/<codegen unit>/ holds one MLIR tree per unit
+
+
 def load(path: str | Path, name: str | None = None) -> tuple[Dump, ...]:
-    """The pipelines at `path`: one dump, read by the named format or by the first whose layout it has."""
+    """The pipelines at `path`: a PyPTO compile output directory gives its passes_dump/ and one pipeline per
+    ptoas codegen unit; anything else is one dump, read by the named format or the first whose layout it has."""
     root = Path(path)
     if not root.exists():
         raise DumpError(f"input directory does not exist: {root}")
     if name is not None:
         return (_read(FORMATS[name], root),)
+    units = root if root.name == PTOAS and root.is_dir() else root / PTOAS
+    if units.is_dir():
+        pipelines = [replace(_read(FORMATS["pypto"], root), name="PyPTO")] if FORMATS["pypto"].looks_like(root) else []
+        return (*pipelines, *_units(units))
     for record in FORMATS.values():
         if record.looks_like(root):
             return (_read(record, root),)
@@ -54,3 +70,14 @@ def load(path: str | Path, name: str | None = None) -> tuple[Dump, ...]:
 def _read(record: Format, root: Path) -> Dump:
     dump = record.read(root)
     return dump if dump.format == record.name else replace(dump, format=record.name)
+
+
+def _units(units: Path) -> list[Dump]:
+    """One MLIR tree per codegen unit, in name order; a unit's folder name names its pipeline."""
+    try:
+        folders = sorted(entry for entry in units.iterdir() if entry.is_dir())
+    except OSError as err:
+        raise DumpError(f"cannot read directory {units}: {err.strerror or err}") from None
+    if not folders:
+        raise DumpError(f"no codegen unit folder in {units}: is dump_ptoas_passes on?")
+    return [replace(_read(FORMATS["mlir-tree"], folder), name=folder.name) for folder in folders]

@@ -6,7 +6,11 @@ import os
 import re
 from pathlib import Path
 
+from tree_sitter import QueryCursor, Tree
+
+from .. import grammar
 from ..dump import Dump, DumpError, Snapshot, display_title, read_warnings
+from ..languages.python import GRAMMAR
 
 # File naming is the compiler's contract, not language knowledge.
 _NUMBERED = re.compile(r"^(\d+)_.*\.(py|log)$")
@@ -51,6 +55,15 @@ def anchors(warnings: str, filename: str) -> list[tuple[int, int, str]]:
         if match and match["file"].rsplit("/", 1)[-1] == filename and int(match["line"]) > 0:
             found.append((index, int(match["line"]) - 1, match["message"].strip()))
     return found
+
+
+def dump_level(tree: Tree) -> str | None:
+    """EXPLICIT or CONCISE (PassDumpLevel), when the snapshot shows which; None when it cannot tell."""
+    cursor = QueryCursor(grammar.query(GRAMMAR, "python", "level"))
+    found = set(cursor.captures(tree.root_node))
+    if "explicit" in found:
+        return "EXPLICIT"
+    return "CONCISE" if "implicit" in found else None
 
 
 def _numbered_files(root: Path) -> set[str]:

@@ -9,7 +9,7 @@ from tree_sitter import Language as TreeSitterLanguage
 from tree_sitter import Tree
 
 from ..structure import Structure
-from . import python
+from . import mlir, python
 
 
 @dataclass(frozen=True)
@@ -22,4 +22,5 @@ class Language:
 
 
 PYTHON = Language("python", python.GRAMMAR, python.analyze, python.calm_boundary)
-LANGUAGES = {language.name: language for language in (PYTHON,)}
+MLIR = Language("mlir", mlir.LANGUAGE, mlir.analyze)
+LANGUAGES = {language.name: language for language in (PYTHON, MLIR)}

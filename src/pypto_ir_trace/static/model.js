@@ -6,7 +6,7 @@
  * The JSON (schema 2, model.py's to_json), named fields; positional only inside segments and spans:
  *   {schema, generator, title, context, limits, classes, lines, spans, pipelines}
  *   lines[id], spans[id] = [gap, length, class, ...] (gap in UTF-16 units from the previous span's end)
- *   pipelines[i] = {name, format, title, input, notes?, texts, passes}
+ *   pipelines[i] = {name, format, title, input, level?, notes?, texts, passes}
  *   texts[t] = {ids} | {pass}, then {eol, final} | {eols}, regions [{key, kind, start, end, error?}], untrusted?
  *   passes[p] = {label, name, file, detail?, failed?, before, after, ins, del, warnings?,
  *                anchors? [{log, line, message}], pieces? [{key, ins, del, segments}], inserted?, regions? {key: [ins, del]}}
@@ -18,7 +18,8 @@
  *     highlights(id)     its highlight spans [{start, end, name}], sorted, in UTF-16 units; name is a
  *                        highlight class ("keyword", ...)
  *     context            unchanged lines kept around a change (--context)
- *   pipeline = {name, format, title, notes, input: {file, text}, texts, passes, ids(t), source(t), compare(tb, ta)}
+ *   pipeline = {name, format, title, level, notes, input: {file, text}, texts, passes, ids(t), source(t), compare(tb, ta)}
+ *     level              the detail the compiler printed at ("EXPLICIT", "CONCISE"), or null when unknown
  *     input              the snapshot before the first pass: its file name and text index
  *     texts[t]           each distinct snapshot: {regions: [{key, kind, start, end, error}], byKey: Map(key ->
  *                        region), untrusted: reason | null}
@@ -99,7 +100,7 @@ const IRTraceModel = (() => {
       };
     }
     return {
-      name: raw.name, format: raw.format, title: raw.title, notes: raw.notes || [],
+      name: raw.name, format: raw.format, title: raw.title, level: raw.level || null, notes: raw.notes || [],
       input: { file: raw.input, text: 0 }, texts, passes, ids, source, compare,
     };
   }

@@ -1,0 +1,38 @@
+; Regions of an MLIR snapshot: the functions it defines, and the named modules that qualify their names.
+; Capture names are the contract with languages/mlir.py:
+;   @function / @function.name   a function-like op and its symbol (@f)
+;   @container / @container.name a named module around functions (module @kernel_a, gpu.module @g)
+;   @function.op                 any token that names a function-like op, wherever it was parsed
+;                                (also inside ERROR nodes): one that is not on a found function's
+;                                symbol line means the parse lost or merged a definition.
+
+; func.func and llvm.func have their own node.
+(func_operation sym_name: (symbol_ref_id) @function.name) @function
+
+; Other dialects' functions (emitc.func, gpu.func, util.func, vm.func ...) are generic custom ops:
+; the op name, then the symbol, possibly after one keyword (`util.func public @f`).
+((custom_operation
+   name: (custom_op_name) @_op
+   .
+   (symbol_ref_id) @function.name) @function
+ (#match? @_op "^[a-z_][a-z0-9_]*\\.func$"))
+
+((custom_operation
+   name: (custom_op_name) @_op
+   .
+   (bare_id)
+   .
+   (symbol_ref_id) @function.name) @function
+ (#match? @_op "^[a-z_][a-z0-9_]*\\.func$"))
+
+(module_operation sym_name: (symbol_ref_id) @container.name) @container
+
+((custom_operation
+   name: (custom_op_name) @_op
+   .
+   (symbol_ref_id) @container.name) @container
+ (#match? @_op "^[a-z_][a-z0-9_]*\\.module$"))
+
+["func.func" "llvm.func"] @function.op
+((custom_op_name) @function.op (#match? @function.op "^[a-z_][a-z0-9_]*\\.func$"))
+((bare_id) @function.op (#match? @function.op "^[a-z_][a-z0-9_]*\\.func$"))

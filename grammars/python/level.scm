@@ -1,0 +1,10 @@
+; The dump level a PyPTO snapshot was printed at (PassDumpLevel). Capture names, the contract with
+; formats/pypto.py: @explicit for text only EXPLICIT prints, @implicit for types whose layout or
+; window buffer CONCISE leaves out (seen alone, they mean CONCISE).
+
+; A tile's full view (TileView(..., fractal=N)) and a distributed tensor's window buffer.
+((keyword_argument name: (identifier) @explicit) (#eq? @explicit "fractal"))
+((string) @explicit (#match? @explicit "^\"window_buffer="))
+
+((subscript value: (attribute attribute: (identifier) @implicit))
+  (#any-of? @implicit "Tile" "DistributedTensor"))

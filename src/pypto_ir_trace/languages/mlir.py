@@ -1,0 +1,207 @@
+"""MLIR as a language: tree-sitter-mlir, the grammars/mlir/ queries, and when a snapshot's functions are trusted.
+
+Regions are the functions the IR defines: func.func, llvm.func and the other dialects' function ops
+(emitc.func, gpu.func, util.func, vm.func ...), each keyed by its symbol qualified by the named modules
+around it (`kernel_a::@f`; in an unnamed module just `@f`), kind "function". A function inside another
+function stays inside its parent's span.
+
+tree-sitter always returns a tree, so "trusted" is defined here. Custom assembly (IREE's
+`!stream.resource<external>{%size}`, `with(%a as %b: ...)`) gives ERROR nodes in many correct dumps;
+they must not cost the user the function view, so only errors that make a function's name or extent
+uncertain count:
+1. An error that lies within one function (on its symbol line or in its body) marks that function
+   (Region.error): it still diffs on its own, against its own earlier text.
+2. An error outside every function (in a global, an executable's export, an alias) is tolerated:
+   no function's name or extent depends on it, as rules 3 and 4 check.
+3. Every token that names a function-like op (`func.func`, `util.func`, also where the parser put it
+   into an ERROR node or read it as a bare word) must sit on the symbol line of a found function:
+   otherwise a definition was lost or swallowed by its neighbour, and the snapshot is untrusted.
+4. When the tree has errors, every function must have the printer's layout: the lines after its
+   symbol line are indented deeper than it, except block labels (`^bb1:`, printed at the function's
+   own indentation) and the last line, a `}` at the function's indentation. Otherwise
+   an error hides where the function ends (it swallowed the next one, or stopped early): untrusted.
+   An error that starts inside a function and ends outside it fails the same way.
+An error-free tree is trusted as it is: the parse is the grammar's reading of the text.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import replace
+
+import tree_sitter_mlir
+from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
+
+from .. import grammar
+from ..structure import Region, Structure, end_line, errors, source, text
+
+NAME = "mlir"
+LANGUAGE = Language(tree_sitter_mlir.language())
+
+# A value capture is the name plus what selects a result: `%0#1` uses result 1 of %0, `%0:2` defines
+# two results. Only the name before these marks is renamed; the mark itself is part of the operation.
+_RESULT_MARKS = "#:"
+# Inside a `// N preds: ^bb0, ^bb2` comment (captured as @value.comment) the labels are the names.
+_COMMENT_LABEL = re.compile(r"\^[\w$.-]+")
+
+
+def query(name: str) -> Query:
+    """grammars/mlir/<name>.scm, compiled once."""
+    return grammar.query(LANGUAGE, NAME, name)
+
+
+def parser() -> Parser:
+    return Parser(LANGUAGE)
+
+
+def parse(lines: list[str]) -> Tree:
+    return parser().parse(source(lines)[0])
+
+
+def analyze(tree: Tree, lines: list[str]) -> Structure:
+    """The functions of a snapshot and the verdict; the module docstring gives the rules."""
+    root = tree.root_node
+    functions, containers, symbol_rows, op_rows = _find(root)
+    regions = _regions(functions, containers)
+    if not root.has_error:
+        return Structure(tuple(regions))
+    lost = sorted(op_rows - symbol_rows)
+    if lost:
+        return _untrusted(regions, f"line {lost[0] + 1} names a function op but no function was read there")
+    starts = [r.start for r in regions]
+    marked: dict[str, str] = {}
+    for first, last, shown in errors(root):
+        at = bisect_right(starts, first) - 1  # regions do not overlap: only this one can hold the error
+        owner = regions[at] if at >= 0 and first < regions[at].end else None
+        if owner is None:
+            continue  # rule 2: outside every function
+        if last >= owner.end:
+            return _untrusted(regions, f"syntax error at line {shown + 1} runs past the end of {owner.key}")
+        marked.setdefault(owner.key, f"syntax error at line {shown + 1}")
+    checked = []
+    for region in regions:
+        escaped = _off_layout_line(region, lines)
+        if escaped is not None:
+            return _untrusted(
+                regions, f"a syntax error hides where {region.key} ends (line {escaped + 1} is not laid out inside it)"
+            )
+        checked.append(replace(region, error=marked[region.key]) if region.key in marked else region)
+    return Structure(tuple(checked))
+
+
+def op_regions(tree: Tree) -> list[Region]:
+    """The named modules (kind "module", key `outer::kernel_a`) and the functions, in file order.
+
+    Discovery uses it to cut one op out of an enclosing dump; unlike analyze, it passes no verdict.
+    """
+    functions, containers, _, _ = _find(tree.root_node)
+    modules = [
+        Region(key, "module", node.start_point.row, end_line(node), node.start_point.row)
+        for (node, _), key in zip(containers, _keys(containers, containers))
+    ]
+    return sorted([*modules, *_regions(functions, containers)], key=lambda r: (r.start, -r.end))
+
+
+def value_spans(lines: list[str]) -> list[list[tuple[int, int]]]:
+    """Per line, the (start, end) character spans of its SSA value and block label names (values.scm).
+
+    Result marks (`#1`, `:2`) are left out of the span. Lines are parsed together, so a span is only
+    reported where the grammar reads a name: `%0` inside a string attribute is text, not a name.
+    """
+    data, offsets = source(lines)
+    tree = parser().parse(data)
+    spans: list[list[tuple[int, int]]] = [[] for _ in lines]
+    for capture, nodes in QueryCursor(query("values")).captures(tree.root_node).items():
+        for node in nodes:
+            row, col = node.start_point
+            if row >= len(lines) or node.end_point.row != row or node.has_error:
+                continue
+            text = data[offsets[row] + col : offsets[row] + node.end_point.column].decode("utf-8", "replace")
+            start = _char_column(lines[row], col)
+            if capture == "value.comment":
+                spans[row].extend((start + m.start(), start + m.end()) for m in _COMMENT_LABEL.finditer(text))
+                continue
+            cut = min((i for i in (text.find(m, 1) for m in _RESULT_MARKS) if i > 0), default=len(text))
+            spans[row].append((start, start + len(text[:cut])))
+    for row_spans in spans:
+        row_spans.sort()
+    return spans
+
+
+def _char_column(line: str, byte_column: int) -> int:
+    if line.isascii():
+        return byte_column
+    return len(line.encode("utf-8", "surrogatepass")[:byte_column].decode("utf-8", "replace"))
+
+
+def _untrusted(regions: list[Region], reason: str) -> Structure:
+    return Structure(tuple(regions), trusted=False, reason=reason)
+
+
+def _find(root: Node) -> tuple[list[tuple[Node, Node]], list[tuple[Node, str]], set[int], set[int]]:
+    """Outermost (function, symbol) node pairs, (container, name) pairs, the rows of every function's
+    symbol (nested ones too), and the rows of every function-op token."""
+    functions: dict[int, tuple[Node, Node]] = {}
+    containers: dict[int, tuple[Node, str]] = {}
+    op_rows: set[int] = set()
+    for _, captures in QueryCursor(query("regions")).matches(root):
+        if "function" in captures:
+            node = captures["function"][0]
+            functions.setdefault(node.id, (node, captures["function.name"][0]))
+        elif "container" in captures:
+            node = captures["container"][0]
+            containers.setdefault(node.id, (node, text(captures["container.name"][0]).removeprefix("@")))
+        for token in captures.get("function.op", ()):
+            op_rows.add(token.start_point.row)
+    ordered = sorted(functions.values(), key=lambda pair: pair[0].start_byte)
+    outermost: list[tuple[Node, Node]] = []
+    for node, symbol in ordered:
+        if outermost and node.start_byte < outermost[-1][0].end_byte:
+            continue  # a function inside a function stays in its parent's span
+        outermost.append((node, symbol))
+    symbol_rows = {symbol.start_point.row for _, symbol in ordered}
+    return outermost, sorted(containers.values(), key=lambda pair: pair[0].start_byte), symbol_rows, op_rows
+
+
+def _regions(functions: list[tuple[Node, Node]], containers: list[tuple[Node, str]]) -> list[Region]:
+    return [
+        Region(key, "function", node.start_point.row, end_line(node), symbol.start_point.row)
+        for (node, symbol), key in zip(functions, _keys([(n, text(sym)) for n, sym in functions], containers))
+    ]
+
+
+def _keys(ops: list[tuple[Node, str]], containers: list[tuple[Node, str]]) -> list[str]:
+    """Each op's name qualified by the named modules around it; a repeated name gets "#2", "#3", ..."""
+    seen: dict[str, int] = {}
+    keys = []
+    for node, own in ops:
+        scope = [
+            name
+            for box, name in containers
+            if box.start_byte <= node.start_byte and node.end_byte <= box.end_byte and box.id != node.id
+        ]
+        name = "::".join([*scope, own])
+        seen[name] = seen.get(name, 0) + 1
+        keys.append(name if seen[name] == 1 else f"{name}#{seen[name]}")
+    return keys
+
+
+def _off_layout_line(region: Region, lines: list[str]) -> int | None:
+    """A line of the region that the printer would not have put there (rule 4), or None."""
+    last = min(region.end, len(lines)) - 1
+    if last <= region.def_line:
+        return None  # a declaration on one line
+    indent = _indent(lines[region.def_line])
+    for row in range(region.def_line + 1, last):
+        line = lines[row]
+        if line.strip() and _indent(line) <= indent and not (_indent(line) == indent and line.lstrip().startswith("^")):
+            return row
+    closing = lines[last]
+    if _indent(closing) != indent or not closing.lstrip().startswith("}"):
+        return last
+    return None
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" \t"))

@@ -1,0 +1,71 @@
+"""Format detection and PyPTO compile output directories: one pipeline for PyPTO, one per ptoas codegen unit."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pypto_ir_trace import cli, render
+from pypto_ir_trace.dump import DumpError
+from pypto_ir_trace.formats import FORMATS, load
+from dumptools import FIXTURES, REAL
+
+MLIR = FIXTURES / "mlir"
+
+
+@pytest.fixture
+def output_dir(tmp_path) -> Path:
+    """What compile(..., dump_passes=..., dump_ptoas_passes=True) leaves: passes_dump/ and ptoas_passes/<unit>/."""
+    root = tmp_path / "build_output" / "prog_20261130_abc"
+    shutil.copytree(REAL / "advanced_01_split_k_concise" / "passes_dump", root / "passes_dump")
+    shutil.copytree(MLIR / "multi_func" / "tree_dir", root / "ptoas_passes" / "kernel_aiv")
+    shutil.copytree(MLIR / "failing_bufferize" / "tree_dir", root / "ptoas_passes" / "kernel_aic")
+    return root
+
+
+def test_an_output_directory_gives_pypto_then_each_unit_in_name_order(output_dir):
+    dumps = load(output_dir)
+    assert [(d.name, d.format) for d in dumps] == [
+        ("PyPTO", "pypto"), ("kernel_aic", "mlir-tree"), ("kernel_aiv", "mlir-tree"),
+    ]
+
+
+def test_ptoas_passes_alone_gives_its_units(output_dir):
+    assert [d.name for d in load(output_dir / "ptoas_passes")] == ["kernel_aic", "kernel_aiv"]
+
+
+def test_an_output_directory_renders_one_report_with_every_pipeline(output_dir, tmp_path, capsys):
+    out = tmp_path / "r.html"
+    assert cli.main([str(output_dir), "-o", str(out)]) == 0
+    data = render.decode_data(out.read_text(encoding="utf-8"))
+    assert [p["name"] for p in data["pipelines"]] == ["PyPTO", "kernel_aic", "kernel_aiv"]
+    assert [p["format"] for p in data["pipelines"]] == ["pypto", "mlir-tree", "mlir-tree"]
+    err = capsys.readouterr().err
+    assert "note: kernel_aic: reading an MLIR tree dump" in err
+    assert "wrote " in err and "3 pipelines" in err
+
+
+@pytest.mark.parametrize("path, name", [
+    (REAL / "advanced_01_split_k_concise" / "passes_dump", "pypto"),
+    (MLIR / "multi_func" / "tree_dir", "mlir-tree"),
+    (MLIR / "multi_func" / "tree_dir_no_module_scope", "mlir-tree"),
+    (MLIR / "multi_func" / "stream.txt", "mlir-stream"),
+])
+def test_each_format_is_detected_from_its_layout(path, name):
+    assert [d.format for d in load(path)] == [name]
+    assert [FORMATS[name].looks_like(path)] == [True]
+
+
+def test_a_forced_format_reads_only_that_way(capsys, tmp_path):
+    stream = MLIR / "multi_func" / "stream.txt"
+    assert cli.main([str(stream), "--format", "pypto", "-o", str(tmp_path / "r.html")]) == 1
+    assert "input is not a directory" in capsys.readouterr().err
+    assert cli.main([str(stream), "--format", "nonsense"]) == 2
+
+
+def test_an_empty_ptoas_passes_is_a_clear_error(tmp_path):
+    (tmp_path / "ptoas_passes").mkdir()
+    with pytest.raises(DumpError, match="no codegen unit folder"):
+        load(tmp_path / "ptoas_passes")

@@ -1,0 +1,634 @@
+"""MLIR discovery: trees and streams become ordered snapshots, with bases, warnings and notes."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from pypto_ir_trace.dump import DumpError, read_text
+from pypto_ir_trace.formats import mlir
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "mlir"
+TREES = sorted(p.relative_to(FIXTURES).as_posix() for p in FIXTURES.glob("*/*") if p.is_dir())
+STREAMS = sorted(p.relative_to(FIXTURES).as_posix() for p in FIXTURES.glob("*/stream*.txt"))
+HEADER = "// -----// IR Dump "
+
+
+def whole(snapshot) -> str:
+    """The dump as the compiler wrote it, header line included (Snapshot.text leaves the header out)."""
+    return snapshot.content if snapshot.content is not None else read_text(snapshot.path)
+
+
+def test_the_header_line_is_not_part_of_the_text():
+    """The header differs on every dump: kept in the text, no MLIR pass could ever be a no-op."""
+    for dump in (mlir.read_tree(FIXTURES / "multi_func" / "tree_dir"), mlir.read_stream(FIXTURES / "multi_func" / "stream.txt")):
+        for snapshot in dump.snapshots[1:]:
+            assert whole(snapshot).startswith(mlir.HEADER_PREFIX)
+            assert snapshot.text == whole(snapshot).split("\n", 1)[1]
+
+
+
+def header(pass_arg="canonicalize", cls="Canonicalizer", op=None, when="After", failed=False):
+    where = f" ('{op.split()[0]}' operation{': ' + op.split()[1] if ' ' in op else ''})" if op else ""
+    return f"// -----// IR Dump {when} {cls}{' Failed' if failed else ''} ({pass_arg}){where} //----- //"
+
+
+FUNC = "func.func @{name}(%arg0: i32) -> i32 {{\n  {body}\n  return %arg0 : i32\n}}\n"
+
+
+def module(*names, body="%0 = arith.addi %arg0, %arg0 : i32", sym=""):
+    funcs = "".join(FUNC.format(name=n, body=body) for n in names)
+    indented = "".join(f"  {line}\n" if line else "\n" for line in funcs.splitlines())
+    return f"module{' @' + sym if sym else ''} {{\n{indented}}}\n"
+
+
+def write_tree(root: Path, files: dict[str, str]) -> Path:
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text + "\n", encoding="utf-8")
+    return root
+
+
+def counters(filename: str) -> tuple[int, ...]:
+    name = filename.rsplit("/", 1)[-1]
+    return tuple(int(c) for c in re.match(r"^(\d+(?:_\d+)*)_", name).group(1).split("_"))
+
+
+# --- headers -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "line,want",
+    [
+        (
+            "// -----// IR Dump After Canonicalizer (canonicalize) ('func.func' operation: @axpb_exp) //----- //",
+            (False, False, "Canonicalizer", "canonicalize", "func.func", "@axpb_exp"),
+        ),
+        (
+            "// -----// IR Dump After Inliner (inline) ('builtin.module' operation) //----- //",
+            (False, False, "Inliner", "inline", "builtin.module", None),
+        ),
+        ("// -----// IR Dump After Canonicalizer (canonicalize) //----- //", (False, False, "Canonicalizer", "canonicalize", None, None)),
+        (
+            "// -----// IR Dump Before AffineLoopTiling (affine-loop-tile) ('func.func' operation: @matmul) //----- //",
+            (True, False, "AffineLoopTiling", "affine-loop-tile", "func.func", "@matmul"),
+        ),
+        (
+            "// -----// IR Dump After OneShotBufferize Failed (one-shot-bufferize) ('builtin.module' operation) //----- //",
+            (False, True, "OneShotBufferize", "one-shot-bufferize", "builtin.module", None),
+        ),
+        (
+            "// -----// IR Dump After CanonicalizerPass: canonicalize{cse-between-iterations=false    max-iterations=10 "
+            "region-simplify=normal} ('func.func' operation: @f) //----- //",
+            (False, False, "CanonicalizerPass", "canonicalize", "func.func", "@f"),
+        ),
+        ("// -----// IR Dump After CSEPass: cse //----- //", (False, False, "CSEPass", "cse", None, None)),
+        ("// -----// IR Dump After CSEPass Failed: cse //----- //", (False, True, "CSEPass", "cse", None, None)),
+        (
+            "// -----// IR Dump After ConvertToLLVMPass: convert-to-llvm{filter-dialects= } ('builtin.module' operation: @k) //----- //",
+            (False, False, "ConvertToLLVMPass", "convert-to-llvm", "builtin.module", "@k"),
+        ),
+    ],
+)
+def test_header_forms(line, want):
+    h = mlir.parse_header(line)
+    assert (h.before, h.failed, h.cls, h.arg, h.op, h.sym) == want
+
+
+def test_not_a_header():
+    assert mlir.parse_header("// some comment") is None
+    assert mlir.parse_header("module {") is None
+
+
+# --- every fixture form ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", TREES)
+def test_every_fixture_tree_discovers(name):
+    root = FIXTURES / name
+    assert mlir.looks_like_tree(root) and not mlir.looks_like_stream(root)
+    dump = mlir.read_tree(root)
+    files = sorted(p.relative_to(root).as_posix() for p in root.rglob("*.mlir"))
+    assert dump.format == "mlir-tree"
+    assert sorted(s.filename for s in dump.snapshots[1:]) == files
+    assert [s.index for s in dump.snapshots] == list(range(len(files) + 1))
+    assert [s.label for s in dump.snapshots] == [str(i) for i in range(len(files) + 1)]
+    first = dump.snapshots[0]
+    assert (first.name, whole(first), first.path) == ("input", "", None)
+    assert "not dumped" in dump.notes[0] or "no copy" in dump.notes[0]
+    for s in dump.snapshots[1:]:
+        assert s.content is None and s.path is not None  # read when asked
+        head = mlir.parse_header(whole(s).split("\n", 1)[0])
+        assert s.name == head.arg and s.failed == head.failed
+        assert ("Before" in s.detail) == head.before
+        assert s.detail.startswith(head.cls)
+        assert s.base is None or 0 <= s.base < s.index
+
+
+@pytest.mark.parametrize("name", TREES)
+def test_tree_order_follows_the_integer_tuple_rule(name):
+    """Within an op's folder the counters increase; a nested dump k_j comes after its parent's dump k."""
+    dump = mlir.read_tree(FIXTURES / name)
+    position = {s.filename: s.index for s in dump.snapshots[1:]}
+    files = list(position)
+    for a in files:
+        for b in files:
+            ca, cb = counters(a), counters(b)
+            folder_a, folder_b = a.rsplit("/", 1)[0], b.rsplit("/", 1)[0]
+            if folder_a == folder_b and ca < cb:
+                assert position[a] < position[b], (a, b)
+            if folder_b.startswith(folder_a + "/") and len(ca) < len(cb):  # a: an enclosing op's dump
+                depth = len(ca)
+                if cb[:depth] >= ca:
+                    assert position[a] < position[b], (a, b)
+                else:
+                    assert position[b] < position[a], (a, b)
+
+
+def test_fixture_tree_matches_the_stream_of_the_same_run():
+    """A single-function program has no sibling ambiguity: the tree order is the stream's order."""
+    tree = mlir.read_tree(FIXTURES / "failing_bufferize/tree_dir")
+    stream = mlir.read_stream(FIXTURES / "failing_bufferize/stream.txt")
+    by_text = sorted(whole(s) for s in tree.snapshots[1:])
+    assert by_text == sorted(whole(s) for s in stream.snapshots[1:])  # the stream is the tree's files
+    module_level = lambda d: [whole(s) for s in d.snapshots[1:] if "builtin.module" in s.detail]  # noqa: E731
+    assert module_level(tree) == module_level(stream)
+
+
+@pytest.mark.parametrize("name", STREAMS)
+def test_every_fixture_stream_discovers(name):
+    path = FIXTURES / name
+    assert mlir.looks_like_stream(path) and not mlir.looks_like_tree(path)
+    dump = mlir.read_stream(path)
+    text = path.read_text()
+    headers = [i for i, line in enumerate(text.split("\n")) if line.startswith(HEADER)]
+    assert dump.format == "mlir-stream"
+    assert [s.filename for s in dump.snapshots[1:]] == [f"{path.name}:{i + 1}" for i in headers]
+    # Nothing is lost or invented: each dump's diagnostics came just before it in the file.
+    assert "".join((s.warnings or "") + whole(s) for s in dump.snapshots[1:]) == text
+    for s in dump.snapshots[1:]:
+        assert whole(s).startswith(HEADER)
+        assert not re.search(r"^\S+:\d+:\d+: (error|note|warning|remark): ", whole(s), re.M)
+
+
+def test_stream_diagnostics_go_to_the_pass_that_failed():
+    dump = mlir.read_stream(FIXTURES / "failing_bufferize/stream.txt")
+    failed = [s for s in dump.snapshots if s.failed]
+    assert len(failed) == 1 and failed[0] is dump.snapshots[-1]
+    assert failed[0].name == "one-shot-bufferize" and "failed" in failed[0].detail
+    assert failed[0].warnings.startswith("input.mlir:5:3: error: cannot bufferize bodiless function")
+    assert failed[0].warnings.count("error:") == 2
+    assert all(s.warnings is None for s in dump.snapshots[:-1])
+    assert "input.mlir:5:3" not in whole(failed[0])
+
+
+def test_threading_error_instead_of_ir():
+    path = FIXTURES / "multi_func/variant_module_scope_with_threading.stderr.txt"
+    assert mlir.looks_like_stream(path)
+    with pytest.raises(DumpError, match="--mlir-disable-threading") as err:
+        mlir.read_stream(path)
+    assert "\n" not in str(err.value)
+
+
+# --- bases: what each snapshot is diffed against -------------------------------------------------
+
+
+def base_of(dump, s):
+    return dump.snapshots[s.base if s.base is not None else s.index - 1]
+
+
+def test_after_dump_is_diffed_against_its_before_dump():
+    dump = mlir.read_tree(FIXTURES / "affine_matmul/variant_tree_dir_before_and_after")
+    afters = [s for s in dump.snapshots[1:] if "Before" not in s.detail]
+    assert len(afters) == 24
+    for s in afters:
+        before = base_of(dump, s)
+        assert "Before" in before.detail and before.name == s.name
+        assert before.filename.rsplit("/", 1)[0] == s.filename.rsplit("/", 1)[0]
+        assert counters(before.filename)[-1] == counters(s.filename)[-1] - 1
+
+
+def test_module_scope_dumps_are_diffed_against_the_previous_dump():
+    dump = mlir.read_tree(FIXTURES / "multi_func/tree_dir")
+    assert all(s.base is None and s.base_text is None for s in dump.snapshots[1:])
+    assert not any("local scope" in s.detail for s in dump.snapshots)
+    assert dump.snapshots[1].detail == "Canonicalizer on func.func @expf_ext"  # the first function in the IR
+
+
+def steps(dump, tree: bool) -> list[tuple[str, str]]:
+    """(pass, function or "" for the module) of each dump, leaving out the canonicalize runs the inliner
+    made while it worked (tree files 0_2/0_3, stream dumps 11-16): no name or IR order records those."""
+    out = []
+    for s in dump.snapshots[1:]:
+        if tree:
+            if re.search(r"/0_[23]_canonicalize", s.filename):
+                continue
+            folder = s.filename.split("/")[-2]
+            out.append((s.name, re.sub(r"^(func|llvm)_func_", "", folder) if "_func_" in folder else ""))
+        elif not 11 <= s.index <= 16:
+            sym = mlir.parse_header(whole(s).split("\n", 1)[0]).sym
+            out.append((s.name, sym.removeprefix("@") if sym and "func" in s.detail.split(" on ")[1] else ""))
+    return out
+
+
+def test_sibling_ops_follow_the_ir_like_the_stream_of_the_same_run():
+    """The stream is the true order; the module-scope tree of the same run matches it."""
+    stream = steps(mlir.read_stream(FIXTURES / "multi_func/stream.txt"), tree=False)
+    assert steps(mlir.read_tree(FIXTURES / "multi_func/tree_dir"), tree=True) == stream
+    # Local scope: functions the inliner removed are in no top-level dump, so their group falls back
+    # to folder names; the later groups follow the IR.
+    local = steps(mlir.read_tree(FIXTURES / "multi_func/tree_dir_no_module_scope"), tree=True)
+    inline = local.index(("inline", ""))
+    assert local[inline:] == stream[stream.index(("inline", "")):]
+
+
+def test_local_scope_dumps_are_diffed_against_their_own_op():
+    dump = mlir.read_tree(FIXTURES / "multi_func/tree_dir_no_module_scope")
+    assert any("local-scope dumps" in note for note in dump.notes)
+    cut = 0
+    for s in dump.snapshots[1:]:
+        folder = s.filename.rsplit("/", 1)[0]
+        if folder.count("/") == 0:  # the module itself: against the previous module dump, or the empty input
+            assert "local scope" not in s.detail
+            base = base_of(dump, s)
+            assert base.index == 0 or base.filename.rsplit("/", 1)[0] == folder
+            continue
+        assert s.detail.endswith("local scope") and folder.rsplit("/", 1)[-1] in s.detail
+        if s.base_text is not None:
+            cut += 1
+            own = whole(s).split("\n")[1]  # the op's line, at column 0 in a local dump
+            first = s.base_text.split("\n")
+            assert first[0].startswith(HEADER) and first[1].split("(")[0] == own.split("(")[0]
+            assert not first[1].startswith(" ")
+            assert s.base_text.rstrip("\n").endswith("}") or "{" not in first[1]
+        else:
+            base = base_of(dump, s)
+            assert base.index == 0 or base.filename.rsplit("/", 1)[0] == folder, (s.filename, base.filename)
+    assert cut == 3  # the three llvm.func ops: their first dump is cut out of 5_reconcile-unrealized-casts
+    assert any("no enclosing dump" in note for note in dump.notes)
+
+
+def test_local_scope_stream_tells_functions_apart():
+    dump = mlir.read_stream(FIXTURES / "multi_func/stream_no_module_scope.txt")
+    for s in dump.snapshots[1:]:
+        base = base_of(dump, s)
+        if "local scope" in s.detail:
+            symbol = re.search(r"@\w+", whole(s).split("\n")[1]).group()
+            assert base.index == 0 or symbol in whole(base).split("\n")[1] or s.base_text
+        else:
+            assert base.index == 0 or "local scope" not in base.detail
+
+
+# --- odd cases, synthetic ----------------------------------------------------------------------
+
+
+def test_empty_tree(tmp_path):
+    (tmp_path / "tree" / "builtin_module_no-symbol-name").mkdir(parents=True)
+    with pytest.raises(DumpError, match=r"^no MLIR dump files under .*tree"):
+        mlir.read_tree(tmp_path / "tree")
+
+
+def test_a_file_without_a_header(tmp_path):
+    root = write_tree(tmp_path / "t", {"builtin_module_no-symbol-name/0_cse.mlir": module("f")})
+    with pytest.raises(DumpError, match="0_cse.mlir .*no IR Dump header line"):
+        mlir.read_tree(root)
+
+
+def test_files_found_at_any_depth_and_ordered_numerically(tmp_path):
+    m, k = "builtin_module_no-symbol-name", "builtin_module_kernel_a"
+    files = {
+        f"{m}/10_cse.mlir": header("cse", "CSE") + "\n" + module("f"),
+        f"{m}/2_inline.mlir": header("inline", "Inliner") + "\n" + module("f"),
+        f"{m}/{k}/2_0_canonicalize.mlir": header() + "\n" + module("f", sym="kernel_a"),
+        f"{m}/{k}/func_func_f/2_0_3_symbol-dce.mlir": header("symbol-dce", "SymbolDCE") + "\n" + FUNC.format(name="f", body=""),
+        f"{m}/{k}/func_func_f/2_0_12_sccp.mlir": header("sccp", "SCCP") + "\n" + FUNC.format(name="f", body=""),
+        f"{m}/{k}/func_func_f/2_1_13_cse.mlir": header("cse", "CSE") + "\n" + FUNC.format(name="f", body=""),
+        f"{m}/{k}/10_1_cse.mlir": header("cse", "CSE") + "\n" + module("f", sym="kernel_a"),
+    }
+    dump = mlir.read_tree(write_tree(tmp_path / "t", files))
+    assert [s.filename.rsplit("/", 1)[-1] for s in dump.snapshots[1:]] == [
+        "2_inline.mlir", "2_0_canonicalize.mlir", "2_0_3_symbol-dce.mlir", "2_0_12_sccp.mlir", "2_1_13_cse.mlir",
+        "10_cse.mlir", "10_1_cse.mlir",
+    ]
+    # The first local dump of @f is cut out of the enclosing module @kernel_a's dump, dedented.
+    first_f = dump.snapshots[3]
+    assert first_f.base_text == header() + "\n" + FUNC.format(name="f", body="%0 = arith.addi %arg0, %arg0 : i32") + "\n"
+    assert dump.snapshots[4].base is None and dump.snapshots[5].base is None
+
+
+def test_sibling_ops_are_kept_together_and_the_unknown_order_is_said(tmp_path):
+    m = "builtin_module_no-symbol-name"
+    files = {}
+    for f in ("zeta", "alpha"):
+        for j, arg in enumerate(("canonicalize", "cse")):
+            files[f"{m}/func_func_{f}/0_{j}_{arg}.mlir"] = header(arg, arg.upper(), f"func.func @{f}") + "\n" + module("alpha", "zeta")
+    files[f"{m}/1_inline.mlir"] = header("inline", "Inliner", "builtin.module") + "\n" + module("alpha", "zeta")
+    dump = mlir.read_tree(write_tree(tmp_path / "t", files))
+    assert [s.filename.split("/", 1)[1] for s in dump.snapshots[1:]] == [
+        "func_func_alpha/0_0_canonicalize.mlir", "func_func_alpha/0_1_cse.mlir",
+        "func_func_zeta/0_0_canonicalize.mlir", "func_func_zeta/0_1_cse.mlir", "1_inline.mlir",
+    ]
+    assert any("sibling ops" in n and "func_func_alpha, func_func_zeta" in n for n in dump.notes)
+
+
+def test_a_single_op_per_level_gives_no_sibling_note(tmp_path):
+    m = "builtin_module_no-symbol-name"
+    files = {
+        f"{m}/func_func_f/0_0_cse.mlir": header("cse", "CSE", "func.func @f") + "\n" + module("f"),
+        f"{m}/1_inline.mlir": header("inline", "Inliner", "builtin.module") + "\n" + module("f"),
+    }
+    dump = mlir.read_tree(write_tree(tmp_path / "t", files))
+    assert dump.notes == dump.notes[:1]  # only the one about the input
+
+
+def test_counters_that_restart(tmp_path):
+    dump = mlir.read_tree(FIXTURES / "matmul_bias_relu/variant_tree_dir_two_runs")
+    assert any("counters restart" in n for n in dump.notes)
+    assert any("overwrite" in n for n in dump.notes)
+    names = [s.filename.rsplit("/", 1)[-1] for s in dump.snapshots[1:]]
+    # Equal counters: by file name, documented.
+    assert names.index("1_expand-strided-metadata.mlir") + 1 == names.index("1_one-shot-bufferize.mlir")
+
+
+def test_missing_numbers_are_reported(tmp_path):
+    m = "builtin_module_no-symbol-name"
+    files = {f"{m}/{k}_cse.mlir": header("cse", "CSE", "builtin.module") + "\n" + module("f") for k in (0, 1, 4)}
+    dump = mlir.read_tree(write_tree(tmp_path / "t", files))
+    assert any("missing in 1 op folder" in n and f"{m}: numbers 2, 3" in n for n in dump.notes)
+
+
+def test_counters_need_not_start_at_zero(tmp_path):
+    # The module counter starts at 1 when a nested pass printed first; an op renamed by a pass
+    # continues its counter in its new folder (here @g from 2).
+    m = "builtin_module_no-symbol-name"
+    files = {f"{m}/{k}_cse.mlir": header("cse", "CSE", "builtin.module") + "\n" + module("f") for k in (1, 2)}
+    files[f"{m}/func_func_f/0_0_cse.mlir"] = header("cse", "CSE", "func.func @f") + "\n" + module("f")
+    files[f"{m}/func_func_f/0_1_cse.mlir"] = header("cse", "CSE", "func.func @f") + "\n" + module("f")
+    files[f"{m}/func_func_g/2_2_cse.mlir"] = header("cse", "CSE", "func.func @g") + "\n" + module("g")
+    dump = mlir.read_tree(write_tree(tmp_path / "t", files))
+    assert not any("missing" in n for n in dump.notes)
+
+
+def test_local_scope_first_dump_without_an_enclosing_dump_is_against_the_empty_input(tmp_path):
+    m = "builtin_module_no-symbol-name"
+    files = {
+        f"{m}/func_func_f/0_0_cse.mlir": header("cse", "CSE") + "\n" + FUNC.format(name="f", body=""),
+        f"{m}/func_func_f/0_1_canonicalize.mlir": header() + "\n" + FUNC.format(name="f", body=""),
+        f"{m}/1_inline.mlir": header("inline", "Inliner") + "\n" + module("f"),
+    }
+    dump = mlir.read_tree(write_tree(tmp_path / "t", files))
+    first, second, inline = dump.snapshots[1:]
+    assert first.base in (None, 0) and first.base_text is None and "local scope" in first.detail
+    assert first.detail == "CSE on func_func_f, local scope"
+    assert second.base is None
+    assert inline.base == 0 and "local scope" not in inline.detail  # never against a function's text
+    assert any("no enclosing dump" in n for n in dump.notes)
+
+
+def test_ignored_files_are_noted(tmp_path):
+    m = "builtin_module_no-symbol-name"
+    files = {f"{m}/0_cse.mlir": header("cse", "CSE", "builtin.module") + "\n" + module("f"), "output.mlir": module("f")}
+    dump = mlir.read_tree(write_tree(tmp_path / "t", files))
+    assert len(dump.snapshots) == 2
+    assert any("ignored 1" in n and "output.mlir" in n for n in dump.notes)
+
+
+def test_iree_headers_in_a_tree(tmp_path):
+    m = "builtin_module_no-symbol-name"
+    files = {
+        f"{m}/0_cse.mlir": "// -----// IR Dump After CSEPass: cse ('builtin.module' operation) //----- //\n" + module("f"),
+        f"{m}/util_func_f/0_0_canonicalize.mlir": "// -----// IR Dump After CanonicalizerPass: canonicalize{max-iterations=10 "
+        "region-simplify=normal} ('util.func' operation: @f) //----- //\n" + module("f"),
+    }
+    dump = mlir.read_tree(write_tree(tmp_path / "t", files))
+    assert [(s.name, s.detail) for s in dump.snapshots[1:]] == [
+        ("cse", "CSEPass on builtin.module"),
+        ("canonicalize", "CanonicalizerPass on util.func @f"),
+    ]
+
+
+def test_stream_with_a_warning_between_dumps_and_trailing_diagnostics(tmp_path):
+    text = (
+        header("cse", "CSE", "builtin.module") + "\n" + module("f") + "\n"
+        "input.mlir:3:5: warning: something odd\n  %0 = arith.addi\n  ^\n"
+        + header("inline", "Inliner", "builtin.module") + "\n" + module("f") + "\n"
+        "<unknown>:0: error: late trouble\n"
+    )
+    path = tmp_path / "stream.txt"
+    path.write_text(text)
+    dump = mlir.read_stream(path)
+    cse, inline = dump.snapshots[1:]
+    assert cse.warnings is None
+    assert inline.warnings.startswith("input.mlir:3:5: warning: something odd\n  %0 = arith.addi\n  ^\n")
+    assert inline.warnings.endswith("<unknown>:0: error: late trouble\n")
+    assert any("after its last dump" in n for n in dump.notes)
+    assert "warning" not in whole(cse) and "error" not in whole(inline)
+
+
+def test_stream_without_headers(tmp_path):
+    path = tmp_path / "stream.txt"
+    path.write_text(module("f"))
+    assert not mlir.looks_like_stream(path)
+    with pytest.raises(DumpError, match="no IR Dump header line"):
+        mlir.read_stream(path)
+
+
+def test_anchors_only_name_lines_of_the_snapshot_itself():
+    warnings = "input.mlir:5:3: error: cannot bufferize\n  func.func\n  ^\n0_cse.mlir:4:1: warning: here\n"
+    assert mlir.anchors(warnings, "stream.txt:120") == []
+    assert mlir.anchors(warnings, "builtin_module_no-symbol-name/0_cse.mlir") == [(3, 3, "warning: here")]
+    assert mlir.anchors(warnings, "input.mlir") == [(0, 4, "error: cannot bufferize")]
+
+
+def test_discovery_reads_only_header_lines_of_module_scope_trees(tmp_path, monkeypatch):
+    m = "builtin_module_no-symbol-name"
+    files = {f"{m}/{k}_cse.mlir": header("cse", "CSE", "builtin.module") + "\n" + module("f") for k in range(5)}
+    root = write_tree(tmp_path / "t", files)
+    opened = []
+    real_open = Path.open
+
+    def spy(self, mode="r", *args, **kwargs):
+        handle = real_open(self, mode, *args, **kwargs)
+        opened.append(self.name)
+        return handle
+
+    monkeypatch.setattr(Path, "open", spy)
+    reads = []
+    monkeypatch.setattr(Path, "read_bytes", lambda self: reads.append(self) or b"")
+    dump = mlir.read_tree(root)
+    assert sorted(opened) == sorted(p.rsplit("/", 1)[-1] for p in files) and reads == []
+    assert all(s.content is None for s in dump.snapshots[1:])
+
+
+def test_a_nested_module_first_local_dump_is_cut_out_of_the_top_module(tmp_path):
+    m, k = "builtin_module_no-symbol-name", "builtin_module_kernel_a"
+    top = "module {\n" + "".join(f"  {line}\n" for line in module("f", "g", sym="kernel_a").splitlines()) + "}\n"
+    files = {
+        f"{m}/0_inline.mlir": header("inline", "Inliner") + "\n" + top,
+        f"{m}/{k}/0_0_cse.mlir": header("cse", "CSE") + "\n" + module("f", "g", sym="kernel_a"),
+        f"{m}/{k}/func_func_g/0_1_0_canonicalize.mlir": header() + "\n" + FUNC.format(name="g", body=""),
+    }
+    dump = mlir.read_tree(write_tree(tmp_path / "t", files))
+    inline, kernel, g = dump.snapshots[1:]
+    assert kernel.base_text == header("inline", "Inliner") + "\n" + module("f", "g", sym="kernel_a") + "\n"
+    assert kernel.detail == "CSE on builtin_module_kernel_a, local scope"
+    # @g's first dump: cut out of the latest enclosing dump, kernel_a's.
+    assert g.base_text == header("cse", "CSE") + "\n" + FUNC.format(name="g", body="%0 = arith.addi %arg0, %arg0 : i32") + "\n"
+    assert not any("no enclosing dump" in n for n in dump.notes)
+
+
+def test_two_ops_sharing_a_folder_are_told_apart(tmp_path):
+    m, u = "builtin_module_no-symbol-name", "util_initializer_no-symbol-name"
+    init = "util.initializer {\n  util.return\n}\n"
+    files = {
+        f"{m}/0_cse.mlir": header("cse", "CSE") + "\n" + "module {\n  util.initializer {\n    util.return\n  }\n}\n",
+        f"{m}/{u}/0_0_canonicalize.mlir": header() + "\n" + init,
+        f"{m}/{u}/0_1_cse.mlir": header("cse", "CSE") + "\n" + init,
+        f"{m}/{u}/1_0_canonicalize.mlir": header() + "\n" + init,
+        f"{m}/1_inline.mlir": header("inline", "Inliner") + "\n" + "module {\n}\n",
+    }
+    dump = mlir.read_tree(write_tree(tmp_path / "t", files))
+    names = [s.filename.rsplit("/", 1)[-1] for s in dump.snapshots[1:]]
+    assert names == ["0_cse.mlir", "0_0_canonicalize.mlir", "0_1_cse.mlir", "1_inline.mlir", "1_0_canonicalize.mlir"]
+    second_op = dump.snapshots[5]
+    assert second_op.base == 0 and second_op.base_text is None  # not against the other initializer's dump
+    assert any("counter starts again" in n and "1_0_canonicalize.mlir" in n for n in dump.notes)
+
+
+def test_the_first_pass_is_not_hidden():
+    dump = mlir.read_tree(FIXTURES / "multi_func/tree_dir")
+    first = dump.snapshots[1]
+    assert first.base is None and first.base_text is None  # diffed against snapshot 0, the empty input
+    assert whole(dump.snapshots[0]) == "" and whole(first)
+
+
+ARCHIVE = Path("/tmp/mlir/mlir_dumps")
+
+
+@pytest.mark.skipif(not ARCHIVE.is_dir(), reason="an extra check over the whole archive; the fixtures cover its forms")
+def test_every_archive_form_discovers():
+    count = 0
+    for item in sorted(ARCHIVE.glob("*/*")):
+        if mlir.looks_like_tree(item):
+            dump = mlir.read_tree(item)
+        elif item.suffix == ".txt" and mlir.looks_like_stream(item) and "threading" not in item.name:
+            dump = mlir.read_stream(item)
+        else:
+            continue
+        assert len(dump.snapshots) > 5
+        count += 1
+    assert count == 32  # 6 programs x 4 standard forms, and 8 variants
+
+
+def test_a_folder_above_or_inside_the_tree(tmp_path):
+    m = "builtin_module_no-symbol-name"
+    files = {
+        f"unit_a/{m}/func_func_f/0_0_cse.mlir": header("cse", "CSE", "func.func @f") + "\n" + module("f"),
+        f"unit_a/{m}/1_inline.mlir": header("inline", "Inliner", "builtin.module") + "\n" + module("f"),
+    }
+    root = write_tree(tmp_path / "out", files)
+    above = mlir.read_tree(root)
+    assert [s.filename for s in above.snapshots[1:]] == [f"unit_a/{m}/func_func_f/0_0_cse.mlir", f"unit_a/{m}/1_inline.mlir"]
+    assert any("unit_a" in n for n in above.notes)
+    inside = mlir.read_tree(root / "unit_a" / m)
+    assert [s.filename for s in inside.snapshots[1:]] == ["func_func_f/0_0_cse.mlir", "1_inline.mlir"]
+    assert any("inside a dump tree" in n for n in inside.notes)
+    write_tree(root, {f"unit_b/{m}/0_cse.mlir": header("cse", "CSE", "builtin.module") + "\n" + module("f")})
+    with pytest.raises(DumpError, match="several dump trees"):
+        mlir.read_tree(root)
+    write_tree(root, {f"unit_b/0_cse.mlir": header("cse", "CSE", "builtin.module") + "\n" + module("f")})
+    with pytest.raises(DumpError, match="one folder deep per counter"):
+        mlir.read_tree(root)
+
+
+# --- the order rule against a simulated pass manager --------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+PASSES = ["canonicalize", "cse", "sccp", "inline", "loop-invariant-code-motion"]
+step = st.one_of(
+    st.tuples(st.just("module"), st.sampled_from(PASSES)),
+    st.tuples(st.just("nest"), st.lists(st.sampled_from(PASSES), min_size=1, max_size=3)),
+)
+
+
+def simulate(functions: list[str], pipeline, module_scope: bool) -> tuple[dict[str, str], list[str]]:
+    """The files a single-threaded pass manager writes, and the order it writes them in.
+
+    Counters as the README observed them: one per op, a new entry starts at 0 (created as an ancestor
+    prefix, or by the op's first dump), and each of the op's own dumps after that adds one.
+    """
+    counters: dict[str, int] = {}
+
+    def number(op: str, own: bool) -> int:
+        if op not in counters:
+            counters[op] = 0
+        elif own:
+            counters[op] += 1
+        return counters[op]
+
+    m = "builtin_module_no-symbol-name"
+    text = module(*functions)
+    files, order = {}, []
+    merged = []  # the pass manager merges adjacent nested pipelines: func.func(a),func.func(b) runs as func.func(a,b)
+    for kind, arg in pipeline:
+        if kind == "nest" and merged and merged[-1][0] == "nest":
+            merged[-1] = ("nest", merged[-1][1] + arg)
+        else:
+            merged.append((kind, arg))
+    for kind, arg in merged:
+        if kind == "module":
+            rel = f"{m}/{number(m, True)}_{arg}.mlir"
+            files[rel] = header(arg, "P", "builtin.module" if module_scope else None) + "\n" + text
+            order.append(rel)
+            continue
+        for f in functions:  # in IR order, the nested pipeline to its end on each
+            for a in arg:
+                prefix = number(m, False)
+                rel = f"{m}/func_func_{f}/{prefix}_{number(f, True)}_{a}.mlir"
+                body = text if module_scope else FUNC.format(name=f, body="")
+                files[rel] = header(a, "P", f"func.func @{f}" if module_scope else None) + "\n" + body
+                order.append(rel)
+    return files, order
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    functions=st.lists(st.text("abcxyz_", min_size=1, max_size=5), min_size=1, max_size=4, unique=True),
+    pipeline=st.lists(step, min_size=1, max_size=5),
+    module_scope=st.booleans(),
+)
+def test_tree_order_is_the_pass_managers_order(tmp_path_factory, functions, pipeline, module_scope):
+    if not module_scope:
+        # Local dumps name no op: the IR order comes from a module-level dump, so there must be one.
+        pipeline = [*pipeline, ("module", "cse")]
+    files, order = simulate(functions, pipeline, module_scope)
+    dump = mlir.read_tree(write_tree(tmp_path_factory.mktemp("tree"), files))
+    assert [s.filename for s in dump.snapshots[1:]] == order
+    assert not any("folder names decide" in n or "restart" in n or "missing" in n for n in dump.notes)
+
+
+def test_special_files_are_never_opened(tmp_path):
+    m = "builtin_module_no-symbol-name"
+    root = write_tree(tmp_path / "t", {f"{m}/0_cse.mlir": header("cse", "CSE", "builtin.module") + "\n" + module("f")})
+    os.mkfifo(root / m / "1_canonicalize.mlir")  # reading it would block
+    assert mlir.looks_like_tree(root)
+    dump = mlir.read_tree(root)
+    assert [s.filename for s in dump.snapshots[1:]] == [f"{m}/0_cse.mlir"]
+    assert any("1_canonicalize.mlir" in n and "ignored 1" in n for n in dump.notes)
+    only_fifo = tmp_path / "u" / m
+    only_fifo.mkdir(parents=True)
+    os.mkfifo(only_fifo / "0_cse.mlir")
+    assert not mlir.looks_like_tree(tmp_path / "u")
+    assert not mlir.looks_like_stream(only_fifo / "0_cse.mlir")
+
+
+def test_a_pypto_dump_is_not_mlir():
+    real = Path(__file__).resolve().parents[1] / "fixtures" / "real" / "advanced_01_split_k_concise" / "passes_dump"
+    assert not mlir.looks_like_tree(real)
+    assert not any(mlir.looks_like_stream(p) for p in real.iterdir())
