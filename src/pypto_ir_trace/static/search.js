@@ -54,7 +54,11 @@ const IRTraceSearch = (() => {
         `This pattern took longer than ${BUDGET_MS / 1000} s on the ${report.lines.length.toLocaleString("en")} ` +
         "distinct lines of this report and was stopped."), BUDGET_MS);
       job.busy = setTimeout(() => { el.searchSummary.hidden = false; el.searchSummary.textContent = "Searching\u2026"; }, BUSY_NOTE_MS);
-      workerFor().postMessage({ id: job.id, parsed });
+      try {
+        workerFor().postMessage({ id: job.id, parsed });
+      } catch (err) {  // a browser or an embedding that refuses workers
+        fail(`The search could not start: ${err.message}`);
+      }
       return promise;
     }
 
