@@ -73,3 +73,16 @@ def test_viewer_script_hash_matches_the_csp():
     page = page_of(REAL / "advanced_01_split_k_concise" / "passes_dump")
     script = re.search(r"<script>(.*)</script>", page, re.S).group(1)
     assert render._csp_hash(script).replace("'", "&#39;") in page
+
+
+def test_the_csp_allows_a_blob_worker_and_nothing_more():
+    """The search worker (issue 9) starts from a blob: URL; every other directive stays as strict."""
+    page = page_of(REAL / "advanced_01_split_k_concise" / "passes_dump")
+    csp = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]+)"', page).group(1).replace("&#39;", "'")
+    directives = dict(part.strip().split(" ", 1) for part in csp.split(";"))
+    assert directives == {
+        "default-src": "'none'", "script-src": directives["script-src"], "style-src": directives["style-src"],
+        "worker-src": "blob:", "img-src": "data:", "base-uri": "'none'", "form-action": "'none'",
+    }
+    assert re.fullmatch(r"'sha256-[A-Za-z0-9+/=]+'", directives["script-src"])
+    assert re.fullmatch(r"'sha256-[A-Za-z0-9+/=]+'", directives["style-src"])

@@ -1,4 +1,4 @@
-"""The viewer's pure logic (rows.js, model.js, state.js, keys.js' table) in a blank page, without a report."""
+"""The viewer's pure logic (rows.js, model.js, state.js, keys.js' table, searchworker.js' matching) in a blank page."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from modeltools import load_dump, report_of, text_ids
 pytestmark = pytest.mark.browser
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
-PURE = ("rows.js", "compare.js", "model.js", "state.js", "keys.js")  # none of them touches the DOM when loaded
+PURE = ("rows.js", "compare.js", "model.js", "state.js", "keys.js", "searchworker.js")  # none of them touches the DOM when loaded
 EQUAL, PAIR, DELETED, INSERTED = 0, 1, 2, 3
 
 
@@ -132,28 +132,44 @@ def test_line_parts_cover_the_line_exactly_once(logic):
 # ---- search -------------------------------------------------------------------------------------
 
 SEARCH = """([query, lines]) => {
-  const search = IRTraceRows.makeSearch(query);
-  return [search.error, search.ranges ? lines.map(search.ranges) : null];
+  const parsed = IRTraceSearchWorker.parse(query);
+  if (parsed.kind !== "regex" && parsed.kind !== "text") return [parsed.error || null, null];
+  const found = IRTraceSearchWorker.scan(lines, parsed);
+  const ranges = lines.map((_, i) => {
+    const flat = Array.from(found.marks.slice(found.offsets[i], found.offsets[i + 1]));
+    return flat.flatMap((x, k) => (k % 2 ? [] : [[x, flat[k + 1]]]));
+  });
+  return [null, ranges, Array.from(found.hit), Array.from(found.empty)];
 }"""
 
 
 def test_search_is_smart_case_text_or_regex(logic):
     lines = ["Tile.Move(x)", "tile.move(y) tile.move"]
-    assert logic(SEARCH, ["tile.move", lines]) == [None, [[[0, 9]], [[0, 9], [13, 22]]]]
-    assert logic(SEARCH, ["Tile", lines]) == [None, [[[0, 4]], []]]
-    assert logic(SEARCH, ["/m\\w+e/i", lines]) == [None, [[[5, 9]], [[5, 9], [18, 22]]]]
-    assert logic(SEARCH, ["/x*/", ["axb"]]) == [None, [[[1, 2]]]]  # empty matches mark nothing
+    assert logic(SEARCH, ["tile.move", lines])[:2] == [None, [[[0, 9]], [[0, 9], [13, 22]]]]
+    assert logic(SEARCH, ["Tile", lines])[:3] == [None, [[[0, 4]], []], [1, 0]]
+    assert logic(SEARCH, ["/m\\w+e/i", lines])[:2] == [None, [[[5, 9]], [[5, 9], [18, 22]]]]
+    assert logic(SEARCH, ["/x*/", ["axb"]]) == [None, [[[1, 2]]], [1], [-1]]  # empty matches mark nothing
     error, ranges = logic(SEARCH, ["/(unclosed/", lines])
     assert error and ranges is None
     assert logic(SEARCH, ["", lines]) == [None, None]
 
 
-def test_search_hits_count_matching_lines_per_text(logic):
-    hits = logic("""() => {
-      const ids = [Int32Array.of(0, 1, 1), Int32Array.of(2), Int32Array.of()];
-      return IRTraceRows.searchHits(["a move", "b", "move c"], 3, t => ids[t], IRTraceRows.makeSearch("move").ranges);
-    }""")
-    assert hits == [1, 1, 0]
+def test_a_line_matched_only_by_empty_matches_counts(logic):
+    """Issue 9: /^$/, /^\\s*$/ and lookaheads said "no line matches"; the line matches, nothing is marked."""
+    lines = ["", "    ", "    return y", "x = 1"]
+    assert logic(SEARCH, ["/^$/", lines]) == [None, [[], [], [], []], [1, 0, 0, 0], [0, -1, -1, -1]]
+    assert logic(SEARCH, ["/^\\s*$/", lines])[2:] == [[1, 1, 0, 0], [0, -1, -1, -1]]  # "    " is a real match
+    assert logic(SEARCH, ["/^(?=\\s*return)/", lines]) == [None, [[], [], [], []], [0, 0, 1, 0], [-1, -1, 0, -1]]
+    assert logic(SEARCH, ["/(?=return)/", lines])[3] == [-1, -1, 4, -1]  # the empty match's column
+
+
+@pytest.mark.parametrize("query", ["/\\w*/u", "/x?/u", "/(?:)/v", "/a?/v", "/x?/"])
+def test_empty_matches_step_over_characters_outside_the_bmp(logic, query):
+    """Issue 9: under /u or /v an empty match before a surrogate pair looped for ever."""
+    lines = ["\U0001d523", "a\U0001d523b\U0001d523", "\U0001d523x\U0001d523"]
+    error, ranges, hit, _ = logic(SEARCH, [query, lines])
+    assert error is None and hit == [1, 1, 1]
+    assert all(end > start for line in ranges for start, end in line)
 
 
 # ---- the data reader ------------------------------------------------------------------------------

@@ -222,7 +222,9 @@ const IRTracePanes = (() => {
     function paint(target, id, changes, changeTag) {
       const text = report.lines[id];
       const highlights = report.highlights(id);
-      const matches = app.search.ranges ? app.search.ranges(text) : [];
+      const found = app.search.marks(id);
+      const matches = found ? found.ranges : [];
+      if (found && found.empty >= 0) target.append(emptyMatch(found.empty));
       if (!changes.length && !matches.length && !CONTROL_RE.test(text)) {  // the common case: highlighting only
         const parts = [];
         let at = 0;
@@ -244,6 +246,15 @@ const IRTracePanes = (() => {
         }
         if (changed !== target) target.append(changed);
       }
+    }
+
+    /** A line the search matches only with empty matches (/^$/, a lookahead): nothing to <mark>, so a marker says it. */
+    function emptyMatch(at) {
+      const marker = app.make("span", "search-empty");
+      marker.setAttribute("role", "img");
+      marker.setAttribute("aria-label", "empty search match");
+      marker.title = `The search matches this line with an empty match at column ${at + 1}`;
+      return marker;
     }
 
     function appendText(target, text, className) {
@@ -287,13 +298,13 @@ const IRTracePanes = (() => {
     /** The row showing an after line in the current view, or -1. */
     const rowOfAfterLine = line => (view ? view.rows.a.indexOf(line) : -1);
 
-    /** The first row where `matches(text)` holds on either side; a changed row wins over an unchanged one. */
+    /** The first row where `matches(line id)` holds on either side; a changed row wins over an unchanged one. */
     function firstRowWhere(matches) {
       if (!view) return -1;
-      const lines = report.lines, { b, a, kind } = view.rows;
+      const { b, a, kind } = view.rows;
       let first = -1;
       for (let r = 0; r < b.length; r++) {
-        if (!(b[r] >= 0 && matches(lines[view.before[b[r]]])) && !(a[r] >= 0 && matches(lines[view.after[a[r]]]))) continue;
+        if (!(b[r] >= 0 && matches(view.before[b[r]])) && !(a[r] >= 0 && matches(view.after[a[r]]))) continue;
         if (kind[r] !== R.KIND_EQUAL) return r;
         if (first < 0) first = r;
       }

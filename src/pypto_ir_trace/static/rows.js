@@ -1,7 +1,7 @@
 "use strict";
 /*
  * Pure logic of the panes: aligned rows of a pass (named objects of model.js), folds, the display
- * list, word changes, search ranges and how a line's marks nest. Data in, arrays out; no DOM.
+ * list, word changes and how a line's marks nest. Data in, arrays out; no DOM.
  */
 const IRTraceRows = (() => {
   const KIND_EQUAL = 0, KIND_PAIR = 1, KIND_DELETED = 2, KIND_INSERTED = 3;
@@ -207,51 +207,6 @@ const IRTraceRows = (() => {
   }
 
   /**
-   * A search over every snapshot: `query` is text (case-insensitive unless it has a capital) or
-   * /regex/flags. Returns {ranges(line) -> [[start, end]], error} ; ranges is null for an empty query.
-   */
-  function makeSearch(query) {
-    const regex = /^\/(.+)\/([a-z]*)$/.exec(query);
-    if (regex) {
-      let pattern;
-      try { pattern = new RegExp(regex[1], regex[2].replace("g", "") + "g"); } catch (err) { return { ranges: null, error: err.message }; }
-      return { ranges: line => regexRanges(pattern, line), error: null };
-    }
-    if (!query) return { ranges: null, error: null };
-    const fold = query === query.toLowerCase();  // smart case
-    const needle = fold ? query.toLowerCase() : query;
-    return { ranges: line => textRanges(fold ? line.toLowerCase() : line, needle), error: null };
-  }
-
-  function textRanges(haystack, needle) {
-    const found = [];
-    for (let at = haystack.indexOf(needle); at >= 0; at = haystack.indexOf(needle, at + needle.length)) {
-      found.push([at, at + needle.length]);
-    }
-    return found;
-  }
-
-  function regexRanges(pattern, line) {
-    const found = [];
-    pattern.lastIndex = 0;
-    for (let match = pattern.exec(line); match; match = pattern.exec(line)) {
-      if (match[0].length === 0) { pattern.lastIndex++; continue; }  // an empty match marks nothing
-      found.push([match.index, match.index + match[0].length]);
-    }
-    return found;
-  }
-
-  /** How many lines of each of `count` texts match (`ids(t)` their line ids): each distinct line is tested once. */
-  function searchHits(lines, count, ids, ranges) {
-    const hit = Uint8Array.from(lines, line => (ranges(line).length ? 1 : 0));
-    return Array.from({ length: count }, (_, t) => {
-      let total = 0;
-      for (const id of ids(t)) total += hit[id];
-      return total;
-    });
-  }
-
-  /**
    * How a line's marks nest, outermost first: word changes, then search matches, then highlight
    * spans. `highlights` [{start, end, name}], `changes` and `matches` [[start, end]], each sorted and
    * non-overlapping. Returns [{change, start, end, parts: [{match, start, end, parts: [{start, end,
@@ -288,7 +243,7 @@ const IRTraceRows = (() => {
   }
 
   return {
-    KIND_EQUAL, KIND_PAIR, KIND_DELETED, KIND_INSERTED, makeSearch, searchHits, lineParts,
+    KIND_EQUAL, KIND_PAIR, KIND_DELETED, KIND_INSERTED, lineParts,
     buildRows, computeFolds, displayList, wordDiff,
   };
 })();

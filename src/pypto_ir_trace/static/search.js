@@ -1,24 +1,105 @@
 "use strict";
 /*
  * Search across every snapshot: matching-line counts per pass in the list, a summary, Enter /
- * Shift+Enter to the passes that change the count, matches marked in the panes.
+ * Shift+Enter to the passes that change the count, matches marked in the panes. The matching runs in
+ * a worker (searchworker.js) under a time budget: a pattern that takes longer is stopped and the
+ * summary says so; the page never waits for a pattern.
  */
 const IRTraceSearch = (() => {
+  const BUDGET_MS = 3000;     // a search over every distinct line of the report, in the worker
+  const DEBOUNCE_MS = 150;
+  const BUSY_NOTE_MS = 500;   // "Searching…" only for searches one can notice
+
   function create(app) {
     const { el, report, pipeline, passes } = app;
-    const found = { ranges: null, hits: null };  // ranges(line) -> [[start, end]] and hits per text, while a search is active
+    const win = el.search.ownerDocument.defaultView;
+    let found = null;   // the shown result: {hit, empty, offsets, marks, hits per text}
+    let shownQuery = "";  // the query whose outcome (result, error, stop) is on screen
+    let job = null;     // the search under way: {id, query, promise, resolve, timers}
+    let worker = null;  // started on the first search, replaced when a search is stopped
+    let nextId = 0;
     let timer = 0;
 
+    function workerFor() {
+      if (!worker) {
+        worker = IRTraceSearchWorker.start(win);
+        worker.addEventListener("message", ({ data }) => { if (job && data.id === job.id) finish(data); });
+        worker.addEventListener("error", event => { event.preventDefault(); if (job) fail(`The search failed: ${event.message}`); });
+        worker.postMessage({ lines: report.lines });
+      }
+      return worker;
+    }
+
+    function stopWorker() {
+      if (worker) worker.terminate();
+      worker = null;
+    }
+
+    /** Search for the box's text; resolves when its result (or its error) is shown. */
     function run() {
       clearTimeout(timer);
-      const { ranges, error } = IRTraceRows.makeSearch(el.search.value);
-      found.ranges = ranges;
-      found.hits = ranges ? IRTraceRows.searchHits(report.lines, pipeline.texts.length, pipeline.ids, ranges) : null;
-      el.search.setAttribute("aria-invalid", String(Boolean(error)));
-      app.passList.showHits(found.hits);
-      el.searchSummary.hidden = !ranges && !error;
-      el.searchSummary.textContent = error ? `Not a regular expression: ${error}` : ranges ? summary() : "";
+      const query = el.search.value;
+      if (job && job.query === query) return job.promise;
+      if (!job && shownQuery === query) return Promise.resolve();
+      if (job) { settle(); stopWorker(); }  // superseded: a busy worker may be stuck in the old pattern
+      const parsed = IRTraceSearchWorker.parse(query);
+      if (parsed.kind !== "regex" && parsed.kind !== "text") {
+        show(query, null, parsed.kind === "error" ? `Not a regular expression: ${parsed.error}` : "");
+        return Promise.resolve();
+      }
+      let resolve;
+      const promise = new Promise(r => { resolve = r; });
+      job = { id: ++nextId, query, promise, resolve };
+      job.budget = setTimeout(() => fail(
+        `This pattern took longer than ${BUDGET_MS / 1000} s on the ${report.lines.length.toLocaleString("en")} ` +
+        "distinct lines of this report and was stopped."), BUDGET_MS);
+      job.busy = setTimeout(() => { el.searchSummary.hidden = false; el.searchSummary.textContent = "Searching\u2026"; }, BUSY_NOTE_MS);
+      try {
+        workerFor().postMessage({ id: job.id, parsed });
+      } catch (err) {  // a browser or an embedding that refuses workers
+        fail(`The search could not start: ${err.message}`);
+      }
+      return promise;
+    }
+
+    function finish(data) {
+      const query = job.query;
+      settle();
+      show(query, { ...data, hits: hitsPerText(data.hit) }, "");
+    }
+
+    function fail(message) {
+      const query = job.query;
+      settle();
+      stopWorker();
+      show(query, null, message);
+    }
+
+    /** The job is over: its timers off, its promise resolved. */
+    function settle() {
+      clearTimeout(job.budget);
+      clearTimeout(job.busy);
+      job.resolve();
+      job = null;
+    }
+
+    function show(query, result, message) {
+      shownQuery = query;
+      found = result;
+      el.search.setAttribute("aria-invalid", String(message.startsWith("Not a regular expression")));
+      app.passList.showHits(found ? found.hits : null);
+      el.searchSummary.hidden = !found && !message;
+      el.searchSummary.textContent = message || (found ? summary() : "");
       app.panes.repaint();
+    }
+
+    /** How many lines of each text match: each distinct line was tested once. */
+    function hitsPerText(hit) {
+      return pipeline.texts.map((_, t) => {
+        let total = 0;
+        for (const id of pipeline.ids(t)) total += hit[id];
+        return total;
+      });
     }
 
     function summary() {
@@ -32,16 +113,25 @@ const IRTraceSearch = (() => {
       return `Lines match in ${matching} of ${snapshots.length} snapshots; first in ${where}; ${last} in the last.`;
     }
 
+    /** A line's marks while a search is shown: {ranges: [[start, end]], empty: first empty match or -1}, else null. */
+    function marks(id) {
+      if (!found || !found.hit[id]) return null;
+      const ranges = [];
+      for (let k = found.offsets[id]; k < found.offsets[id + 1]; k += 2) ranges.push([found.marks[k], found.marks[k + 1]]);
+      return { ranges, empty: found.empty[id] };
+    }
+
     /** The next (delta 1) / previous (-1) visible pass that changes the count of matching lines. */
-    function jumpToChange(delta) {
-      run();
-      if (!found.hits) return;
-      const moved = app.passList.visible().filter(p => found.hits[passes[p].before] !== found.hits[passes[p].after]);
+    async function jumpToChange(delta) {
+      await run();
+      if (!found) return;
+      const hits = found.hits;
+      const moved = app.passList.visible().filter(p => hits[passes[p].before] !== hits[passes[p].after]);
       if (!moved.length) { app.announce("No visible pass changes the number of matching lines"); return; }
       const from = app.state.selected;
       const target = delta > 0 ? (moved.find(p => p > from) ?? moved[0]) : (moved.slice().reverse().find(p => p < from) ?? moved[moved.length - 1]);
       app.select(target);
-      app.panes.reveal(app.panes.firstRowWhere(line => found.ranges(line).length > 0));
+      app.panes.reveal(app.panes.firstRowWhere(id => found.hit[id] === 1));
     }
 
     function clear() {
@@ -54,11 +144,8 @@ const IRTraceSearch = (() => {
       el.search.select();
     }
 
-    el.search.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(run, 150); });
-    return {
-      get ranges() { return found.ranges; },
-      run, jumpToChange, clear, focus,
-    };
+    el.search.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(run, DEBOUNCE_MS); });
+    return { marks, run, jumpToChange, clear, focus };
   }
 
   return { create };

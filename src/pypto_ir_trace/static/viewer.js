@@ -43,12 +43,17 @@ const IRTraceViewer = (() => {
         if (text !== undefined) node.textContent = text;
         return node;
       },
-      /** What the panes show for pass p: the pass itself, or its snapshot against the chosen base. */
+      /**
+       * What the panes show for pass p: the pass itself, or its snapshot against the chosen base. A
+       * comparison takes the pass's name, file and warnings, and everything about the diff (sides,
+       * counts, pieces, changed) from the compared pair alone: never the pass's own diff.
+       */
       shown(p) {
         if (state.base === null) return passes[p];
         const key = `${state.base}:${p}`;
         if (!comparisons.has(key)) {
-          comparisons.set(key, Object.assign({}, passes[p], pipeline.compare(snapshotText(state.base), passes[p].after)));
+          const pass = passes[p], diff = pipeline.compare(snapshotText(state.base), pass.after);
+          comparisons.set(key, { ...pass, ...diff, changed: diff.before !== diff.after });
         }
         return comparisons.get(key);
       },
@@ -58,6 +63,7 @@ const IRTraceViewer = (() => {
     app.functions = IRTraceFunctions.create(app);
     app.panes = IRTracePanes.create(app);
     app.search = IRTraceSearch.create(app);
+    app.warnings = IRTraceWarnings.create(app);
 
     const snapshotFile = s => (s === 0 ? pipeline.input.file : passes[s - 1].file);
     const snapshotText = s => (s === 0 ? pipeline.input.text : passes[s - 1].after);
@@ -84,11 +90,9 @@ const IRTraceViewer = (() => {
       const pass = app.shown(p);
       el.title.textContent = `${pass.label} ${pass.name}`;
       el.title.title = pass.file;
-      el.counts.textContent = state.base !== null ? `+${pass.ins} \u2212${pass.del} since ${snapshotFile(state.base)}`
-        : pass.changed ? `+${pass.ins} \u2212${pass.del}` : "no-op";
       el.beforeFile.textContent = el.beforeFile.title = app.beforeFile(p);  // the title shows a truncated name whole
       el.afterFile.textContent = el.afterFile.title = pass.file;
-      showWarnings(pass);
+      app.warnings.show(pass);
       fillFunctions(p, picked);
       app.panes.show(true);
       app.passList.revealSelected();  // the one layout read of a switch, once the DOM is all written
@@ -100,7 +104,7 @@ const IRTraceViewer = (() => {
       el.title.textContent = passes.length ? "No pass selected" : "No passes";
       el.counts.textContent = "";
       app.functions.clear();
-      el.warnings.hidden = true;
+      app.warnings.clear();
       el.diff.hidden = true;
       el.notes.replaceChildren();
       el.empty.hidden = false;
@@ -116,6 +120,16 @@ const IRTraceViewer = (() => {
       else if (!pass.changed) notes.unshift(["info", "No-op: this pass printed exactly the text of its predecessor."]);
       else if (!pass.ins && !pass.del) notes.unshift(["info", "Only the line endings changed in this pass."]);
       el.notes.replaceChildren(...notes.map(([kind, text]) => app.make("p", "note " + kind, text)));
+      showCounts(pass);
+    }
+
+    /** Beside the heading: the counts of the diff the panes show (the picked function's, else the whole file's). */
+    function showCounts(pass) {
+      const pieces = (pass.pieces || []).filter(piece => state.key === null || piece.key === state.key);
+      const ins = pieces.reduce((sum, piece) => sum + piece.ins, 0), del = pieces.reduce((sum, piece) => sum + piece.del, 0);
+      const since = state.base !== null ? ` since ${snapshotFile(state.base)}` : "";
+      el.counts.textContent = state.base === null && !pass.changed ? "no-op" : `+${ins} \u2212${del}${since}`;
+      el.counts.title = state.key === null ? "Lines inserted and deleted in the whole file" : `Lines inserted and deleted in ${state.key}`;
     }
 
     function pickFunction(key) {
@@ -124,36 +138,6 @@ const IRTraceViewer = (() => {
       fillFunctions(state.selected, true);
       app.panes.show(true);
       writeLink();
-    }
-
-    /** The pass's .log text; a warning that names a line of the snapshot is a button that shows it. */
-    function showWarnings(pass) {
-      el.warnings.hidden = !pass.warnings;
-      const target = new Map(pass.anchors.map(anchor => [anchor.log, anchor.line]));
-      const lines = pass.warnings.split("\n");
-      el.warningsText.replaceChildren(...lines.map((text, index) => {
-        const ending = index < lines.length - 1 ? "\n" : "";
-        if (!target.has(index)) return doc.createTextNode(text + ending);
-        const button = app.make("button", "warning-line", text);
-        button.type = "button";
-        button.title = `Show line ${target.get(index) + 1} of ${pass.file}`;
-        button.addEventListener("click", () => showAfterLine(target.get(index)));
-        const row = app.make("span");
-        row.append(button, ending);
-        return row;
-      }));
-    }
-
-    /** Show an after line: in the current view if it has it, else in the whole file. */
-    function showAfterLine(line) {
-      if (app.panes.rowOfAfterLine(line) < 0 && state.key !== null) {
-        state.wantedKey = null;
-        app.passList.markHistory(null);
-        fillFunctions(state.selected);
-        app.panes.show(true);
-        writeLink();
-      }
-      app.panes.reveal(app.panes.rowOfAfterLine(line));
     }
 
     // ---- comparing with any snapshot ------------------------------------------------------------

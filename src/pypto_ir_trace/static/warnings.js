@@ -1,0 +1,91 @@
+"use strict";
+/*
+ * The warnings panel: the pass's .log text, built a chunk at a time as it scrolls into view (a log of
+ * 20,000 lines costs a pass switch only its first chunk); a log line that names a line of the
+ * snapshot is a button that shows that line, one that names a line past the end says so.
+ */
+const IRTraceWarnings = (() => {
+  const CHUNK = 200;  // log lines built at once; the panel shows about a dozen
+
+  function create(app) {
+    const { el, pipeline, state } = app;
+    const doc = el.warnings.ownerDocument;
+    const split = new Map();  // pass index -> its log's lines, split once
+    const more = app.make("span", "warnings-more");  // at the end of what is built; in view, the next chunk follows
+    const observer = new doc.defaultView.IntersectionObserver(
+      entries => { if (entries.some(entry => entry.isIntersecting)) build(); },
+      { root: el.warnings, rootMargin: "0px 0px 200px 0px" },
+    );
+    let shown = null;  // {pass, lines, target: Map(log line -> snapshot line), length, built}
+
+    /** Show the log of a pass (or of a comparison: the warnings are its after snapshot's). */
+    function show(pass) {
+      observer.disconnect();
+      more.remove();
+      el.warningsText.replaceChildren();
+      el.warnings.hidden = !pass.warnings;
+      el.warnings.scrollTop = 0;
+      shown = null;
+      if (!pass.warnings) return;
+      if (!split.has(pass.index)) split.set(pass.index, pass.warnings.split("\n"));
+      shown = {
+        pass, lines: split.get(pass.index), built: 0,
+        target: new Map(pass.anchors.map(anchor => [anchor.log, anchor.line])),
+        length: pipeline.ids(pass.after).length,
+      };
+      build();
+    }
+
+    function build() {
+      if (!shown) return;
+      const { lines } = shown;
+      const end = Math.min(lines.length, shown.built + CHUNK);
+      const fragment = doc.createDocumentFragment();
+      for (let index = shown.built; index < end; index++) fragment.append(logLine(index, index < lines.length - 1 ? "\n" : ""));
+      shown.built = end;
+      observer.unobserve(more);
+      more.remove();
+      el.warningsText.append(fragment);
+      if (end < lines.length) {
+        el.warningsText.append(more);
+        observer.observe(more);
+      }
+    }
+
+    function logLine(index, ending) {
+      const { pass, target, length } = shown;
+      const text = shown.lines[index];
+      if (!target.has(index)) return doc.createTextNode(text + ending);
+      const line = target.get(index);
+      const row = app.make("span");
+      if (line >= length) {  // the log names a line the snapshot does not have: nothing to show
+        row.append(text, app.make("span", "warning-missing",
+          ` \u2014 line ${line + 1} is not in ${pass.file} (${length} line${length === 1 ? "" : "s"})`), ending);
+        return row;
+      }
+      const button = app.make("button", "warning-line", text);
+      button.type = "button";
+      button.title = `Show line ${line + 1} of ${pass.file}`;
+      button.addEventListener("click", () => showAfterLine(line));
+      row.append(button, ending);
+      return row;
+    }
+
+    /** Show an after line: in the current view if it has it, else in the whole file. */
+    function showAfterLine(line) {
+      if (app.panes.rowOfAfterLine(line) < 0 && state.key !== null) app.pickFunction(null);
+      app.panes.reveal(app.panes.rowOfAfterLine(line));
+    }
+
+    function clear() {
+      observer.disconnect();
+      shown = null;
+      el.warnings.hidden = true;
+      el.warningsText.replaceChildren();
+    }
+
+    return { show, clear };
+  }
+
+  return { create };
+})();

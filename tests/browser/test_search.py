@@ -1,0 +1,95 @@
+"""Search in the page (issue 9): empty matches count, and no pattern can hang the page."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+FUNCTIONS = "viewer/functions"
+FLASH = "real/models_03_flash_attention_concise"  # long lowercase runs: /([a-z_]+[a-z_]+)+#/ backtracks for minutes
+STOPPED = re.compile(r"This pattern took longer than \d+ s on the [\d,]+ distinct lines of this report and was stopped\.")
+SUMMARY = "#search-summary"
+
+
+def searchbox(page):
+    return page.get_by_role("searchbox", name="Search all passes")
+
+
+def badges(page) -> dict[str, str]:
+    buttons = page.get_by_role("navigation", name="Passes").get_by_role("button")
+    return {button.inner_text().split()[0]: button.locator(".hits").inner_text() for button in buttons.all()}
+
+
+def expected_badges(dump: Path, pattern: str) -> dict[str, str]:
+    """The pass list's badges for a pattern, from the files: ▲/▼ where a pass changes the count."""
+    files = sorted(dump.glob("*.py"))
+    count = [sum(1 for line in f.read_text(encoding="utf-8").split("\n")[:-1] if re.search(pattern, line)) for f in files]
+    return {f.name[:2]: ("\u25b2" if now > was else "\u25bc" if now < was else "") + str(now)
+            for f, was, now in zip(files[1:], count, count[1:])}
+
+
+def search(page, query: str) -> str:
+    """The summary of a search, once it is the summary of this one (Escape clears the previous one)."""
+    searchbox(page).press("Escape")
+    searchbox(page).fill(query)
+    page.wait_for_function("() => /^(Lines match|No line matches|This pattern|Not a)/.test(document.querySelector('#search-summary').textContent)")
+    return page.locator(SUMMARY).inner_text()
+
+
+@pytest.mark.parametrize("pattern", [r"^$", r"^\s*$", r"^(?=\s*return)"])
+def test_patterns_whose_matches_are_empty_find_their_lines(open_report, pattern):
+    page = open_report(FUNCTIONS).page
+    summary = search(page, f"/{pattern}/")
+    assert summary.startswith("Lines match in ")
+    assert badges(page) == expected_badges(FIXTURES / FUNCTIONS / "passes_dump", pattern)
+    after = page.get_by_role("region", name="After")
+    rows = after.locator(".row.eq, .row.ins")  # lines, not fillers or folds
+    texts = rows.locator(".code").evaluate_all("nodes => nodes.map(node => node.textContent)")
+    markers = [row.get_by_role("img", name="empty search match").count() for row in rows.all()]
+    # Each matching line on screen carries the marker, and only those; an empty match is never a <mark>.
+    assert markers == [1 if re.search(pattern, text) else 0 for text in texts]
+    assert sum(markers) > 0 and after.locator("mark").count() == 0
+
+
+def test_empty_matches_beside_characters_outside_the_bmp_end(open_report, tmp_path):
+    dump = tmp_path / "passes_dump"
+    dump.mkdir()
+    (dump / "00_frontend.py").write_text("x = '\U0001d523'\n\U0001d523\n", encoding="utf-8")
+    (dump / "01_after_Add.py").write_text("x = '\U0001d523'\n\U0001d523\ny = 'x\U0001d523x'\n", encoding="utf-8")
+    page = open_report(str(tmp_path)).page
+    after = page.get_by_role("region", name="After")
+    # After: x = '𝔣' / 𝔣 / y = 'x𝔣x'; the middle line has only empty matches, and says so with a marker.
+    for query, marks, markers in (("/\\w*/u", ["x", "y", "x", "x"], 1), ("/x?/u", ["x", "x", "x"], 1), ("/(?:)/v", [], 3)):
+        assert search(page, query) == "Lines match in 2 of 2 snapshots; first in 00_frontend.py; 3 in the last."
+        assert badges(page) == {"01": "\u25b23"}
+        assert after.locator("mark").all_inner_texts() == marks, query
+        assert after.get_by_role("img", name="empty search match").count() == markers, query
+
+
+def test_a_pattern_that_backtracks_is_stopped_and_the_page_stays_responsive(open_report):
+    page = open_report(FLASH).page
+    box = searchbox(page)
+    box.fill("/([a-z_]+[a-z_]+)+#/")
+    summary = page.locator(SUMMARY)
+    page.wait_for_function("() => document.querySelector('#search-summary').textContent === 'Searching\u2026'")
+    # Typing goes on while the worker grinds: each key lands and the summary still says the search runs.
+    box.press("End")
+    box.press("ArrowLeft")
+    box.press_sequentially("#")
+    assert box.input_value() == "/([a-z_]+[a-z_]+)+##/"
+    assert summary.inner_text() in ("", "Searching\u2026")
+    page.keyboard.press("Tab")  # and the page answers its keys
+    page.keyboard.press("j")
+    page.wait_for_function("() => /took longer/.test(document.querySelector('#search-summary').textContent)", timeout=15000)
+    assert STOPPED.fullmatch(summary.inner_text())
+    assert box.get_attribute("aria-invalid") == "false"
+    assert page.get_by_role("navigation", name="Passes").locator(".hits").count() == 0
+    # A fresh worker takes the next search.
+    assert search(page, "tile.move").startswith("Lines match in ")
+    assert page.get_by_role("navigation", name="Passes").locator(".hits").count() > 0
+

@@ -1,0 +1,64 @@
+"""The warnings panel (issue 9): a long log is built as it scrolls into view, and a warning that names a line
+the snapshot does not have says so instead of offering a button that does nothing."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+PROGRAM = "".join(f"x_{n} = {n}\n" for n in range(30))
+
+
+def write(tmp_path, files: dict[str, str]) -> str:
+    dump = tmp_path / "passes_dump"
+    dump.mkdir()
+    for name, text in files.items():
+        (dump / name).write_text(text, encoding="utf-8")
+    return str(tmp_path)
+
+
+def warnings_region(page):
+    return page.get_by_role("region", name="Warnings")
+
+
+def test_a_warning_past_the_end_of_the_snapshot_says_so(open_report, tmp_path):
+    log = ("01_after_Edit.py:999:1: warning: far past the end\n"
+           "01_after_Edit.py:2:1: warning: on the last line\n")
+    page = open_report(write(tmp_path, {
+        "00_frontend.py": "a\nb\n", "01_after_Edit.py": "a\nc\n", "01_after_Edit.log": log,
+    })).page
+    panel = warnings_region(page)
+    assert panel.get_by_role("button").all_inner_texts() == ["01_after_Edit.py:2:1: warning: on the last line"]
+    text = panel.locator("pre").inner_text()
+    assert "01_after_Edit.py:999:1: warning: far past the end \u2014 line 999 is not in 01_after_Edit.py (2 lines)" in text
+    panel.get_by_role("button", name=re.compile("on the last line")).click()
+    assert page.get_by_role("region", name="After").locator(".row.warned .ln").all_inner_texts() == ["2"]
+
+
+def test_a_long_log_is_built_as_it_scrolls(open_report, tmp_path):
+    lines = [f"note {k}: nothing to see" for k in range(5000)]
+    lines[4990] = "01_after_Edit.py:25:1: warning: near the end of the log"
+    log = "\n".join(lines) + "\n"
+    page = open_report(write(tmp_path, {
+        "00_frontend.py": PROGRAM, "01_after_Edit.py": PROGRAM.replace("x_5 =", "y_5 ="), "01_after_Edit.log": log,
+        "02_after_Same.py": PROGRAM.replace("x_5 =", "y_5 ="), "02_after_Same.log": "just one line\n",
+    }), fragment="#pass=01").page
+    panel, pre = warnings_region(page), warnings_region(page).locator("pre")
+    built = pre.evaluate("node => node.textContent.split('\\n').length")
+    assert built < len(lines) // 10  # a pass switch builds the start of the log, not all of it
+    for _ in range(200):  # scrolled to the end, the rest follows
+        panel.evaluate("node => { node.scrollTop = node.scrollHeight; }")
+        page.evaluate("() => new Promise(resolve => requestAnimationFrame(() => requestAnimationFrame(resolve)))")
+        if pre.evaluate("node => node.textContent") == log:
+            break
+    assert pre.evaluate("node => node.textContent") == log
+    panel.get_by_role("button", name="01_after_Edit.py:25:1: warning: near the end of the log").click()
+    assert page.get_by_role("region", name="After").locator(".row.warned .ln").all_inner_texts() == ["25"]
+    # Another pass starts its own log from the top, and coming back starts this one afresh.
+    page.keyboard.press("j")
+    assert pre.evaluate("node => node.textContent") == "just one line\n"
+    page.keyboard.press("k")
+    assert pre.evaluate("node => node.textContent.split('\\n').length") == built
