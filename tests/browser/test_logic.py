@@ -212,10 +212,14 @@ LINK = """([state, hash]) => {
 def test_links_round_trip_and_ignore_what_the_report_lacks(logic):
     fragment, _ = logic(LINK, [{"selected": 2, "wantedKey": "P.f&g", "layout": "stacked", "base": 0}, ""])
     _, parsed = logic(LINK, [{}, "#" + fragment])
-    assert parsed == {"pass": 2, "fn": "P.f&g", "layout": "stacked", "base": 0}
+    assert parsed == {"pass": 2, "fn": "P.f&g", "layout": "stacked", "base": 0, "wrap": None}
     _, parsed = logic(LINK, [{}, "#pass=03&layout=sideways&base=99"])
-    assert parsed == {"pass": -1, "fn": None, "layout": None, "base": None}
+    assert parsed == {"pass": -1, "fn": None, "layout": None, "base": None, "wrap": None}
     assert logic(LINK, [{"selected": 0}, ""])[0] == "pass=01"
+    fragment, _ = logic(LINK, [{"selected": 1, "layout": "unified", "wrap": True}, ""])
+    assert fragment == "pass=02&layout=unified&wrap=1"
+    assert logic(LINK, [{}, "#" + fragment])[1]["layout"] == "unified" and logic(LINK, [{}, "#" + fragment])[1]["wrap"] is True
+    assert logic(LINK, [{}, "#pass=02&wrap=0"])[1]["wrap"] is False  # absent: None, the reader's own choice
     assert logic(LINK, [{"selected": -1}, ""])[0] == ""
 
 
