@@ -22,6 +22,9 @@
       rowOnScreen: first === null ? rows.length === 0 : first.bottom > box.top + 0.5 && first.top < bottom - 0.5,
       marked: mark !== null,
       markOnScreen: mark !== null && inside(mark.getBoundingClientRect(), 8),
+      // where the mark starts in the pane's content, and the width of code one screen shows
+      markX: mark === null ? null : mark.getBoundingClientRect().left - box.left + scroller.scrollLeft,
+      room: right - left,
       scrollLeft: scroller.scrollLeft, scrollWidth: scroller.scrollWidth, clientWidth: scroller.clientWidth,
     };
   });

@@ -59,11 +59,9 @@ const IRTracePanes = (() => {
       copyButtons().forEach(b => { b.disabled = false; });
       el.expand.disabled = el.collapse.disabled = folds.length === 0;
       layout();
-      if (resetScroll) {
-        setScroll(() => 0, 0);
-        render();
-        if (hunks.length) revealRows(hunks[0].start, hunks[0].end, "del, ins");
-      }
+      if (resetScroll && hunks.length) revealRows(hunks[0].start, hunks[0].end, "del, ins");
+      else if (resetScroll) setScroll(() => 0, 0);
+      render();
     }
 
     function clear() {
@@ -340,14 +338,17 @@ const IRTracePanes = (() => {
       if (fold >= 0) { view.expanded[fold] = 1; layout(); }
       const list = active();
       // a few entries of context above (whole wrapped lines), at most a third of the pane
+      const heights = list.map(pane => pane.scroller.clientHeight);  // read once: later reads would force layouts
       const aim = pane => {
         const d = pane.entryOf[start];
-        return Math.max(pane.offsets[Math.max(0, d - CONTEXT_ROWS)], pane.offsets[d] - pane.scroller.clientHeight / 3);
+        return Math.max(pane.offsets[Math.max(0, d - CONTEXT_ROWS)], pane.offsets[d] - heights[list.indexOf(pane)] / 3);
       };
       setScroll(aim, 0);
       render();
-      list.forEach(pane => assign(pane, aim(pane), 0));  // measured heights may have moved the rows: aim again
-      render();
+      if (wrapping()) {  // measured heights may have moved the rows: aim again
+        list.forEach(pane => assign(pane, aim(pane), 0));
+        render();
+      }
       if (!selector) return;
       const marks = list.map(pane => firstMark(pane, start, end, selector)).filter(Boolean);
       if (!marks.length) return;
