@@ -149,14 +149,16 @@ const IRTracePanes = (() => {
       if (!view) return;
       const list = active();
       const split = state.layout === "split";
+      // every position is read before any pane is written: a read after a write would force a layout
+      const at = list.map(pane => (split ? list[0] : pane).scroller).map(s => [s.scrollTop, s.clientHeight]);
       let changed = false;
-      list.forEach(pane => { changed = renderPane(pane, split ? list[0] : pane) || changed; });
+      list.forEach((pane, i) => { changed = renderPane(pane, ...at[i]) || changed; });
       if (changed && wrapping()) measure(split ? [list] : list.map(pane => [pane]));
     }
 
-    /** `leader`: the pane whose scroll position picks the window (in split, both panes show the same rows). */
-    function renderPane(pane, leader) {
-      const top = leader.scroller.scrollTop, height = Math.max(leader.scroller.clientHeight, ROW_HEIGHT);
+    /** `top`, `visible`: the scroll position that picks the window (in split, pane 0's for both: the same rows). */
+    function renderPane(pane, top, visible) {
+      const height = Math.max(visible, ROW_HEIGHT);
       const first = Math.max(0, R.entryAt(pane.offsets, top) - OVERSCAN);
       const last = Math.min(pane.entries.length, R.entryAt(pane.offsets, top + height) + 1 + OVERSCAN);
       const done = pane.rendered;
@@ -467,6 +469,7 @@ const IRTracePanes = (() => {
     /** Where the other pane should be: the same pixels in split; in stacked, the same row at its top. */
     function follow(source, target) {
       if (state.layout === "split") return source.scroller.scrollTop;
+      if (!source.entries.length || !target.entries.length) return 0;  // a side without lines (an empty snapshot)
       const top = source.scroller.scrollTop;
       const d = R.entryAt(source.offsets, top);
       const entry = source.entries[d];
@@ -496,7 +499,7 @@ const IRTracePanes = (() => {
     function relayout(apply) {
       const lead = active()[0];
       let row = -1, into = 0, left = lead.scroller.scrollLeft;
-      if (view && lead.entries) {
+      if (view && lead.entries && lead.entries.length) {
         const d = R.entryAt(lead.offsets, lead.scroller.scrollTop);
         const entry = lead.entries[d];
         row = entry >= 0 ? entry >> 1 : view.folds[-entry - 1].start;
