@@ -54,6 +54,44 @@ def test_rows_follow_the_runs_and_a_function_keeps_its_own(logic):
     assert logic(ROWS, [pieces, "f", [0, 0]]) == whole[3:6]
 
 
+LAYOUT = """([pieces, context, layout]) => {
+  const rows = IRTraceRows.buildRows({pieces}, null, [0, 0]);
+  const folds = IRTraceRows.computeFolds(rows.kind, context);
+  const display = IRTraceRows.displayList(rows.b.length, folds, new Uint8Array(folds.length));
+  const panes = IRTraceRows.paneEntries(rows, display, layout);
+  return {
+    hunks: IRTraceRows.hunks(rows.kind).map(h => [h.start, h.end]),
+    panes: panes.map(entries => Array.from(entries, e => (e < 0 ? "fold" : [e >> 1, e & 1]))),
+    entryOf: panes.map(entries => Array.from(IRTraceRows.entryOfRows(entries, rows.b.length, folds))),
+  };
+}"""
+
+
+def test_what_each_layout_lists(logic):
+    # rows: 0-1 equal, 2 deleted, 3 equal, 4 pair, 5 inserted, 6 equal (see the test above)
+    pieces = [piece(None, [(0, 0, 2, 1, 0)]), piece("f", [(3, 2, 1, 1, 2)]), piece(None, [(5, 5, 1, 0, 0)])]
+    split = logic(LAYOUT, [pieces, 0, "split"])
+    assert split["hunks"] == [[2, 3], [4, 6]]
+    assert split["panes"][0] == ["fold", [2, 0], "fold", [4, 0], [5, 0], "fold"]  # fillers kept: rows align
+    assert split["panes"][1] == ["fold", [2, 1], "fold", [4, 1], [5, 1], "fold"]
+    stacked = logic(LAYOUT, [pieces, 0, "stacked"])
+    assert stacked["panes"][0] == ["fold", [2, 0], "fold", [4, 0], "fold"]  # each side's own lines only
+    assert stacked["panes"][1] == ["fold", "fold", [4, 1], [5, 1], "fold"]
+    assert stacked["entryOf"][1] == [0, 0, 1, 1, 2, 3, 4]  # row 2 (deleted): the next entry After lists
+    unified = logic(LAYOUT, [pieces, 1, "unified"])
+    # one pane: an unchanged row once, a change's deleted lines before its inserted ones
+    assert unified["panes"] == [["fold", [1, 1], [2, 0], [3, 1], [4, 0], [4, 1], [5, 1], [6, 1]]]
+
+
+def test_variable_heights_find_their_entry(logic):
+    found = logic("""() => {
+      const offsets = IRTraceRows.offsetsOf(Float64Array.from([20, 60, 20, 100]));
+      return [Array.from(offsets), [0, 19, 20, 79, 80, 99, 100, 199, 500, -5].map(y => IRTraceRows.entryAt(offsets, y)),
+              IRTraceRows.entryAt(IRTraceRows.offsetsOf(new Float64Array(0)), 10)];
+    }""")
+    assert found == [[0, 20, 80, 100, 200], [0, 0, 1, 1, 2, 2, 3, 3, 3, 0], 0]
+
+
 def test_a_no_op_pass_shows_its_span_unchanged(logic):
     assert logic(ROWS, [None, "f", [4, 7]]) == [[4, 4, EQUAL], [5, 5, EQUAL], [6, 6, EQUAL]]
 
@@ -228,10 +266,14 @@ LINK = """([state, hash]) => {
 def test_links_round_trip_and_ignore_what_the_report_lacks(logic):
     fragment, _ = logic(LINK, [{"selected": 2, "wantedKey": "P.f&g", "layout": "stacked", "base": 0}, ""])
     _, parsed = logic(LINK, [{}, "#" + fragment])
-    assert parsed == {"pass": 2, "fn": "P.f&g", "layout": "stacked", "base": 0}
+    assert parsed == {"pass": 2, "fn": "P.f&g", "layout": "stacked", "base": 0, "wrap": None}
     _, parsed = logic(LINK, [{}, "#pass=03&layout=sideways&base=99"])
-    assert parsed == {"pass": -1, "fn": None, "layout": None, "base": None}
+    assert parsed == {"pass": -1, "fn": None, "layout": None, "base": None, "wrap": None}
     assert logic(LINK, [{"selected": 0}, ""])[0] == "pass=01"
+    fragment, _ = logic(LINK, [{"selected": 1, "layout": "unified", "wrap": True}, ""])
+    assert fragment == "pass=02&layout=unified&wrap=1"
+    assert logic(LINK, [{}, "#" + fragment])[1]["layout"] == "unified" and logic(LINK, [{}, "#" + fragment])[1]["wrap"] is True
+    assert logic(LINK, [{}, "#pass=02&wrap=0"])[1]["wrap"] is False  # absent: None, the reader's own choice
     assert logic(LINK, [{"selected": -1}, ""])[0] == ""
 
 

@@ -11,6 +11,8 @@ const IRTraceKeys = (() => {
   const SHORTCUTS = [
     { keys: { j: "next", ArrowDown: "next" }, scope: "page", help: "Next visible pass" },
     { keys: { k: "previous", ArrowUp: "previous" }, scope: "page", help: "Previous visible pass" },
+    { keys: { n: "nextChange" }, scope: "page", help: "Next change in this pass, brought on screen" },
+    { keys: { p: "previousChange" }, scope: "page", help: "Previous change in this pass" },
     { keys: { "/": "search" }, scope: "page", help: "Search all passes (text or /regex/)" },
     { keys: { Enter: "nextCountChange", "Shift+Enter": "previousCountChange" }, scope: "search",
       help: "In the search: next / previous pass that changes the match count" },

@@ -1,11 +1,14 @@
 "use strict";
 /*
- * The Before and After panes: rows of the shown view (built on demand, only those near the screen in
- * the DOM), folds, word changes as <del>/<ins>, search matches as <mark>, scrolling in sync, copying.
+ * The panes (Before and After, or the unified Diff): rows of the shown view (built on demand, only
+ * those near the screen in the DOM, heights measured when lines wrap), folds, word changes as
+ * <del>/<ins>, search matches as <mark>, changes brought on screen (n / p), scrolling in sync, copying.
  */
 const IRTracePanes = (() => {
   const ROW_HEIGHT = 20;
-  const OVERSCAN = 15;  // rows kept beyond each edge of the screen; scrolling adds only the rows that come in
+  const OVERSCAN = 30;
+  const CONTEXT_ROWS = 3;  // rows kept above a change or a match brought on screen
+  const MARGIN_CHARS = 6;  // characters kept left of a changed word or a match brought on screen
   const CONTROL_GLYPHS = new Map([[0x7f, "\u2421"], [0x2028, "\u2936"], [0x2029, "\u00b6"]]);
   for (let c = 0; c < 0x20; c++) if (c !== 9) CONTROL_GLYPHS.set(c, String.fromCharCode(0x2400 + c));
   const CONTROL_RE = /[\u0000-\u0008\u000a-\u001f\u007f\u2028\u2029]/;
@@ -14,25 +17,21 @@ const IRTracePanes = (() => {
   function create(app) {
     const { el, report, pipeline, state } = app;
     const doc = el.diff.ownerDocument;
-    const sizers = el.panes.map(pane => pane.querySelector(".sizer"));
-    const layers = el.panes.map(pane => {
+    // One record per scroller: Before, After, and the unified layout's Diff. Each lists entries
+    // (IRTraceRows.paneEntries) with a height each; only the entries near the screen are in the DOM.
+    const panes = el.panes.map((scroller, index) => {
       const layer = app.make("div", "rows");
-      pane.appendChild(layer);
-      return layer;
+      scroller.appendChild(layer);
+      return { index, scroller, layer, sizer: scroller.querySelector(".sizer"), entries: null, entryOf: null,
+        heights: null, offsets: null, measured: null, rendered: null, elements: [] };
     });
-    const rowTemplate = app.make("div", "row");  // div.row > span.gut > (span.ln, span.mk), span.code
-    rowTemplate.append(app.make("span", "gut"), app.make("span", "code"));
-    rowTemplate.firstChild.append(app.make("span", "ln"), app.make("span", "mk"));
-    let view = null;
-    const signatures = [[], []];  // per pane, what each row in the DOM shows (see signature)  // {pass, rows, folds, expanded, display, before, after, widthChars, words, anchors, rendered}
-    // The panes' scroll position as last assigned or seen in a scroll event: reading scrollTop while the
-    // DOM is being changed would force a layout, and a pass switch would pay for two.
-    const scroll = { top: 0, left: 0 };
-    let gutterChars = "";
-
     const widths = new Map();  // text -> its longest line, in UTF-16 units
+    let view = null;  // {pass, rows, folds, expanded, display, before, after, widthChars, words, anchors, hunks, hunkOf, current}
 
-    /** Build the rows of the selected pass (state.key: one function) and show them. */
+    const active = () => (state.layout === "unified" ? [panes[2]] : [panes[0], panes[1]]);
+    const wrapping = () => Boolean(state.wrap);
+
+    /** Build the rows of the selected pass (state.key: one function) and show them, its first change on screen. */
     function show(resetScroll) {
       const pass = app.shown(state.selected);
       const before = pipeline.ids(pass.before), after = pipeline.ids(pass.after);
@@ -57,10 +56,17 @@ const IRTracePanes = (() => {
       }
       const anchors = new Map();  // after line -> the warnings that name it
       for (const { line, message } of pass.anchors) anchors.set(line, [...(anchors.get(line) || []), message]);
-      view = { pass, rows, folds, expanded: new Uint8Array(folds.length), before, after, widthChars, words: new Map(), anchors };
-      [el.copyBefore, el.copyAfter].forEach(b => { b.disabled = false; });
+      const hunks = R.hunks(rows.kind);
+      const hunkOf = new Int32Array(rows.kind.length).fill(-1);
+      hunks.forEach((hunk, h) => hunkOf.fill(h, hunk.start, hunk.end));
+      view = { pass, rows, folds, expanded: new Uint8Array(folds.length), before, after, widthChars, words: new Map(),
+        anchors, hunks, hunkOf, current: hunks.length ? 0 : -1 };
+      copyButtons().forEach(b => { b.disabled = false; });
       el.expand.disabled = el.collapse.disabled = folds.length === 0;
-      layout(resetScroll);
+      layout();
+      if (resetScroll && hunks.length) revealRows(hunks[0].start, hunks[0].end, "del, ins");
+      else if (resetScroll) setScroll(() => 0, 0);
+      render();
     }
 
     function widest(t) {
@@ -74,23 +80,70 @@ const IRTracePanes = (() => {
 
     function clear() {
       view = null;
-      [el.copyBefore, el.copyAfter, el.expand, el.collapse].forEach(b => { b.disabled = true; });
+      [...copyButtons(), el.expand, el.collapse].forEach(b => { b.disabled = true; });
     }
 
-    function layout(resetScroll) {
+    const copyButtons = () => [...el.diff.querySelectorAll("button.copy")];
+
+    /** The entries, heights and sizes of the active panes for the current display list. */
+    function layout() {
       if (!view) return;
       view.display = R.displayList(view.rows.b.length, view.folds, view.expanded);
-      const digits = String(Math.max(String(Math.max(view.before.length, view.after.length, 1)).length, 3));
-      if (digits !== gutterChars) {  // a custom property on the root restyles every row: only when it changes
-        gutterChars = digits;
-        doc.documentElement.style.setProperty("--gutter-chars", digits);
-      }
-      const height = view.display.length * ROW_HEIGHT;
-      const width = `calc(${view.widthChars + 2}ch + var(--gutter-width))`;
-      sizers.forEach(sizer => { sizer.style.height = height + "px"; sizer.style.width = width; });
-      layers.forEach(layer => { layer.style.width = width; });
-      if (resetScroll) setScroll(0, 0);
-      render();
+      const digits = String(Math.max(view.before.length, view.after.length, 1)).length;
+      doc.documentElement.style.setProperty("--gutter-chars", String(Math.max(digits, 3)));
+      const lists = R.paneEntries(view.rows, view.display, state.layout);
+      const shared = state.layout === "split";  // the two sides' rows stay aligned: one height per row pair
+      active().forEach((pane, i) => {
+        pane.entries = lists[i];
+        pane.entryOf = R.entryOfRows(pane.entries, view.rows.b.length, view.folds);
+        if (shared && i === 1) {
+          Object.assign(pane, { heights: panes[0].heights, measured: panes[0].measured, offsets: panes[0].offsets });
+        } else {
+          pane.heights = estimate(pane, shared);
+          pane.measured = new Uint8Array(pane.entries.length);
+          pane.offsets = R.offsetsOf(pane.heights);
+        }
+        pane.rendered = null;
+        const width = wrapping() ? "100%" : `calc(${view.widthChars + 2}ch + var(--gutter-width))`;
+        pane.layer.style.width = width;
+        pane.sizer.style.width = wrapping() ? "1px" : width;
+      });
+      active().forEach(sizeOf);
+    }
+
+    const sizeOf = pane => { pane.sizer.style.height = pane.offsets[pane.entries.length] + "px"; };
+
+    /**
+     * Heights before measuring: one row each unless lines wrap; then a line takes as many rows as its
+     * characters need at the pane's width (monospace), the split layout's pairs the taller side's.
+     * Rows on screen are measured and replace these (see measure).
+     */
+    function estimate(pane, shared) {
+      const heights = new Float64Array(pane.entries.length).fill(ROW_HEIGHT);
+      if (!wrapping()) return heights;
+      const perRow = charsPerRow(pane);
+      const length = (row, side) => {
+        const line = side === 0 ? view.rows.b[row] : view.rows.a[row];
+        return line < 0 ? 0 : report.lines[(side === 0 ? view.before : view.after)[line]].length;
+      };
+      pane.entries.forEach((entry, d) => {
+        if (entry < 0) return;
+        const chars = shared ? Math.max(length(entry >> 1, 0), length(entry >> 1, 1)) : length(entry >> 1, entry & 1);
+        heights[d] = Math.max(1, Math.ceil(chars / perRow)) * ROW_HEIGHT;
+      });
+      return heights;
+    }
+
+    /** How many characters fit on one visual row of a pane's code column. */
+    function charsPerRow(pane) {
+      const probe = app.make("span", "code", "0".repeat(100));
+      probe.style.position = "absolute";
+      probe.style.visibility = "hidden";
+      pane.layer.append(probe);
+      const charWidth = probe.getBoundingClientRect().width / 100 || 7.5;
+      probe.remove();
+      const gutter = (Number(doc.documentElement.style.getPropertyValue("--gutter-chars")) || 3) * (state.layout === "unified" ? 2 : 1) + 5;
+      return Math.max(10, Math.floor(pane.scroller.clientWidth / charWidth) - gutter);
     }
 
     let frame = 0;
@@ -98,95 +151,113 @@ const IRTracePanes = (() => {
       if (!frame) frame = requestAnimationFrame(() => { frame = 0; render(); });
     }
 
-    /** Paint again (search or layout changed) keeping the scroll position. */
+    /** Paint again (search, current change or layout changed) keeping the scroll position. */
     function repaint() {
       if (!view) return;
-      view.rendered = null;
-      signatures.forEach(sigs => { sigs.length = 0; });  // the marks changed: no row stays
+      panes.forEach(pane => { pane.rendered = null; });
       render();
     }
 
-    /**
-     * Put the rows near the screen in the DOM: only those that came in since the last call are built,
-     * and after a switch the leading rows that look the same stay in place (a no-op pass after a no-op
-     * pass, the same first lines). The window's height bounds a pane's (no layout is read here).
-     */
+    /** Put the entries near each active pane's scroll position in the DOM; measure them when lines wrap. */
     function render() {
       if (!view) return;
-      const count = view.display.length;
-      const onScreen = Math.ceil(doc.defaultView.innerHeight / ROW_HEIGHT);
-      const top = Math.min(Math.floor(scroll.top / ROW_HEIGHT), Math.max(0, count - onScreen));
-      const first = Math.max(0, top - OVERSCAN), last = Math.min(count, top + onScreen + OVERSCAN);
-      const was = view.rendered;
-      if (was && was.first === first && was.last === last && was.display === view.display) return;
-      view.rendered = { first, last, display: view.display };
-      const scrolled = was && was.display === view.display && first < was.last && was.first < last;
-      [0, 1].forEach(side => {
-        const layer = layers[side], sigs = signatures[side];
-        const build = (from, to) => {
-          const fragment = doc.createDocumentFragment();
-          for (let d = from; d < to; d++) fragment.append(renderRow(side, view.display[d]));
-          return fragment;
-        };
-        const signed = (from, to) => Array.from({ length: to - from }, (_, k) => signature(side, view.display[from + k]));
-        if (scrolled) {
-          for (let d = was.first; d < first; d++) layer.firstChild.remove();
-          for (let d = last; d < was.last; d++) layer.lastChild.remove();
-          sigs.splice(0, Math.max(0, first - was.first));
-          sigs.length = Math.min(sigs.length, last - Math.max(first, was.first));
-          if (first < was.first) { layer.prepend(build(first, was.first)); sigs.unshift(...signed(first, was.first)); }
-          if (was.last < last) { layer.append(build(was.last, last)); sigs.push(...signed(was.last, last)); }
-        } else {
-          const fresh = signed(first, last);
-          let same = 0;
-          while (same < fresh.length && same < sigs.length && fresh[same] === sigs[same]) same++;
-          if (same === 0) layer.replaceChildren(build(first, last));
-          else {
-            while (layer.childNodes.length > same) layer.lastChild.remove();
-            layer.append(build(first + same, last));
-          }
-          signatures[side] = fresh;
-        }
-        layer.style.transform = `translateY(${first * ROW_HEIGHT}px)`;
-      });
+      const list = active();
+      const split = state.layout === "split";
+      // every position is read before any pane is written: a read after a write would force a layout
+      const at = list.map(pane => (split ? list[0] : pane).scroller).map(s => [s.scrollTop, s.clientHeight]);
+      let changed = false;
+      list.forEach((pane, i) => { changed = renderPane(pane, ...at[i]) || changed; });
+      if (changed && wrapping()) measure(split ? [list] : list.map(pane => [pane]));
     }
 
-    /** What a row shows, as a string: two rows with the same signature look the same. */
-    function signature(side, item) {
-      if (item < 0) {
-        const fold = view.folds[-item - 1];
-        return `fold ${-item - 1} ${fold.start} ${fold.end}`;
+    /** `top`, `visible`: the scroll position that picks the window (in split, pane 0's for both: the same rows). */
+    function renderPane(pane, top, visible) {
+      const height = Math.max(visible, ROW_HEIGHT);
+      const first = Math.max(0, R.entryAt(pane.offsets, top) - OVERSCAN);
+      const last = Math.min(pane.entries.length, R.entryAt(pane.offsets, top + height) + 1 + OVERSCAN);
+      const done = pane.rendered;
+      if (done && done[0] === first && done[1] === last && done[2] === pane.entries) return false;
+      pane.rendered = [first, last, pane.entries];
+      pane.elements = [];
+      const fragment = doc.createDocumentFragment();
+      for (let d = first; d < last; d++) {
+        const row = renderEntry(pane, pane.entries[d]);
+        if (wrapping() && pane.measured[d]) row.style.height = pane.heights[d] + "px";
+        pane.elements.push(row);
+        fragment.append(row);
       }
-      const { rows } = view;
-      const kind = rows.kind[item], line = side === 0 ? rows.b[item] : rows.a[item];
-      if (line < 0) return "filler";
-      const id = (side === 0 ? view.before : view.after)[line];
-      const facing = kind !== R.KIND_PAIR ? -1 : side === 0 ? view.after[rows.a[item]] : view.before[rows.b[item]];
-      const warned = side === 1 ? view.anchors.get(line) : undefined;
-      return `${kind} ${line} ${id} ${facing}${warned ? " " + warned.join("\n") : ""}`;
+      pane.layer.replaceChildren(fragment);
+      pane.layer.style.transform = `translateY(${pane.offsets[first]}px)`;
+      return true;
     }
 
-    function renderRow(side, item) {
-      if (item < 0) return renderFold(side, -item - 1);
+    /**
+     * Measure the rendered rows that were only estimated; `groups` are panes whose rows share heights
+     * (the split layout's pair: each row takes the taller side's height). The entry at the top of the
+     * screen stays where it was, whatever the rows above it turned out to be.
+     */
+    function measure(groups) {
+      for (const group of groups) {
+        const lead = group[0];
+        const [first, last] = lead.rendered;
+        const anchor = R.entryAt(lead.offsets, lead.scroller.scrollTop);
+        const into = lead.scroller.scrollTop - lead.offsets[anchor];
+        const found = [];
+        for (let d = first; d < last; d++) {
+          if (lead.measured[d]) continue;
+          const height = Math.max(...group.map(pane => pane.elements[d - first].getBoundingClientRect().height));
+          if (height > 0) found.push([d, height]);
+        }
+        if (!found.length) continue;
+        let moved = false;
+        for (const [d, height] of found) {
+          lead.measured[d] = 1;
+          if (Math.abs(lead.heights[d] - height) > 0.5) moved = true;
+          lead.heights[d] = height;
+          group.forEach(pane => { pane.elements[d - first].style.height = height + "px"; });
+        }
+        if (!moved) continue;
+        const offsets = R.offsetsOf(lead.heights);
+        group.forEach(pane => {
+          pane.offsets = offsets;
+          sizeOf(pane);
+          pane.layer.style.transform = `translateY(${offsets[first]}px)`;
+          assign(pane, offsets[anchor] + into, pane.scroller.scrollLeft);
+        });
+        scheduleRender();  // the window may have moved with the heights
+      }
+    }
+    /** One entry of a pane: a line of one side (unified: with both line numbers), a filler, or a fold. */
+    function renderEntry(pane, entry) {
+      if (entry < 0) return renderFold(pane, -entry - 1);
       const { rows } = view;
+      const item = entry >> 1, side = entry & 1;
       const kind = rows.kind[item];
       const line = side === 0 ? rows.b[item] : rows.a[item];
       const changedSide = side === 0 ? "del" : "ins";
-      const row = rowTemplate.cloneNode(true);  // one clone instead of five elements built one by one
-      row.className = "row " + (line < 0 ? "filler" : kind === R.KIND_EQUAL ? "eq" : changedSide);
-      const gutter = row.firstChild, code = row.lastChild;
-      gutter.firstChild.textContent = line < 0 ? "" : String(line + 1);
-      gutter.lastChild.textContent = line < 0 || kind === R.KIND_EQUAL ? " " : side === 0 ? "\u2212" : "+";
+      const row = app.make("div", "row " + (line < 0 ? "filler" : kind === R.KIND_EQUAL ? "eq" : changedSide));
+      const numbers = state.layout === "unified"
+        ? [app.make("span", "ln old", kind === R.KIND_EQUAL || side === 0 ? String(rows.b[item] + 1) : ""),
+          app.make("span", "ln new", kind === R.KIND_EQUAL || side === 1 ? String(rows.a[item] + 1) : "")]
+        : [app.make("span", "ln", line < 0 ? "" : String(line + 1))];
+      const marker = app.make("span", "mk", line < 0 || kind === R.KIND_EQUAL ? " " : side === 0 ? "\u2212" : "+");
+      const code = app.make("span", "code");
       const warned = side === 1 && line >= 0 ? view.anchors.get(line) : undefined;
       if (warned) {
         row.classList.add("warned");
         row.title = warned.join("\n");
+      }
+      const hunk = view.hunkOf[item];
+      if (hunk >= 0 && hunk === view.current) {  // the change n / p last brought on screen: a bar in the gutter
+        row.classList.add("current");
+        if (item === view.hunks[hunk].start) row.setAttribute("aria-current", "true");
       }
       if (line >= 0) {
         const id = (side === 0 ? view.before : view.after)[line];
         const words = kind === R.KIND_PAIR ? wordsOf(item) : null;
         paint(code, id, words ? words[side === 0 ? "before" : "after"] : [], changedSide);
       }
+      row.append(...numbers, marker, code);
       return row;
     }
 
@@ -198,21 +269,22 @@ const IRTracePanes = (() => {
       return view.words.get(item);
     }
 
-    function renderFold(side, f) {
+    function renderFold(pane, f) {
       const fold = view.folds[f];
       const hidden = fold.end - fold.start;
       const text = `\u22ef ${hidden} unchanged line${hidden === 1 ? "" : "s"}`;
       const row = app.make("div", "row fold-row");
-      const button = app.make("button", "fold", side === 0 ? `${text} \u2014 show` : text);
+      const twin = pane.index === 1;  // one accessible control per fold; the After pane's twin is for the mouse
+      const button = app.make("button", "fold", twin ? text : `${text} \u2014 show`);
       button.type = "button";
-      if (side === 1) {  // one accessible control per fold; the twin in the other pane is for the mouse
+      if (twin) {
         button.tabIndex = -1;
         button.setAttribute("aria-hidden", "true");
       }
       button.addEventListener("click", () => {
         view.expanded[f] = 1;
-        layout(false);
-        el.panes[side].focus({ preventScroll: true });  // the button is gone: keep focus where it was
+        relayout(() => {});
+        pane.scroller.focus({ preventScroll: true });  // the button is gone: keep focus where it was
       });
       row.append(button);
       return row;
@@ -281,18 +353,114 @@ const IRTracePanes = (() => {
     function setAllFolds(expanded) {
       if (!view) return;
       view.expanded.fill(expanded ? 1 : 0);
-      layout(false);
+      relayout(() => {});
       app.announce(expanded ? "All unchanged lines shown" : `Unchanged lines folded to ${report.context} lines of context`);
     }
 
-    /** Scroll a row of the view into sight, opening its fold if it is folded. */
+    /** Scroll a row of the view into sight (opening its fold); a search match in it comes on screen too. */
     function reveal(row) {
       if (!view || row === undefined || row < 0) return;
-      const fold = view.folds.findIndex(f => f.start <= row && row < f.end);
-      if (fold >= 0) { view.expanded[fold] = 1; layout(false); }
-      const d = view.display.indexOf(row);
-      setScroll(Math.max(0, (d - 3) * ROW_HEIGHT), 0);
+      revealRows(row, row + 1, app.search.shown() ? "mark" : null);
+    }
+
+    /**
+     * Bring rows [start, end) on screen in every active pane with a few rows of context above, and the
+     * first element matching `selector` inside them (a changed word, a search match) into the visible
+     * width, right of the gutter; when lines wrap, into the visible height. The panes stay in sync.
+     */
+    function revealRows(start, end, selector) {
+      const fold = view.folds.findIndex(f => f.start <= start && start < f.end);
+      if (fold >= 0) { view.expanded[fold] = 1; layout(); }
+      const list = active();
+      // a few entries of context above (whole wrapped lines), at most a third of the pane
+      const heights = list.map(pane => pane.scroller.clientHeight);  // read once: later reads would force layouts
+      const aim = pane => {
+        const d = pane.entryOf[start];
+        return Math.max(pane.offsets[Math.max(0, d - CONTEXT_ROWS)], pane.offsets[d] - heights[list.indexOf(pane)] / 3);
+      };
+      setScroll(aim, 0);
       render();
+      if (wrapping()) {  // measured heights may have moved the rows: aim again
+        list.forEach(pane => assign(pane, aim(pane), 0));
+        render();
+      }
+      if (!selector) return;
+      const marks = list.map(pane => firstMark(pane, start, end, selector)).filter(Boolean);
+      if (!marks.length) return;
+      const spots = marks.map(({ pane, mark, order }) => {
+        const box = pane.scroller.getBoundingClientRect(), at = mark.getBoundingClientRect();
+        const gutter = gutterWidth(pane);
+        return {
+          pane, order,
+          // x from the code column's start; the code column is the pane's width less its sticky gutter
+          x: at.left - box.left + pane.scroller.scrollLeft - gutter, room: pane.scroller.clientWidth - gutter,
+          y: at.top - box.top + pane.scroller.scrollTop, bottom: at.bottom - box.top + pane.scroller.scrollTop,
+        };
+      });
+      const left = bestLeft(spots);
+      // A wrapped line can put its mark below the screen: scroll down to it, keeping the earliest mark.
+      const groups = state.layout === "split" ? [spots] : spots.map(spot => [spot]);
+      for (const group of groups) {
+        const scroller = group[0].pane.scroller, top = scroller.scrollTop;
+        const need = Math.max(...group.map(spot => spot.bottom)), earliest = Math.min(...group.map(spot => spot.y));
+        const want = need > top + scroller.clientHeight ? Math.min(need - scroller.clientHeight + ROW_HEIGHT, earliest - ROW_HEIGHT) : top;
+        (state.layout === "split" ? list : [group[0].pane]).forEach(pane => assign(pane, Math.max(top, want), left));
+      }
+      list.filter(pane => !spots.some(spot => spot.pane === pane)).forEach(pane => {
+        if (state.layout !== "split") assign(pane, pane.scroller.scrollTop, left);
+      });
+      render();
+    }
+
+    function firstMark(pane, start, end, selector) {
+      const [first] = pane.rendered;
+      for (let i = 0; i < pane.elements.length; i++) {
+        const entry = pane.entries[first + i];
+        if (entry < 0 || (entry >> 1) < start || (entry >> 1) >= end) continue;
+        const mark = pane.elements[i].querySelector(selector);
+        if (mark) return { pane, mark, order: first + i };
+      }
+      return null;
+    }
+
+    /**
+     * One horizontal position for panes that scroll together: the one that shows the most panes' first
+     * mark (a few characters after the gutter); when the marks lie too far apart for one screen, the
+     * earliest mark wins.
+     */
+    function bestLeft(spots) {
+      const margin = MARGIN_CHARS * charWidth(spots[0].pane);
+      const shown = left => spots.filter(s => s.x >= left - 0.5 && s.x + Math.min(margin, s.room / 4) <= left + s.room).length;
+      const sorted = spots.slice().sort((u, v) => u.order - v.order || u.x - v.x);
+      const candidates = [  // each mark near the left edge; failing that, near the right edge
+        ...sorted.map(s => Math.max(0, Math.min(s.x - margin, s.x - s.room / 4))),
+        ...sorted.map(s => Math.max(0, s.x + Math.min(margin, s.room / 4) - s.room)),
+      ];
+      return candidates.reduce((best, left) => (shown(left) > shown(best) ? left : best), candidates[0]);
+    }
+
+    const gutterWidth = pane => {
+      const code = pane.layer.querySelector(".row:not(.fold-row) .code");
+      return code ? code.getBoundingClientRect().left - pane.layer.getBoundingClientRect().left : 0;
+    };
+    const charWidth = pane => {
+      const code = pane.layer.querySelector(".code");
+      return code ? Number.parseFloat(doc.defaultView.getComputedStyle(code).fontSize) * 0.6 : 7.5;
+    };
+
+    /** n / p: the next (delta 1) or previous (-1) change of the view, brought on screen and marked current. */
+    function stepChange(delta) {
+      if (!view) return;
+      const count = view.hunks.length;
+      if (!count) { app.announce("No change in this view"); return; }
+      const next = view.current + delta;
+      if (next < 0 || next >= count) {
+        app.announce(delta > 0 ? `No later change: this is change ${count} of ${count}` : `No earlier change: this is change 1 of ${count}`);
+      } else view.current = next;
+      const hunk = view.hunks[view.current];
+      repaint();
+      revealRows(hunk.start, hunk.end, "del, ins");
+      if (next >= 0 && next < count) app.announce(`Change ${view.current + 1} of ${count}`);
     }
 
     /** The row showing an after line in the current view, or -1. */
@@ -320,47 +488,67 @@ const IRTracePanes = (() => {
     const near = (x, y) => Math.abs(x - y) < 1;
 
     function assign(pane, top, left) {
-      pane.scrollTop = top;
-      pane.scrollLeft = left;
-      assigned.set(pane, { top: pane.scrollTop, left: pane.scrollLeft });  // as clamped and rounded
+      const scroller = pane.scroller;
+      scroller.scrollTop = top;
+      scroller.scrollLeft = left;
+      assigned.set(scroller, { top: scroller.scrollTop, left: scroller.scrollLeft });  // as clamped and rounded
     }
 
-    /** Scroll both panes; a pane already there is left alone (assigning would force a layout). */
-    function setScroll(top, left) {
-      if (near(scroll.top, top) && near(scroll.left, left)) return;
-      el.panes.forEach(pane => assign(pane, top, left));
-      scroll.top = el.panes[0].scrollTop;
-      scroll.left = el.panes[0].scrollLeft;
+    /** topOf(pane) for each active pane, one left for all. */
+    function setScroll(topOf, left) {
+      active().forEach(pane => assign(pane, topOf(pane), left));
     }
 
-    function onScroll(source, target) {
-      const top = source.scrollTop, left = source.scrollLeft;
-      scroll.top = top;
-      scroll.left = left;
-      const mark = assigned.get(source);
-      assigned.delete(source);
+    /** Where the other pane should be: the same pixels in split; in stacked, the same row at its top. */
+    function follow(source, target) {
+      if (state.layout === "split") return source.scroller.scrollTop;
+      if (!source.entries.length || !target.entries.length) return 0;  // a side without lines (an empty snapshot)
+      const top = source.scroller.scrollTop;
+      const d = R.entryAt(source.offsets, top);
+      const entry = source.entries[d];
+      const row = entry >= 0 ? entry >> 1 : view.folds[-entry - 1].start;
+      const e = target.entryOf[row];
+      return target.offsets[e] + Math.min(top - source.offsets[d], target.heights[e]);
+    }
+
+    function onScroll(source) {
+      const scroller = source.scroller;
+      const top = scroller.scrollTop, left = scroller.scrollLeft;
+      const mark = assigned.get(scroller);
+      assigned.delete(scroller);
       const echo = mark && near(mark.top, top) && near(mark.left, left);
-      if (!echo && (!near(target.scrollTop, top) || !near(target.scrollLeft, left))) assign(target, top, left);
+      const list = active();
+      if (!echo && view && list.includes(source)) {
+        for (const target of list) {
+          if (target === source) continue;
+          const want = follow(source, target);
+          if (!near(target.scroller.scrollTop, want) || !near(target.scroller.scrollLeft, left)) assign(target, want, left);
+        }
+      }
       scheduleRender();
     }
 
-    /** Switch layout keeping the scroll position. */
+    /** Change layout, wrapping or folds keeping the row at the top of the screen and the horizontal position. */
     function relayout(apply) {
-      const top = el.panes[0].scrollTop, left = el.panes[0].scrollLeft;
-      apply();
-      if (view) {
-        view.rendered = null;
-        signatures.forEach(sigs => { sigs.length = 0; });
-        el.panes.forEach(pane => assign(pane, top, left));  // the new layout may have clamped them
-        scroll.top = el.panes[0].scrollTop;
-        scroll.left = el.panes[0].scrollLeft;
-        render();
+      const lead = active()[0];
+      let row = -1, into = 0, left = lead.scroller.scrollLeft;
+      if (view && lead.entries && lead.entries.length) {
+        const d = R.entryAt(lead.offsets, lead.scroller.scrollTop);
+        const entry = lead.entries[d];
+        row = entry >= 0 ? entry >> 1 : view.folds[-entry - 1].start;
+        into = lead.scroller.scrollTop - lead.offsets[d];
       }
+      apply();
+      if (!view) return;
+      layout();
+      if (wrapping()) left = 0;
+      setScroll(pane => (row < 0 ? 0 : pane.offsets[pane.entryOf[row]] + into), left);
+      render();
     }
 
     // ---- copying a whole side --------------------------------------------------------------------
 
-    async function copySide(side) {
+    async function copySide(side, button) {
       const p = state.selected;
       if (p < 0) return;
       const pass = app.shown(p);
@@ -380,7 +568,7 @@ const IRTracePanes = (() => {
       if (!copied) copied = copyWithEvent(text);
       const lines = pipeline.ids(t).length;
       app.announce(copied ? `Copied ${file} (${lines} lines)` : `Copy failed: the browser refused clipboard access`);
-      flash(side === 0 ? el.copyBefore : el.copyAfter, copied ? "Copied \u2713" : "Copy failed");
+      flash(button, copied ? "Copied \u2713" : "Copy failed");
     }
 
     /**
@@ -412,19 +600,20 @@ const IRTracePanes = (() => {
       button.textContent = text;
       button.classList.add("done");
       flashTimers.set(button, setTimeout(() => {
-        button.textContent = "Copy full source";
+        button.textContent = button.dataset.text;
         button.classList.remove("done");
       }, 1800));
     }
 
-    el.panes[0].addEventListener("scroll", () => onScroll(el.panes[0], el.panes[1]), { passive: true });
-    el.panes[1].addEventListener("scroll", () => onScroll(el.panes[1], el.panes[0]), { passive: true });
-    doc.defaultView.addEventListener("resize", scheduleRender);
+    panes.forEach(pane => pane.scroller.addEventListener("scroll", () => onScroll(pane), { passive: true }));
+    doc.defaultView.addEventListener("resize", () => (wrapping() ? relayout(() => {}) : scheduleRender()));
     el.expand.addEventListener("click", () => setAllFolds(true));
     el.collapse.addEventListener("click", () => setAllFolds(false));
-    el.copyBefore.addEventListener("click", () => copySide(0));
-    el.copyAfter.addEventListener("click", () => copySide(1));
-    return { show, clear, repaint, relayout, reveal, rowOfAfterLine, firstRowWhere };
+    copyButtons().forEach(button => {
+      button.dataset.text = button.textContent;
+      button.addEventListener("click", () => copySide(Number(button.dataset.side), button));
+    });
+    return { show, clear, repaint, relayout, reveal, stepChange, rowOfAfterLine, firstRowWhere };
   }
 
   return { create };

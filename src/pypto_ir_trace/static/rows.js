@@ -135,6 +135,87 @@ const IRTraceRows = (() => {
     return Int32Array.from(out);
   }
 
+  /** The changes of a view: [{start, end}] row ranges (end exclusive) of consecutive changed rows. */
+  function hunks(kind) {
+    const out = [];
+    for (let r = 0; r < kind.length; r++) {
+      if (kind[r] === KIND_EQUAL) continue;
+      const start = r;
+      while (r < kind.length && kind[r] !== KIND_EQUAL) r++;
+      out.push({ start, end: r });
+    }
+    return out;
+  }
+
+  /**
+   * What each pane of a layout lists, as entries: (row << 1 | side) for a row's line on one side,
+   * -(f + 1) for collapsed fold f (the display list's own code). "split": every displayed row on both
+   * sides, fillers included, so the panes align row for row; "stacked": each side's own lines only;
+   * "unified": one pane, an unchanged row once (side 1), and in each run of changed rows its deleted
+   * lines before its inserted lines, as `git diff` prints them. Returns one Int32Array per pane.
+   */
+  function paneEntries(rows, display, layout) {
+    const { b, a, kind } = rows;
+    if (layout === "unified") {
+      const out = [];
+      for (let d = 0; d < display.length;) {
+        const item = display[d];
+        if (item < 0 || kind[item] === KIND_EQUAL) { out.push(item < 0 ? item : item << 1 | 1); d++; continue; }
+        let end = d;
+        while (end < display.length && display[end] >= 0 && kind[display[end]] !== KIND_EQUAL) end++;
+        for (let k = d; k < end; k++) if (b[display[k]] >= 0) out.push(display[k] << 1);
+        for (let k = d; k < end; k++) if (a[display[k]] >= 0) out.push(display[k] << 1 | 1);
+        d = end;
+      }
+      return [Int32Array.from(out)];
+    }
+    return [0, 1].map(side => {
+      const line = side === 0 ? b : a, out = [];
+      for (const item of display) {
+        if (item < 0) out.push(item);
+        else if (layout === "split" || line[item] >= 0) out.push(item << 1 | side);
+      }
+      return Int32Array.from(out);
+    });
+  }
+
+  /**
+   * For each row, the index of the entry that shows it in a pane (`entries` of paneEntries); a row the
+   * pane does not list maps to the next entry that it does (or the last), a folded row to its fold.
+   */
+  function entryOfRows(entries, rowCount, folds) {
+    const at = new Int32Array(rowCount).fill(-1);
+    entries.forEach((entry, d) => {
+      if (entry >= 0) { if (at[entry >> 1] < 0) at[entry >> 1] = d; return; }
+      const fold = folds[-entry - 1];
+      for (let r = fold.start; r < fold.end; r++) at[r] = d;
+    });
+    let next = Math.max(entries.length - 1, 0);
+    for (let r = rowCount - 1; r >= 0; r--) {
+      if (at[r] < 0) at[r] = next;
+      else next = at[r];
+    }
+    return at;
+  }
+
+  /** Where each of n variable-height entries starts: offsets[d] (offsets[n] is the total height). */
+  function offsetsOf(heights) {
+    const offsets = new Float64Array(heights.length + 1);
+    for (let d = 0; d < heights.length; d++) offsets[d + 1] = offsets[d] + heights[d];
+    return offsets;
+  }
+
+  /** The entry whose span holds y (binary search over offsetsOf's result), clamped to the entries. */
+  function entryAt(offsets, y) {
+    let low = 0, high = offsets.length - 2;
+    if (high < 0) return 0;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if (offsets[mid] <= y) low = mid; else high = mid - 1;
+    }
+    return low;
+  }
+
   const TOKEN = /\w+|\s|[^\w\s]/gu;  // one token per blank: a deeper indent marks only the added blanks
 
   /**
@@ -244,6 +325,6 @@ const IRTraceRows = (() => {
 
   return {
     KIND_EQUAL, KIND_PAIR, KIND_DELETED, KIND_INSERTED, lineParts,
-    buildRows, computeFolds, displayList, wordDiff,
+    buildRows, computeFolds, displayList, wordDiff, hunks, paneEntries, entryOfRows, offsetsOf, entryAt,
   };
 })();

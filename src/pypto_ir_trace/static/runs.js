@@ -205,9 +205,8 @@ const IRTraceRuns = (() => {
 
     // ---- the view, links, wiring ---------------------------------------------------------------------
     function writeLink() {
-      const text = IRTraceState.fragment(state, passes);
-      if (!text) return;
-      try { history.replaceState(null, "", "#" + text + (view === "effect" ? "&view=effect" : "")); } catch (err) { /* sandboxed */ }
+      state.extra = view === "effect" ? { view: "effect" } : {};  // the viewer's own (delayed) writes keep it too
+      IRTraceState.write(state, passes);
     }
 
     function setView(next) {
@@ -233,7 +232,7 @@ const IRTraceRuns = (() => {
     // The viewer handled these first (its listeners were added before these): adjust what it showed.
     el.select.addEventListener("change", refresh);
     el.base.addEventListener("change", refresh);
-    [el.split, el.stacked].forEach(button => button.addEventListener("click", () => {
+    [el.split, el.stacked, el.unified].forEach(button => button.addEventListener("click", () => {
       ui.baselineDiff.className = el.diff.className;
       baselinePanes.relayout(() => {});
       writeLink();

@@ -145,7 +145,10 @@ const IRTraceSearch = (() => {
     }
 
     el.search.addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(run, DEBOUNCE_MS); });
-    return { marks, run, jumpToChange, clear, focus };
+    /** Whether a search result is shown (marks in the panes). */
+    const shown = () => found !== null;
+
+    return { marks, shown, run, jumpToChange, clear, focus };
   }
 
   return { create };

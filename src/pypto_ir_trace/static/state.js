@@ -11,33 +11,41 @@ const IRTraceState = (() => {
       anchor: -1,       // the last pass shown: filters that hid everything return to it
       wantedKey: null,  // the function the reader picked; kept while passes have it on both sides
       key: null,        // the function shown now (null: the whole file)
-      layout: "split",  // "split" or "stacked"
+      layout: "split",  // "split", "stacked" or "unified"
+      wrap: false,      // long lines wrap inside the panes
       base: null,       // the snapshot the panes compare with (0 the input, k after pass k-1); null: each pass's own before
+      extra: {},        // link parameters of add-on views (e.g. the two-run view's {view: "effect"})
     };
   }
 
   /** A snapshot's label as written in file names: "00" for the input, else its pass's label. */
   const snapshotLabel = (passes, s) => (s === 0 ? "00" : passes[s - 1].label);
 
-  /** The fragment of a state ("pass=04&fn=...&layout=stacked&base=00"), "" with no pass selected. */
+  /** The fragment of a state ("pass=04&fn=...&layout=stacked&base=00&wrap=1"), "" with no pass selected. */
   function fragment(state, passes) {
     if (state.selected < 0) return "";
     const params = new URLSearchParams({ pass: passes[state.selected].label });
     if (state.wantedKey !== null) params.set("fn", state.wantedKey);
     if (state.layout !== "split") params.set("layout", state.layout);
     if (state.base !== null) params.set("base", snapshotLabel(passes, state.base));
+    if (state.wrap) params.set("wrap", "1");
+    for (const [name, value] of Object.entries(state.extra || {})) params.set(name, value);
     return params.toString();
   }
 
-  /** A fragment read back: {pass (index, -1 if unknown), fn, layout (or null), base (snapshot or null)}. */
+  /**
+   * A fragment read back: {pass (index, -1 if unknown), fn, layout (or null), base (snapshot or null),
+   * wrap (true, false, or null when the link does not say: the reader's own choice applies)}.
+   */
   function parse(hash, passes) {
     const params = new URLSearchParams(hash.replace(/^#/, ""));
     const layout = params.get("layout");
     return {
       pass: passes.findIndex(pass => pass.label === params.get("pass")),
       fn: params.get("fn") || null,
-      layout: layout === "split" || layout === "stacked" ? layout : null,
+      layout: ["split", "stacked", "unified"].includes(layout) ? layout : null,
       base: snapshotOf(passes, params.get("base")),
+      wrap: params.has("wrap") ? params.get("wrap") === "1" : null,
     };
   }
 

@@ -2,11 +2,13 @@
 /*
  * The viewer's one entry point: IRTraceViewer.start(root, data) reads the data through model.js,
  * builds the modules (pass list, function selector, panes, search, keys) around one `app` object and
- * owns what ties them together: selecting a pass, the compare base, layout, theme and help.
+ * owns what ties them together: selecting a pass, the compare base, layout, wrapping, theme and help.
  */
 const IRTraceViewer = (() => {
   const THEME_KEY = "pypto-ir-trace-theme";
   const LINK_DELAY_MS = 200;
+  const WRAP_KEY = "pypto-ir-trace-wrap";
+  const LAYOUTS = ["split", "stacked", "unified"];
 
   /** root: the document (or element) holding the report's markup; data: the inflated JSON. */
   function start(root, data) {
@@ -23,11 +25,12 @@ const IRTraceViewer = (() => {
       select: $("function-select"), notes: $("notes"), status: $("status"),
       warnings: $("warnings"), warningsText: $("warnings-text"),
       diff: $("diff"), empty: $("empty-state"),
-      split: $("layout-split"), stacked: $("layout-stacked"),
+      split: $("layout-split"), stacked: $("layout-stacked"), unified: $("layout-unified"), wrap: $("wrap-lines"),
+      paneBefore: $("pane-before"), paneAfter: $("pane-after"), paneUnified: $("pane-unified"), unifiedFile: $("unified-file"),
       expand: $("expand-all"), collapse: $("collapse-all"),
       copyBefore: $("copy-before"), copyAfter: $("copy-after"),
       beforeFile: $("before-file"), afterFile: $("after-file"),
-      panes: [$("scroll-before"), $("scroll-after")],
+      panes: [$("scroll-before"), $("scroll-after"), $("scroll-unified")],
       help: $("help"), helpKeys: $("help-keys"), helpToggle: $("help-toggle"), theme: $("theme-toggle"),
       search: $("search"), searchSummary: $("search-summary"), base: $("compare-base"),
     };
@@ -92,6 +95,7 @@ const IRTraceViewer = (() => {
       el.title.title = pass.file;
       el.beforeFile.textContent = el.beforeFile.title = app.beforeFile(p);  // the title shows a truncated name whole
       el.afterFile.textContent = el.afterFile.title = pass.file;
+      el.unifiedFile.textContent = el.unifiedFile.title = `${app.beforeFile(p)} \u2192 ${pass.file}`;
       app.warnings.show(pass);
       fillFunctions(p, picked);
       app.panes.show(true);
@@ -167,12 +171,29 @@ const IRTraceViewer = (() => {
     function setLayout(layout) {
       app.panes.relayout(() => {
         state.layout = layout;
-        el.diff.classList.toggle("split", layout === "split");
-        el.diff.classList.toggle("stacked", layout === "stacked");
-        el.split.setAttribute("aria-pressed", String(layout === "split"));
-        el.stacked.setAttribute("aria-pressed", String(layout === "stacked"));
+        for (const name of LAYOUTS) {
+          el.diff.classList.toggle(name, layout === name);
+          el[name === "split" ? "split" : name].setAttribute("aria-pressed", String(layout === name));
+        }
+        el.paneBefore.hidden = el.paneAfter.hidden = layout === "unified";
+        el.paneUnified.hidden = layout !== "unified";
       });
       writeLink();
+    }
+
+    /** Long lines wrap inside the panes (no horizontal scrolling); the choice is kept in the page and the link. */
+    function setWrap(on, remember) {
+      el.wrap.checked = on;
+      app.panes.relayout(() => {
+        state.wrap = on;
+        el.diff.classList.toggle("wrap", on);
+      });
+      if (remember) try { win.localStorage.setItem(WRAP_KEY, on ? "on" : "off"); } catch (err) { /* storage may be off for file:// */ }
+      writeLink();
+    }
+
+    function savedWrap() {
+      try { return win.localStorage.getItem(WRAP_KEY) === "on"; } catch (err) { return false; }
     }
 
     /** Apply a link's fragment; false when it names no pass of this report. */
@@ -180,6 +201,7 @@ const IRTraceViewer = (() => {
       const link = IRTraceState.parse(win.location.hash, passes);
       if (link.pass < 0) return false;
       if (link.layout) setLayout(link.layout);
+      if (link.wrap !== null && link.wrap !== state.wrap) setWrap(link.wrap, false);
       state.wantedKey = link.fn;
       state.base = link.base;
       el.base.value = state.base === null ? "" : String(state.base);
@@ -233,6 +255,9 @@ const IRTraceViewer = (() => {
     fillBaseSelect();
     el.split.addEventListener("click", () => setLayout("split"));
     el.stacked.addEventListener("click", () => setLayout("stacked"));
+    el.unified.addEventListener("click", () => setLayout("unified"));
+    el.wrap.addEventListener("change", () => setWrap(el.wrap.checked, true));
+    if (savedWrap()) setWrap(true, false);
     IRTraceKeys.fillHelp(el.helpKeys);
     el.helpToggle.addEventListener("click", () => toggleHelp());
     doc.addEventListener("click", event => {  // the help is a popover: a click elsewhere closes it
@@ -242,6 +267,8 @@ const IRTraceViewer = (() => {
       next: () => app.passList.step(1),
       previous: () => app.passList.step(-1),
       search: () => app.search.focus(),
+      nextChange: () => app.panes.stepChange(1),
+      previousChange: () => app.panes.stepChange(-1),
       help: () => toggleHelp(),
       closeHelp: () => (el.help.hidden ? false : toggleHelp(false)),
     });
