@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
+from dataclasses import replace
 
-from . import __version__, compare, highlight, linediff
+from . import __version__, compare, highlight, linediff, renumber
 from .dump import Dump, Snapshot, split_lines
 from .formats import format_of
 from .incremental import IncrementalParser
@@ -20,6 +21,7 @@ class _Lines:
 
     def __init__(self) -> None:
         self.ids: dict[str, int] = {}
+        self.texts: list[str] = []  # line id -> its text
         self.spans: list[list[int]] = []
 
     def intern(self, lines: list[str]) -> tuple[list[int], list[tuple[int, int]]]:
@@ -31,6 +33,7 @@ class _Lines:
             line_id = table.get(lines[row])
             if line_id is None:
                 line_id = table[lines[row]] = len(table)
+                self.texts.append(lines[row])
                 self.spans.append([])
                 if new_rows and new_rows[-1][1] == row:  # measured: merging across gaps costs more than it saves
                     new_rows[-1] = (new_rows[-1][0], row + 1)
@@ -79,7 +82,8 @@ def _pipeline(dump: Dump, name: str, lines: _Lines, step: Callable[[], None]) ->
     parser = IncrementalParser(record.language)
     texts: list[_Working] = []
     text_of: dict[bytes, int] = {}  # digest of a text -> its index: identical snapshots are handled once
-    diffs: dict[tuple[int, int], Diff] = {}
+    diffs: dict[tuple[int, int], tuple[Diff, tuple[tuple[int, int], ...]]] = {}  # with its renamed pairs
+    names = _Names(record.language.value_spans, texts, lines.texts)
     snapshot_text: list[int] = []  # snapshot index -> text index
     passes: list[Pass] = []
 
@@ -95,15 +99,16 @@ def _pipeline(dump: Dump, name: str, lines: _Lines, step: Callable[[], None]) ->
         after = text_index(snapshot.text)  # read one at a time: only distinct texts' line ids stay in memory
         if not snapshot.is_input:
             before = _before(snapshot, snapshot_text, text_index)
-            diff = None
+            diff, renamed = None, ()
             if before != after:
                 if (before, after) not in diffs:
                     old, new = texts[before], texts[after]
-                    diffs[before, after] = _diff(compare.diff_pass(old.ids, old.structure, new.ids, new.structure))
+                    found = _diff(compare.diff_pass(old.ids, old.structure, new.ids, new.structure))
+                    diffs[before, after] = found, names.renamed(before, after, found)
                     if new.produced_by is None and after != 0:
                         new.produced_by = len(passes)
-                diff = diffs[before, after]
-            passes.append(_pass(snapshot, before, after, diff, record.anchors))
+                diff, renamed = diffs[before, after]
+            passes.append(replace(_pass(snapshot, before, after, diff, record.anchors), renamed=renamed))
         snapshot_text.append(after)
         step()
     level = record.dump_level(parser.tree) if record.dump_level and parser.tree else None
@@ -116,7 +121,33 @@ def _pipeline(dump: Dump, name: str, lines: _Lines, step: Callable[[], None]) ->
         texts=tuple(_freeze(text, index, passes) for index, text in enumerate(texts)),
         passes=tuple(passes),
         notes=dump.notes,
+        renumbering=record.language.value_spans is not None,
     )
+
+
+class _Names:
+    """The renamed line pairs of a pass diff, for a language with value names (else none)."""
+
+    def __init__(self, value_spans, texts: list[_Working], line_texts: list[str]):
+        self.value_spans = value_spans
+        self.texts = texts
+        self.line_texts = line_texts
+        self.cache: dict[int, tuple[list[str], list]] = {}  # text index -> (lines, spans); the last few only
+
+    def lines(self, t: int) -> tuple[list[str], list]:
+        if t not in self.cache:
+            if len(self.cache) > 2:  # a pass's after is the next one's before: keep the recent texts only
+                self.cache.pop(next(iter(self.cache)))
+            lines = [self.line_texts[i] for i in self.texts[t].ids]
+            self.cache[t] = lines, self.value_spans(lines)
+        return self.cache[t]
+
+    def renamed(self, before: int, after: int, diff: Diff) -> tuple[tuple[int, int], ...]:
+        pieces = [p.segments for p in diff.pieces if p.inserted and p.deleted]
+        if self.value_spans is None or not pieces:
+            return ()
+        (old, old_spans), (new, new_spans) = self.lines(before), self.lines(after)
+        return tuple(renumber.in_pieces(old, new, pieces, old_spans, new_spans))
 
 
 def _before(snapshot: Snapshot, snapshot_text: list[int], text_index: Callable[[str], int]) -> int:

@@ -33,7 +33,7 @@ const IRTracePanes = (() => {
       }
       const lines = report.lines;
       const textOf = (side, line) => lines[(side === 0 ? before : after)[line]];
-      const rows = R.buildRows(pass, state.key, span, textOf);
+      const rows = IRTraceRenumber.markRows(R.buildRows(pass, state.key, span, textOf), pass);
       const folds = R.computeFolds(rows.kind, report.context);
       let widthChars = 0;
       for (let r = 0; r < rows.b.length; r++) {
@@ -101,9 +101,11 @@ const IRTracePanes = (() => {
       const kind = rows.kind[item];
       const line = side === 0 ? rows.b[item] : rows.a[item];
       const changedSide = side === 0 ? "del" : "ins";
-      const row = app.make("div", "row " + (line < 0 ? "filler" : kind === R.KIND_EQUAL ? "eq" : changedSide));
+      const renamed = kind === IRTraceRenumber.KIND_RENAMED;  // equal but for value names: marked, not hidden
+      const row = app.make("div", "row " + (line < 0 ? "filler" : kind === R.KIND_EQUAL ? "eq" : renamed ? "renamed" : changedSide));
       const number = app.make("span", "ln", line < 0 ? "" : String(line + 1));
-      const marker = app.make("span", "mk", line < 0 || kind === R.KIND_EQUAL ? " " : side === 0 ? "\u2212" : "+");
+      const marker = app.make("span", "mk", line < 0 || kind === R.KIND_EQUAL ? " " : renamed ? "\u2248" : side === 0 ? "\u2212" : "+");
+      if (renamed) marker.title = "Renamed: equal to the other side but for value names";
       const code = app.make("span", "code");
       const warned = side === 1 && line >= 0 ? view.anchors.get(line) : undefined;
       if (warned) {
@@ -112,7 +114,7 @@ const IRTracePanes = (() => {
       }
       if (line >= 0) {
         const id = (side === 0 ? view.before : view.after)[line];
-        const words = kind === R.KIND_PAIR ? wordsOf(item) : null;
+        const words = kind === R.KIND_PAIR || renamed ? wordsOf(item) : null;
         paint(code, id, words ? words[side === 0 ? "before" : "after"] : [], changedSide);
       }
       row.append(number, marker, code);

@@ -1,24 +1,85 @@
 "use strict";
 /*
- * The viewer's one entry point: IRTraceViewer.start(root, data) reads the data through model.js,
- * builds the modules (pass list, function selector, panes, search, keys) around one `app` object and
- * owns what ties them together: selecting a pass, the compare base, layout, theme and help.
+ * The viewer's one entry point: IRTraceViewer.start(root, data) reads the data through model.js, owns
+ * what the whole page shares (theme, help, keys, links) and, through pipelines.js, the view of the
+ * chosen pipeline: `view` builds the modules (pass list, function selector, panes, search) around one
+ * `app` object for one pipeline and owns what ties them together: selecting a pass, the compare base,
+ * Ignore renumbering, layout.
  */
 const IRTraceViewer = (() => {
   const THEME_KEY = "pypto-ir-trace-theme";
 
-  /** root: the document (or element) holding the report's markup; data: the inflated JSON. */
+  /** root: the document (or element) holding the report's markup; data: the inflated JSON. Returns the pipelines. */
   function start(root, data) {
     const report = IRTraceModel.read(data);
-    const pipeline = report.pipelines[0];
-    const passes = pipeline.passes;
     const doc = root.ownerDocument || root;
     const win = doc.defaultView;
+    const $ = id => root.querySelector("#" + id);
+    const el = { help: $("help"), helpKeys: $("help-keys"), helpToggle: $("help-toggle"), theme: $("theme-toggle") };
+    const pipelines = IRTracePipelines.create(root, report, (index, carried) => view(root, report, index, carried));
+    const app = () => pipelines.current();
+
+    // ---- help and theme -------------------------------------------------------------------------
+
+    function toggleHelp(show) {
+      const open = show === undefined ? el.help.hidden : show;
+      el.help.hidden = !open;
+      el.helpToggle.setAttribute("aria-expanded", String(open));
+    }
+
+    const systemDark = () => Boolean(win.matchMedia && win.matchMedia("(prefers-color-scheme: dark)").matches);
+    const currentTheme = () => doc.documentElement.dataset.theme || (systemDark() ? "dark" : "light");
+    function setTheme(theme, remember) {
+      doc.documentElement.dataset.theme = theme;
+      el.theme.setAttribute("aria-pressed", String(theme === "dark"));
+      if (remember) try { win.localStorage.setItem(THEME_KEY, theme); } catch (err) { /* storage may be off for file:// */ }
+    }
+
+    function startTheme() {
+      let saved = null;
+      try { saved = win.localStorage.getItem(THEME_KEY); } catch (err) { saved = null; }
+      if (saved === "light" || saved === "dark") setTheme(saved, false);
+      else el.theme.setAttribute("aria-pressed", String(currentTheme() === "dark"));
+      // Without an explicit choice the page follows the system live; keep the toggle's state true to it.
+      if (win.matchMedia) {
+        win.matchMedia("(prefers-color-scheme: dark)").addEventListener("change", () => {
+          el.theme.setAttribute("aria-pressed", String(currentTheme() === "dark"));
+        });
+      }
+      el.theme.addEventListener("click", () => setTheme(currentTheme() === "dark" ? "light" : "dark", true));
+    }
+
+    // ---- wiring: once for the page; the keys act on the pipeline shown ------------------------------
+
+    startTheme();
+    IRTraceKeys.fillHelp(el.helpKeys);
+    el.helpToggle.addEventListener("click", () => toggleHelp());
+    doc.addEventListener("click", event => {  // the help is a popover: a click elsewhere closes it
+      if (!el.help.hidden && !el.help.contains(event.target) && !el.helpToggle.contains(event.target)) toggleHelp(false);
+    });
+    IRTraceKeys.bind(doc, "page", {
+      next: () => app().passList.step(1),
+      previous: () => app().passList.step(-1),
+      search: () => app().search.focus(),
+      help: () => toggleHelp(),
+      closeHelp: () => (el.help.hidden ? false : toggleHelp(false)),
+    });
+    win.addEventListener("hashchange", () => pipelines.follow(win.location.hash));
+    if (!pipelines.follow(win.location.hash)) app().selectFirst();
+    return pipelines;
+  }
+
+  /** The view of report.pipelines[index] on fresh markup; `carried`: what the reader chose in the one before. */
+  function view(root, report, index, carried) {
+    const pipeline = report.pipelines[index];
+    const passes = pipeline.passes;
+    const doc = root.ownerDocument || root;
     const $ = id => root.querySelector("#" + id);
     const el = {
       list: $("pass-list"), listEmpty: $("pass-list-empty"),
       changed: $("filter-changed"), noop: $("filter-noop"), filterCount: $("filter-count"),
-      title: $("pass-title"), counts: $("pass-counts"), summary: $("summary"),
+      title: $("pass-title"), counts: $("pass-counts"), summary: $("summary"), detail: $("pass-detail"),
+      renumber: $("ignore-renumbering"), dumpNotes: $("dump-notes"), dumpNotesList: $("dump-notes-list"),
       select: $("function-select"), notes: $("notes"), status: $("status"),
       warnings: $("warnings"), warningsText: $("warnings-text"),
       diff: $("diff"), empty: $("empty-state"),
@@ -27,14 +88,17 @@ const IRTraceViewer = (() => {
       copyBefore: $("copy-before"), copyAfter: $("copy-after"),
       beforeFile: $("before-file"), afterFile: $("after-file"),
       panes: [$("scroll-before"), $("scroll-after")],
-      help: $("help"), helpKeys: $("help-keys"), helpToggle: $("help-toggle"), theme: $("theme-toggle"),
       search: $("search"), searchSummary: $("search-summary"), base: $("compare-base"),
     };
     const state = IRTraceState.create();
+    if (report.pipelines.length > 1) state.pipe = pipeline.name;
     const comparisons = new Map();  // "base:pass" -> the pass compared with that base
+    const renumbered = new Map();  // pass -> the pass seen with Ignore renumbering
 
     const app = {
-      el, report, pipeline, passes, state, select, pickFunction, announce,
+      el, report, pipeline, passes, state, select, pickFunction, announce, followLink, selectFirst,
+      /** What the next pipeline's view keeps: layout, search text, Ignore renumbering. */
+      carry: () => ({ layout: state.layout, search: el.search.value, ignoreRenumbering: state.ignoreRenumbering }),
       /** An element with a class and text. */
       make(tag, className, text) {
         const node = doc.createElement(tag);
@@ -44,7 +108,11 @@ const IRTraceViewer = (() => {
       },
       /** What the panes show for pass p: the pass itself, or its snapshot against the chosen base. */
       shown(p) {
-        if (state.base === null) return passes[p];
+        if (state.base === null && !state.ignoreRenumbering) return passes[p];
+        if (state.base === null) {
+          if (!renumbered.has(p)) renumbered.set(p, IRTraceRenumber.ignoring(passes[p]));
+          return renumbered.get(p);
+        }
         const key = `${state.base}:${p}`;
         if (!comparisons.has(key)) {
           comparisons.set(key, Object.assign({}, passes[p], pipeline.compare(snapshotText(state.base), passes[p].after)));
@@ -76,9 +144,10 @@ const IRTraceViewer = (() => {
       el.diff.hidden = false;
       const pass = app.shown(p);
       el.title.textContent = `${pass.label} ${pass.name}`;
-      el.title.title = pass.file;
+      el.title.title = pass.detail ? `${pass.file}\n${pass.detail}` : pass.file;
+      el.detail.textContent = pass.detail;
       el.counts.textContent = state.base !== null ? `+${pass.ins} \u2212${pass.del} since ${snapshotFile(state.base)}`
-        : pass.changed ? `+${pass.ins} \u2212${pass.del}` : "no-op";
+        : pass.changed ? IRTraceRenumber.counts(pass) : "no-op";
       el.beforeFile.textContent = el.beforeFile.title = app.beforeFile(p);  // the title shows a truncated name whole
       el.afterFile.textContent = el.afterFile.title = pass.file;
       showWarnings(pass);
@@ -90,7 +159,7 @@ const IRTraceViewer = (() => {
     function showEmpty(message) {
       app.panes.clear();
       el.title.textContent = passes.length ? "No pass selected" : "No passes";
-      el.counts.textContent = "";
+      el.counts.textContent = el.detail.textContent = "";
       app.functions.clear();
       el.warnings.hidden = true;
       el.diff.hidden = true;
@@ -106,7 +175,10 @@ const IRTraceViewer = (() => {
       if (state.base !== null) notes.unshift(["info", compareNote(p)]);
       else if (!passes.some(x => x.changed)) notes.unshift(["info", "The pipeline changed nothing: every pass printed the text of its predecessor."]);
       else if (!pass.changed) notes.unshift(["info", "No-op: this pass printed exactly the text of its predecessor."]);
+      else if (!pass.ins && !pass.del && pass.renamedCount) notes.unshift(["info", "Only value names changed in this pass (Ignore renumbering is on)."]);
       else if (!pass.ins && !pass.del) notes.unshift(["info", "Only the line endings changed in this pass."]);
+      if (pass.failed) notes.unshift(["warn", IRTracePipelines.failedNote(pass)]);
+      if (state.base !== null && pipeline.renumbering) notes.push(["info", IRTracePipelines.RENUMBER_COMPARE]);
       el.notes.replaceChildren(...notes.map(([kind, text]) => app.make("p", "note " + kind, text)));
     }
 
@@ -158,6 +230,7 @@ const IRTraceViewer = (() => {
       el.base.disabled = passes.length === 0;
       el.base.addEventListener("change", () => {
         state.base = el.base.value === "" ? null : Number(el.base.value);
+        IRTracePipelines.renumberAvailable(app);
         if (state.selected >= 0) select(state.selected, true);
       });
     }
@@ -183,14 +256,15 @@ const IRTraceViewer = (() => {
       writeLink();
     }
 
-    /** Apply a link's fragment; false when it names no pass of this report. */
-    function followLink() {
-      const link = IRTraceState.parse(win.location.hash, passes);
+    /** Apply a link's fragment; false when it names no pass of this pipeline. */
+    function followLink(hash) {
+      const link = IRTraceState.parse(hash, passes);
       if (link.pass < 0) return false;
       if (link.layout) setLayout(link.layout);
       state.wantedKey = link.fn;
       state.base = link.base;
       el.base.value = state.base === null ? "" : String(state.base);
+      IRTracePipelines.renumberAvailable(app);
       app.passList.markHistory(state.wantedKey);
       if (!app.passList.isVisible(link.pass)) app.passList.showAll();
       select(link.pass, true);
@@ -204,64 +278,37 @@ const IRTraceViewer = (() => {
       announceTimer = setTimeout(() => { el.status.textContent = ""; }, 4000);
     }
 
-    // ---- help and theme -------------------------------------------------------------------------
-
-    function toggleHelp(show) {
-      const open = show === undefined ? el.help.hidden : show;
-      el.help.hidden = !open;
-      el.helpToggle.setAttribute("aria-expanded", String(open));
+    /** The first pass that changed the IR (else the first pass). */
+    function selectFirst() {
+      const firstChanged = passes.findIndex(pass => pass.changed);
+      select(passes.length ? Math.max(firstChanged, 0) : -1);
     }
 
-    const systemDark = () => Boolean(win.matchMedia && win.matchMedia("(prefers-color-scheme: dark)").matches);
-    const currentTheme = () => doc.documentElement.dataset.theme || (systemDark() ? "dark" : "light");
-    function setTheme(theme, remember) {
-      doc.documentElement.dataset.theme = theme;
-      el.theme.setAttribute("aria-pressed", String(theme === "dark"));
-      if (remember) try { win.localStorage.setItem(THEME_KEY, theme); } catch (err) { /* storage may be off for file:// */ }
-    }
-
-    function startTheme() {
-      let saved = null;
-      try { saved = win.localStorage.getItem(THEME_KEY); } catch (err) { saved = null; }
-      if (saved === "light" || saved === "dark") setTheme(saved, false);
-      else el.theme.setAttribute("aria-pressed", String(currentTheme() === "dark"));
-      // Without an explicit choice the page follows the system live; keep the toggle's state true to it.
-      if (win.matchMedia) {
-        win.matchMedia("(prefers-color-scheme: dark)").addEventListener("change", () => {
-          el.theme.setAttribute("aria-pressed", String(currentTheme() === "dark"));
-        });
-      }
-      el.theme.addEventListener("click", () => setTheme(currentTheme() === "dark" ? "light" : "dark", true));
+    function setIgnoreRenumbering(on) {
+      state.ignoreRenumbering = on;
+      el.renumber.checked = on;
+      app.passList.showCounts(p => (on ? app.shown(p) : passes[p]));
+      if (state.selected >= 0) select(state.selected, true);
     }
 
     // ---- wiring ---------------------------------------------------------------------------------
 
-    startTheme();
     app.passList.build();
+    IRTracePipelines.decorate(app);
     fillBaseSelect();
     el.split.addEventListener("click", () => setLayout("split"));
     el.stacked.addEventListener("click", () => setLayout("stacked"));
-    IRTraceKeys.fillHelp(el.helpKeys);
-    el.helpToggle.addEventListener("click", () => toggleHelp());
-    doc.addEventListener("click", event => {  // the help is a popover: a click elsewhere closes it
-      if (!el.help.hidden && !el.help.contains(event.target) && !el.helpToggle.contains(event.target)) toggleHelp(false);
-    });
-    IRTraceKeys.bind(doc, "page", {
-      next: () => app.passList.step(1),
-      previous: () => app.passList.step(-1),
-      search: () => app.search.focus(),
-      help: () => toggleHelp(),
-      closeHelp: () => (el.help.hidden ? false : toggleHelp(false)),
-    });
     IRTraceKeys.bind(el.search, "search", {
       nextCountChange: () => app.search.jumpToChange(1),
       previousCountChange: () => app.search.jumpToChange(-1),
       clearSearch: () => app.search.clear(),
     });
-    win.addEventListener("hashchange", followLink);
-    if (!followLink()) {
-      const firstChanged = passes.findIndex(pass => pass.changed);
-      select(passes.length ? Math.max(firstChanged, 0) : -1);
+    el.renumber.addEventListener("change", () => setIgnoreRenumbering(el.renumber.checked));
+    if (carried) {
+      if (carried.layout !== state.layout) setLayout(carried.layout);
+      if (pipeline.renumbering && carried.ignoreRenumbering) setIgnoreRenumbering(true);
+      el.search.value = carried.search;
+      if (carried.search) app.search.run();
     }
     return app;
   }
