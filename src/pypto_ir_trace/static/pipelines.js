@@ -75,8 +75,7 @@ const IRTracePipelines = (() => {
 
   /** The note on a failed pass. */
   function failedNote(pass) {
-    return `${pass.label} ${pass.name} failed${pass.detail ? ` (${pass.detail})` : ""}: the pipeline stopped here, ` +
-      "and its snapshot is the IR the pass left behind.";
+    return `${pass.label} ${pass.name} failed: the pipeline stopped here, and its snapshot is the IR the pass left behind.`;
   }
 
   return { RENUMBER_COMPARE, create, decorate, renumberAvailable, failedNote };
