@@ -12,7 +12,7 @@ const IRTracePassList = (() => {
       const fragment = el.list.ownerDocument.createDocumentFragment();
       passes.forEach((pass, p) => {
         const item = app.make("li");
-        const button = app.make("button", "pass" + (pass.changed ? " changed" : " noop"));
+        const button = app.make("button", "pass" + (pass.changed ? " changed" : " noop") + (pass.failed ? " failed" : ""));
         button.type = "button";
         button.dataset.index = String(p);
         button.title = titleOf(pass);
