@@ -80,7 +80,7 @@ const IRTracePanes = (() => {
     }
 
     function render() {
-      if (!view) return;
+      if (!view || !el.diff.isConnected) return;  // the view of a pipeline no longer shown (pipelines.js)
       const pane = el.panes[0];
       const first = Math.max(0, Math.floor(pane.scrollTop / ROW_HEIGHT) - OVERSCAN);
       const visibleRows = Math.ceil(Math.max(pane.clientHeight, el.panes[1].clientHeight) / ROW_HEIGHT);
