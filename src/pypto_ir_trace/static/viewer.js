@@ -109,10 +109,7 @@ const IRTraceViewer = (() => {
       /** What the panes show for pass p: the pass itself, or its snapshot against the chosen base. */
       shown(p) {
         if (state.base === null && !state.ignoreRenumbering) return passes[p];
-        if (state.base === null) {
-          if (!renumbered.has(p)) renumbered.set(p, IRTraceRenumber.ignoring(passes[p]));
-          return renumbered.get(p);
-        }
+        if (state.base === null) return ignoring(p);
         const key = `${state.base}:${p}`;
         if (!comparisons.has(key)) {
           comparisons.set(key, Object.assign({}, passes[p], pipeline.compare(snapshotText(state.base), passes[p].after)));
@@ -125,6 +122,12 @@ const IRTraceViewer = (() => {
     app.functions = IRTraceFunctions.create(app);
     app.panes = IRTracePanes.create(app);
     app.search = IRTraceSearch.create(app);
+
+    /** Pass p with its renamed lines as unchanged (Ignore renumbering). */
+    function ignoring(p) {
+      if (!renumbered.has(p)) renumbered.set(p, IRTraceRenumber.ignoring(passes[p]));
+      return renumbered.get(p);
+    }
 
     const snapshotFile = s => (s === 0 ? pipeline.input.file : passes[s - 1].file);
     const snapshotText = s => (s === 0 ? pipeline.input.text : passes[s - 1].after);
@@ -287,7 +290,7 @@ const IRTraceViewer = (() => {
     function setIgnoreRenumbering(on) {
       state.ignoreRenumbering = on;
       el.renumber.checked = on;
-      app.passList.showCounts(p => (on ? app.shown(p) : passes[p]));
+      app.passList.showCounts(p => (on ? ignoring(p) : passes[p]));
       if (state.selected >= 0) select(state.selected, true);
     }
 
