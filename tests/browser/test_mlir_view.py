@@ -239,3 +239,19 @@ def test_a_streams_diagnostics_are_the_failed_passs_warnings(open_report):
     assert warnings.is_visible()
     assert "cannot bufferize bodiless function" in warnings.inner_text()
     assert page.get_by_text(re.compile("the pipeline stopped here")).is_visible()
+
+
+def test_switching_pipelines_keeps_ignore_renumbering_and_the_theme(open_report, compile_output):
+    page = open_report(compile_output, fragment="#pipe=kernel_aic&pass=1").page
+    page.get_by_role("button", name="Toggle dark theme").click()
+    page.get_by_role("checkbox", name="Ignore renumbering").check()
+    pipeline_box(page).select_option(label="PyPTO")
+    assert page.get_by_role("checkbox", name="Ignore renumbering").count() == 0  # PyPTO has no value names
+    pipeline_box(page).select_option(label="kernel_aiv")
+    page.evaluate("location.hash = '#pipe=kernel_aiv&pass=36'")
+    expect_heading(page, "36 canonicalize")
+    assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+    assert page.get_by_role("checkbox", name="Ignore renumbering").is_checked()  # kept through PyPTO
+    assert "renamed" in counts(page)
+    pipeline_box(page).select_option(label="kernel_aic")
+    assert page.get_by_role("checkbox", name="Ignore renumbering").is_checked()

@@ -97,8 +97,11 @@ const IRTraceViewer = (() => {
 
     const app = {
       el, report, pipeline, passes, state, select, pickFunction, announce, followLink, selectFirst,
-      /** What the next pipeline's view keeps: layout, search text, Ignore renumbering. */
-      carry: () => ({ layout: state.layout, search: el.search.value, ignoreRenumbering: state.ignoreRenumbering }),
+      /** What the next pipeline's view keeps: layout, search text, Ignore renumbering (kept through a pipeline without it). */
+      carry: () => ({
+        layout: state.layout, search: el.search.value,
+        ignoreRenumbering: pipeline.renumbering ? state.ignoreRenumbering : Boolean(carried && carried.ignoreRenumbering),
+      }),
       /** An element with a class and text. */
       make(tag, className, text) {
         const node = doc.createElement(tag);
