@@ -15,6 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import gen_dump  # noqa: E402  (a sibling script, not a package)
+import gen_mlir  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -27,6 +28,7 @@ class Case:
     lines: int
     passes: int
     targets: dict  # column -> upper bound; printed beside the figure, never asserted
+    mlir: bool = False  # an MLIR tree (gen_mlir: `functions` functions, `passes` rounds), not a PyPTO dump
 
 
 CASES = {
@@ -35,6 +37,9 @@ CASES = {
     "large": Case(200, 100, 80, {"cli_s": 12, "rss_mb": 1024, "report_kb": 4096,
                                  "open_ms": 1500, "j_ms": 100, "select_ms": 100}),
     "xlarge": Case(400, 150, 100, {"cli_s": 45, "rss_mb": 2560, "report_kb": 12288}),
+    "mlir-small": Case(4, 0, 2, {}, mlir=True),
+    # ~730 files, ~9.7 MB: the size of a real IREE tree dump
+    "mlir": Case(18, 0, 10, {"cli_s": 10, "rss_mb": 500, "open_ms": 1500, "j_ms": 100}, mlir=True),
 }
 
 # (column key, header, format); the key names the figure in the results dict.
@@ -51,7 +56,7 @@ def dump_sizes(dump: Path) -> tuple[int, int]:
     """Total bytes and gzip -6 bytes of the files concatenated in name order."""
     packer = zlib.compressobj(6, zlib.DEFLATED, 31)
     total = packed = 0
-    for path in sorted(dump.iterdir()):
+    for path in sorted(p for p in dump.rglob("*") if p.is_file()):
         data = path.read_bytes()
         total += len(data)
         packed += len(packer.compress(data))
@@ -200,8 +205,11 @@ def run_case(name: str, workdir: Path, browser: bool, seed: int) -> dict:
     case = CASES[name]
     out = workdir / name
     start = time.perf_counter()
-    generated = gen_dump.generate(out, functions=case.functions, lines=case.lines, passes=case.passes,
-                                  broken=1, broken_class=True, seed=seed)
+    if case.mlir:
+        generated = gen_mlir.generate(out, functions=case.functions, rounds=case.passes, seed=seed)
+    else:
+        generated = gen_dump.generate(out, functions=case.functions, lines=case.lines, passes=case.passes,
+                                      broken=1, broken_class=True, seed=seed)
     dump_gen_s = time.perf_counter() - start
     total, packed = dump_sizes(generated.path)
     report = workdir / f"{name}.html"

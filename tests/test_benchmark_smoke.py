@@ -54,3 +54,25 @@ def test_run_small_without_browser(tmp_path):
     assert (tmp_path / "small.html").stat().st_size > 0
     assert "| case | snapshot lines |" in proc.stdout
     assert any(line.startswith("| small |") for line in proc.stdout.splitlines())
+
+
+def test_mlir_generator_follows_the_tree_layout_and_reads_back(tmp_path):
+    import gen_mlir
+
+    from pypto_ir_trace.formats import load
+
+    result = gen_mlir.generate(tmp_path / "t", functions=3, rounds=2, seed=1)
+    root = tmp_path / "t" / "builtin_module_no-symbol-name"
+    assert sorted(p.name for p in root.glob("*.mlir")) == ["0_inline.mlir", "1_sccp.mlir", "2_symbol-dce.mlir"]
+    assert sorted(p.name for p in (root / "func_func_kernel_1").iterdir())[:2] == ["0_0_canonicalize.mlir", "0_1_cse.mlir"]
+    assert result.files == 3 + 3 * 4 * 2
+    dump = load(tmp_path / "t")[0]
+    assert dump.format == "mlir-tree" and len(dump.snapshots) == result.files + 1
+    assert [s.name for s in dump.snapshots[1:3]] == ["inline", "canonicalize"]
+
+
+def test_run_mlir_small_without_browser(tmp_path):
+    proc = subprocess.run([sys.executable, str(BENCH / "run.py"), "--cases", "mlir-small", "--no-browser",
+                           "--workdir", str(tmp_path)], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert any(line.startswith("| mlir-small |") for line in proc.stdout.splitlines())

@@ -78,6 +78,9 @@ class Pass:
     failed: bool = False
     warnings: str | None = None
     anchors: tuple[Anchor, ...] = ()
+    # (before line, after line) of changed lines equal under one consistent renaming of value names
+    # within their function (renumber.py), sorted by after line; only for languages with value names
+    renamed: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -90,6 +93,7 @@ class Pipeline:
     passes: tuple[Pass, ...]
     notes: tuple[str, ...] = ()
     level: str | None = None  # the detail the compiler printed at (PyPTO: "EXPLICIT" or "CONCISE"), when known
+    renumbering: bool = False  # its language has value names: passes carry `renamed` pairs
 
 
 @dataclass(frozen=True)
@@ -168,6 +172,8 @@ def _pipeline(pipeline: Pipeline) -> dict:
         entry["level"] = pipeline.level
     if pipeline.notes:
         entry["notes"] = list(pipeline.notes)
+    if pipeline.renumbering:
+        entry["renumbering"] = True
     entry["texts"] = [_text(text) for text in pipeline.texts]
     entry["passes"] = [_pass(p) for p in pipeline.passes]
     return entry
@@ -210,4 +216,6 @@ def _pass(p: Pass) -> dict:
         ]
         entry["inserted"] = list(p.diff.inserted_ids)
         entry["regions"] = {key: [ins, dels] for key, ins, dels in p.diff.by_region}
+    if p.renamed:
+        entry["renamed"] = [list(pair) for pair in p.renamed]
     return entry

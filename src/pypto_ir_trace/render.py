@@ -19,7 +19,8 @@ from .model import Report, to_json
 # In dependency order: the pure logic, the data reader, the viewer's modules, its entry point, the bootstrap.
 _SCRIPTS = (
     "data.js", "rows.js", "linediff.js", "compare.js", "model.js",
-    "state.js", "keys.js", "passlist.js", "functions.js", "panes.js", "searchworker.js", "search.js", "warnings.js",
+    "renumber.js", "state.js", "keys.js", "passlist.js", "functions.js", "panes.js", "searchworker.js", "search.js",
+    "warnings.js", "pipelines.js",
     "viewer.js", "boot.js",
 )
 _DATA_ELEMENT = re.compile(r'<script type="application/octet-stream" id="report-data"[^>]*>([A-Za-z0-9+/=]*)</script>')

@@ -66,3 +66,43 @@ def renamed(
         if old not in forward and new not in backward:
             forward[old], backward[new] = new, old
     return [(i, j) for i, j, pairs in candidates if all(forward.get(old) == new for old, new in pairs)]
+
+
+def in_pieces(
+    before: Sequence[str],
+    after: Sequence[str],
+    pieces: Sequence[Sequence[Sequence[int]]],
+    before_spans: Sequence[Spans],
+    after_spans: Sequence[Spans],
+) -> list[tuple[int, int]]:
+    """`renamed` for each piece of a pass diff (one function, or the lines outside every function: one
+    scope of names each), given as its segments [b, a, eq, del, ins, ...]; pairs in whole-text lines."""
+    found: list[tuple[int, int]] = []
+    for segments in pieces:
+        b_rows: list[int] = []
+        a_rows: list[int] = []
+        blocks: list[Block] = []
+        has_pair = False
+        for segment in segments:
+            b, a = segment[0], segment[1]
+            for at in range(2, len(segment), 3):
+                eq, dels, ins = segment[at : at + 3]
+                if eq:
+                    blocks.append(Block(True, len(b_rows), eq, len(a_rows), eq))
+                    b_rows.extend(range(b, b + eq))
+                    a_rows.extend(range(a, a + eq))
+                    b, a = b + eq, a + eq
+                if dels or ins:
+                    blocks.append(Block(False, len(b_rows), dels, len(a_rows), ins))
+                    b_rows.extend(range(b, b + dels))
+                    a_rows.extend(range(a, a + ins))
+                    b, a = b + dels, a + ins
+                    has_pair = has_pair or (dels > 0 and ins > 0)
+        if not has_pair:
+            continue  # nothing deleted faces anything inserted: no line can be a renamed one
+        pairs = renamed(
+            [before[i] for i in b_rows], [after[j] for j in a_rows], blocks,
+            [before_spans[i] for i in b_rows], [after_spans[j] for j in a_rows],
+        )
+        found.extend((b_rows[i], a_rows[j]) for i, j in pairs)
+    return sorted(found, key=lambda pair: pair[1])

@@ -19,8 +19,11 @@ class Language:
     analyze: Callable[[Tree, list[str]], Structure]  # regions and how far they can be trusted
     # May an incremental edit boundary sit between these two unchanged lines? (None: never widen)
     calm_boundary: Callable[[str, str], bool] | None = None
+    # Per line, the (start, end) spans of the names a pass may renumber (SSA values, block labels);
+    # None: the language has no such names, and "Ignore renumbering" does not apply
+    value_spans: Callable[[list[str]], list[list[tuple[int, int]]]] | None = None
 
 
 PYTHON = Language("python", python.GRAMMAR, python.analyze, python.calm_boundary)
-MLIR = Language("mlir", mlir.LANGUAGE, mlir.analyze)
+MLIR = Language("mlir", mlir.LANGUAGE, mlir.analyze, value_spans=mlir.value_spans)
 LANGUAGES = {language.name: language for language in (PYTHON, MLIR)}

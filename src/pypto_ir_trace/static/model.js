@@ -6,10 +6,11 @@
  * The JSON (schema 2, model.py's to_json), named fields; positional only inside segments and spans:
  *   {schema, generator, title, context, limits, classes, lines, spans, pipelines}
  *   lines[id], spans[id] = [gap, length, class, ...] (gap in UTF-16 units from the previous span's end)
- *   pipelines[i] = {name, format, title, input, level?, notes?, texts, passes}
+ *   pipelines[i] = {name, format, title, input, level?, notes?, renumbering?, texts, passes}
  *   texts[t] = {ids} | {pass}, then {eol, final} | {eols}, regions [{key, kind, start, end, error?}], untrusted?
  *   passes[p] = {label, name, file, detail?, failed?, before, after, ins, del, warnings?,
- *                anchors? [{log, line, message}], pieces? [{key, ins, del, segments}], inserted?, regions? {key: [ins, del]}}
+ *                anchors? [{log, line, message}], pieces? [{key, ins, del, segments}], inserted?, regions? {key: [ins, del]},
+ *                renamed? [[bLine, aLine]]}
  *   segments = [[bStart, aStart, eq, del, ins, eq, del, ins, ...]]
  *
  * What the viewer reads (all indices 0-based, line ranges [start, end)):
@@ -18,7 +19,10 @@
  *     highlights(id)     its highlight spans [{start, end, name}], sorted, in UTF-16 units; name is a
  *                        highlight class ("keyword", ...)
  *     context            unchanged lines kept around a change (--context)
- *   pipeline = {name, format, title, level, notes, input: {file, text}, texts, passes, ids(t), source(t), compare(tb, ta)}
+ *   pipeline = {name, format, title, level, notes, renumbering, input: {file, text}, texts, passes, ids(t), source(t),
+ *               compare(tb, ta)}
+ *     notes              what the reader should know about the dump (ordering caveats, ...): strings
+ *     renumbering        its language has value names: passes carry `renamed` (Ignore renumbering applies)
  *     level              the detail the compiler printed at ("EXPLICIT", "CONCISE"), or null when unknown
  *     input              the snapshot before the first pass: its file name and text index
  *     texts[t]           each distinct snapshot: {regions: [{key, kind, start, end, error}], byKey: Map(key ->
@@ -28,7 +32,7 @@
  *     compare(tb, ta)    any two texts diffed like a pass (compare.js): {before, after, ins, del, pieces,
  *                        inserted, regions}, the diff fields of a pass below
  *   passes[p] = {index, label, name, file, detail, failed, changed, before, after, ins, del, warnings,
- *                anchors, pieces, inserted, regions}
+ *                anchors, pieces, inserted, regions, renamed}
  *     before / after     text indices; a no-op pass has before == after (changed false) and pieces null
  *     warnings           the pass's .log text ("" when none); anchors: [{log, line, message}], log lines that
  *                        name `line` of the after snapshot
@@ -38,6 +42,8 @@
  *     inserted           ids of the inserted lines, in after order (with `before` they rebuild `after`)
  *     regions            Map(key -> {ins, del}) of the regions the pass changes
  *     detail, failed     what the pass ran on ("" when the format does not say); whether the pass failed
+ *     renamed            [[b, a]]: before line b and after line a (a deleted and an inserted line of one
+ *                        piece) are equal under one consistent renaming of value names; sorted by a
  *
  * Pure: data in, objects out. Nothing here touches the DOM.
  */
@@ -101,6 +107,7 @@ const IRTraceModel = (() => {
     }
     return {
       name: raw.name, format: raw.format, title: raw.title, level: raw.level || null, notes: raw.notes || [],
+      renumbering: Boolean(raw.renumbering),
       input: { file: raw.input, text: 0 }, texts, passes, ids, source, compare,
     };
   }
@@ -119,6 +126,7 @@ const IRTraceModel = (() => {
       pieces: null,
       inserted: entry.inserted || [],
       regions: readCounts(entry.regions),
+      renamed: (entry.renamed || []).map(([b, a]) => [b, a]),
     };
     // Decoded when first read: opening a report reads a few passes, not all of them.
     if (entry.pieces) once(pass, "pieces", () => entry.pieces.map(readPiece));

@@ -42,7 +42,7 @@ const IRTracePanes = (() => {
       }
       const lines = report.lines;
       const textOf = (side, line) => lines[(side === 0 ? before : after)[line]];
-      const rows = R.buildRows(pass, state.key, span, textOf);
+      const rows = IRTraceRenumber.markRows(R.buildRows(pass, state.key, span, textOf), pass);
       const folds = R.computeFolds(rows.kind, report.context);
       let widthChars = 0;
       if (state.key === null) {  // the whole file: every line of both sides, folded or not
@@ -160,7 +160,7 @@ const IRTracePanes = (() => {
 
     /** Put the entries near each active pane's scroll position in the DOM; measure them when lines wrap. */
     function render() {
-      if (!view) return;
+      if (!view || !el.diff.isConnected) return;  // the view of a pipeline no longer shown (pipelines.js)
       const list = active();
       const split = state.layout === "split";
       // every position is read before any pane is written: a read after a write would force a layout
@@ -235,12 +235,15 @@ const IRTracePanes = (() => {
       const kind = rows.kind[item];
       const line = side === 0 ? rows.b[item] : rows.a[item];
       const changedSide = side === 0 ? "del" : "ins";
-      const row = app.make("div", "row " + (line < 0 ? "filler" : kind === R.KIND_EQUAL ? "eq" : changedSide));
+      const renamed = kind === IRTraceRenumber.KIND_RENAMED;  // equal but for value names: marked, not hidden
+      const row = app.make("div", "row " + (line < 0 ? "filler" : kind === R.KIND_EQUAL ? "eq" : renamed ? "renamed" : changedSide));
+      const both = kind === R.KIND_EQUAL || renamed;  // unified: a line of both sides shows both numbers
       const numbers = state.layout === "unified"
-        ? [app.make("span", "ln old", kind === R.KIND_EQUAL || side === 0 ? String(rows.b[item] + 1) : ""),
-          app.make("span", "ln new", kind === R.KIND_EQUAL || side === 1 ? String(rows.a[item] + 1) : "")]
+        ? [app.make("span", "ln old", both || side === 0 ? String(rows.b[item] + 1) : ""),
+          app.make("span", "ln new", both || side === 1 ? String(rows.a[item] + 1) : "")]
         : [app.make("span", "ln", line < 0 ? "" : String(line + 1))];
-      const marker = app.make("span", "mk", line < 0 || kind === R.KIND_EQUAL ? " " : side === 0 ? "\u2212" : "+");
+      const marker = app.make("span", "mk", line < 0 || kind === R.KIND_EQUAL ? " " : renamed ? "\u2248" : side === 0 ? "\u2212" : "+");
+      if (renamed) marker.title = "Renamed: equal to the other side but for value names";
       const code = app.make("span", "code");
       const warned = side === 1 && line >= 0 ? view.anchors.get(line) : undefined;
       if (warned) {
@@ -254,7 +257,7 @@ const IRTracePanes = (() => {
       }
       if (line >= 0) {
         const id = (side === 0 ? view.before : view.after)[line];
-        const words = kind === R.KIND_PAIR ? wordsOf(item) : null;
+        const words = kind === R.KIND_PAIR || renamed ? wordsOf(item) : null;
         paint(code, id, words ? words[side === 0 ? "before" : "after"] : [], changedSide);
       }
       row.append(...numbers, marker, code);

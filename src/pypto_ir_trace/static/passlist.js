@@ -12,10 +12,10 @@ const IRTracePassList = (() => {
       const fragment = el.list.ownerDocument.createDocumentFragment();
       passes.forEach((pass, p) => {
         const item = app.make("li");
-        const button = app.make("button", "pass" + (pass.changed ? " changed" : " noop"));
+        const button = app.make("button", "pass" + (pass.changed ? " changed" : " noop") + (pass.failed ? " failed" : ""));
         button.type = "button";
         button.dataset.index = String(p);
-        button.title = pass.file;
+        button.title = titleOf(pass);
         // Spaces between the parts make the accessible name read "04 ConvertToSSA +10 −9".
         const meta = app.make("span", "pass-meta");
         meta.append(app.make("span", "count ins", "+" + pass.ins), " ", app.make("span", "count del", "\u2212" + pass.del));
@@ -24,6 +24,7 @@ const IRTracePassList = (() => {
           meta.prepend(app.make("span", "noop-tag", "no-op"), " ");
         }
         if (pass.warnings) meta.append(" ", warningBadge());
+        if (pass.failed) meta.append(" ", failedBadge());
         button.append(app.make("span", "pass-label", pass.label), " ", app.make("span", "pass-name", pass.name), " ", meta);
         button.addEventListener("click", () => app.select(p));
         item.append(button);
@@ -46,6 +47,28 @@ const IRTracePassList = (() => {
       badge.setAttribute("aria-label", "warning");
       badge.title = "This pass emitted warnings";
       return badge;
+    }
+
+    /** A failed pass: the pipeline stopped there (its snapshot is what the pass left). */
+    function failedBadge() {
+      const badge = app.make("span", "badge failed", "\u2716");
+      badge.setAttribute("role", "img");
+      badge.setAttribute("aria-label", "failed");
+      badge.title = "This pass failed: the pipeline stopped here";
+      return badge;
+    }
+
+    const titleOf = pass => (pass.detail ? `${pass.file}\n${pass.detail}` : pass.file);
+
+    /** The +/− counts of each pass as `countOf(p)` gives them ({ins, del, renamedCount}). */
+    function showCounts(countOf) {
+      buttons.forEach((button, p) => {
+        const pass = countOf(p);
+        button.querySelector(".count.ins").textContent = "+" + pass.ins;
+        button.querySelector(".count.del").textContent = "\u2212" + pass.del;
+        button.classList.toggle("has-renamed", Boolean(pass.renamedCount));
+        button.querySelector(".count.del").title = pass.renamedCount ? `${pass.renamedCount} renamed lines not counted` : "";
+      });
     }
 
     const isVisible = p => (passes[p].changed ? el.changed.checked : el.noop.checked);
@@ -98,7 +121,7 @@ const IRTracePassList = (() => {
       buttons.forEach((button, p) => {
         const touched = key !== null && passes[p].regions.has(key);
         button.classList.toggle("touches", touched);
-        button.title = touched ? `${passes[p].file}: changes ${key}` : passes[p].file;
+        button.title = touched ? `${titleOf(passes[p])}: changes ${key}` : titleOf(passes[p]);
       });
     }
 
@@ -118,7 +141,7 @@ const IRTracePassList = (() => {
       });
     }
 
-    return { build, isVisible, visible, applyFilters, showAll, step, markSelected, revealSelected, markHistory, showHits };
+    return { build, isVisible, visible, applyFilters, showAll, step, markSelected, revealSelected, markHistory, showHits, showCounts };
   }
 
   return { create };

@@ -15,16 +15,19 @@ const IRTraceState = (() => {
       wrap: false,      // long lines wrap inside the panes
       base: null,       // the snapshot the panes compare with (0 the input, k after pass k-1); null: each pass's own before
       extra: {},        // link parameters of add-on views (e.g. the two-run view's {view: "effect"})
+      pipe: null,       // the pipeline's name when the report holds several (else null: not in links)
+      ignoreRenumbering: false,  // renamed lines shown as unchanged (pipelines with value names)
     };
   }
 
   /** A snapshot's label as written in file names: "00" for the input, else its pass's label. */
   const snapshotLabel = (passes, s) => (s === 0 ? "00" : passes[s - 1].label);
 
-  /** The fragment of a state ("pass=04&fn=...&layout=stacked&base=00&wrap=1"), "" with no pass selected. */
+  /** The fragment of a state ("pipe=kernel_aiv&pass=04&fn=...&layout=stacked&base=00&wrap=1"), "" with no pass selected. */
   function fragment(state, passes) {
     if (state.selected < 0) return "";
-    const params = new URLSearchParams({ pass: passes[state.selected].label });
+    const params = new URLSearchParams(state.pipe !== null ? { pipe: state.pipe } : {});
+    params.set("pass", passes[state.selected].label);
     if (state.wantedKey !== null) params.set("fn", state.wantedKey);
     if (state.layout !== "split") params.set("layout", state.layout);
     if (state.base !== null) params.set("base", snapshotLabel(passes, state.base));
@@ -49,6 +52,9 @@ const IRTraceState = (() => {
     };
   }
 
+  /** The pipeline a fragment names (null: none, the first one). */
+  const pipeOf = hash => new URLSearchParams(hash.replace(/^#/, "")).get("pipe");
+
   /** The snapshot a label names ("00": the input), or null. */
   function snapshotOf(passes, label) {
     if (label === "00") return 0;
@@ -63,5 +69,5 @@ const IRTraceState = (() => {
     try { history.replaceState(null, "", "#" + text); } catch (err) { /* a sandboxed frame */ }
   }
 
-  return { create, fragment, parse, write, snapshotOf, snapshotLabel };
+  return { create, fragment, parse, pipeOf, write, snapshotOf, snapshotLabel };
 })();

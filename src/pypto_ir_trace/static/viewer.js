@@ -1,8 +1,10 @@
 "use strict";
 /*
- * The viewer's one entry point: IRTraceViewer.start(root, data) reads the data through model.js,
- * builds the modules (pass list, function selector, panes, search, keys) around one `app` object and
- * owns what ties them together: selecting a pass, the compare base, layout, wrapping, theme and help.
+ * The viewer's one entry point: IRTraceViewer.start(root, data) reads the data through model.js, owns
+ * what the whole page shares (theme, help, keys, links) and, through pipelines.js, the view of the
+ * chosen pipeline: `view` builds the modules (pass list, function selector, panes, search) around one
+ * `app` object for one pipeline and owns what ties them together: selecting a pass, the compare base,
+ * Ignore renumbering, layout and wrapping.
  */
 const IRTraceViewer = (() => {
   const THEME_KEY = "pypto-ir-trace-theme";
@@ -10,10 +12,71 @@ const IRTraceViewer = (() => {
   const WRAP_KEY = "pypto-ir-trace-wrap";
   const LAYOUTS = ["split", "stacked", "unified"];
 
-  /** root: the document (or element) holding the report's markup; data: the inflated JSON. */
+  /** root: the document (or element) holding the report's markup; data: the inflated JSON. Returns the pipelines. */
   function start(root, data) {
     const report = IRTraceModel.read(data);
-    const pipeline = report.pipelines[0];
+    const doc = root.ownerDocument || root;
+    const win = doc.defaultView;
+    const $ = id => root.querySelector("#" + id);
+    const el = { help: $("help"), helpKeys: $("help-keys"), helpToggle: $("help-toggle"), theme: $("theme-toggle") };
+    const pipelines = IRTracePipelines.create(root, report, (index, carried) => view(root, report, index, carried));
+    const app = () => pipelines.current();
+
+    // ---- help and theme -------------------------------------------------------------------------
+
+    function toggleHelp(show) {
+      const open = show === undefined ? el.help.hidden : show;
+      el.help.hidden = !open;
+      el.helpToggle.setAttribute("aria-expanded", String(open));
+    }
+
+    const systemDark = () => Boolean(win.matchMedia && win.matchMedia("(prefers-color-scheme: dark)").matches);
+    const currentTheme = () => doc.documentElement.dataset.theme || (systemDark() ? "dark" : "light");
+    function setTheme(theme, remember) {
+      doc.documentElement.dataset.theme = theme;
+      el.theme.setAttribute("aria-pressed", String(theme === "dark"));
+      if (remember) try { win.localStorage.setItem(THEME_KEY, theme); } catch (err) { /* storage may be off for file:// */ }
+    }
+
+    function startTheme() {
+      let saved = null;
+      try { saved = win.localStorage.getItem(THEME_KEY); } catch (err) { saved = null; }
+      if (saved === "light" || saved === "dark") setTheme(saved, false);
+      else el.theme.setAttribute("aria-pressed", String(currentTheme() === "dark"));
+      // Without an explicit choice the page follows the system live; keep the toggle's state true to it.
+      if (win.matchMedia) {
+        win.matchMedia("(prefers-color-scheme: dark)").addEventListener("change", () => {
+          el.theme.setAttribute("aria-pressed", String(currentTheme() === "dark"));
+        });
+      }
+      el.theme.addEventListener("click", () => setTheme(currentTheme() === "dark" ? "light" : "dark", true));
+    }
+
+    // ---- wiring: once for the page; the keys act on the pipeline shown ------------------------------
+
+    startTheme();
+    IRTraceKeys.fillHelp(el.helpKeys);
+    el.helpToggle.addEventListener("click", () => toggleHelp());
+    doc.addEventListener("click", event => {  // the help is a popover: a click elsewhere closes it
+      if (!el.help.hidden && !el.help.contains(event.target) && !el.helpToggle.contains(event.target)) toggleHelp(false);
+    });
+    IRTraceKeys.bind(doc, "page", {
+      next: () => app().passList.step(1),
+      previous: () => app().passList.step(-1),
+      search: () => app().search.focus(),
+      nextChange: () => app().panes.stepChange(1),
+      previousChange: () => app().panes.stepChange(-1),
+      help: () => toggleHelp(),
+      closeHelp: () => (el.help.hidden ? false : toggleHelp(false)),
+    });
+    win.addEventListener("hashchange", () => pipelines.follow(win.location.hash));
+    if (!pipelines.follow(win.location.hash)) app().selectFirst();
+    return pipelines;
+  }
+
+  /** The view of report.pipelines[index] on fresh markup; `carried`: what the reader chose in the one before. */
+  function view(root, report, index, carried) {
+    const pipeline = report.pipelines[index];
     const passes = pipeline.passes;
     const doc = root.ownerDocument || root;
     const win = doc.defaultView;
@@ -21,7 +84,8 @@ const IRTraceViewer = (() => {
     const el = {
       list: $("pass-list"), listEmpty: $("pass-list-empty"),
       changed: $("filter-changed"), noop: $("filter-noop"), filterCount: $("filter-count"),
-      title: $("pass-title"), counts: $("pass-counts"), summary: $("summary"),
+      title: $("pass-title"), counts: $("pass-counts"), summary: $("summary"), detail: $("pass-detail"),
+      renumber: $("ignore-renumbering"), dumpNotes: $("dump-notes"), dumpNotesList: $("dump-notes-list"),
       select: $("function-select"), notes: $("notes"), status: $("status"),
       warnings: $("warnings"), warningsText: $("warnings-text"),
       diff: $("diff"), empty: $("empty-state"),
@@ -35,10 +99,17 @@ const IRTraceViewer = (() => {
       search: $("search"), searchSummary: $("search-summary"), base: $("compare-base"),
     };
     const state = IRTraceState.create();
+    if (report.pipelines.length > 1) state.pipe = pipeline.name;
     const comparisons = new Map();  // "base:pass" -> the pass compared with that base
+    const renumbered = new Map();  // pass -> the pass seen with Ignore renumbering
 
     const app = {
-      el, report, pipeline, passes, state, select, pickFunction, announce,
+      el, report, pipeline, passes, state, select, pickFunction, announce, followLink, selectFirst,
+      /** What the next pipeline's view keeps: layout, search text, Ignore renumbering (kept through a pipeline without it). */
+      carry: () => ({
+        layout: state.layout, search: el.search.value,
+        ignoreRenumbering: pipeline.renumbering ? state.ignoreRenumbering : Boolean(carried && carried.ignoreRenumbering),
+      }),
       /** An element with a class and text. */
       make(tag, className, text) {
         const node = doc.createElement(tag);
@@ -52,7 +123,8 @@ const IRTraceViewer = (() => {
        * counts, pieces, changed) from the compared pair alone: never the pass's own diff.
        */
       shown(p) {
-        if (state.base === null) return passes[p];
+        if (state.base === null && !state.ignoreRenumbering) return passes[p];
+        if (state.base === null) return ignoring(p);
         const key = `${state.base}:${p}`;
         if (!comparisons.has(key)) {
           const pass = passes[p], diff = pipeline.compare(snapshotText(state.base), pass.after);
@@ -67,6 +139,12 @@ const IRTraceViewer = (() => {
     app.panes = IRTracePanes.create(app);
     app.search = IRTraceSearch.create(app);
     app.warnings = IRTraceWarnings.create(app);
+
+    /** Pass p with its renamed lines as unchanged (Ignore renumbering). */
+    function ignoring(p) {
+      if (!renumbered.has(p)) renumbered.set(p, IRTraceRenumber.ignoring(passes[p]));
+      return renumbered.get(p);
+    }
 
     const snapshotFile = s => (s === 0 ? pipeline.input.file : passes[s - 1].file);
     const snapshotText = s => (s === 0 ? pipeline.input.text : passes[s - 1].after);
@@ -92,7 +170,8 @@ const IRTraceViewer = (() => {
       el.diff.hidden = false;
       const pass = app.shown(p);
       el.title.textContent = `${pass.label} ${pass.name}`;
-      el.title.title = pass.file;
+      el.title.title = pass.detail ? `${pass.file}\n${pass.detail}` : pass.file;
+      el.detail.textContent = pass.detail;
       el.beforeFile.textContent = el.beforeFile.title = app.beforeFile(p);  // the title shows a truncated name whole
       el.afterFile.textContent = el.afterFile.title = pass.file;
       el.unifiedFile.textContent = el.unifiedFile.title = `${app.beforeFile(p)} \u2192 ${pass.file}`;
@@ -106,7 +185,7 @@ const IRTraceViewer = (() => {
     function showEmpty(message) {
       app.panes.clear();
       el.title.textContent = passes.length ? "No pass selected" : "No passes";
-      el.counts.textContent = "";
+      el.counts.textContent = el.detail.textContent = "";
       app.functions.clear();
       app.warnings.clear();
       el.diff.hidden = true;
@@ -122,7 +201,10 @@ const IRTraceViewer = (() => {
       if (state.base !== null) notes.unshift(["info", compareNote(p)]);
       else if (!passes.some(x => x.changed)) notes.unshift(["info", "The pipeline changed nothing: every pass printed the text of its predecessor."]);
       else if (!pass.changed) notes.unshift(["info", "No-op: this pass printed exactly the text of its predecessor."]);
+      else if (!pass.ins && !pass.del && pass.renamedCount) notes.unshift(["info", "Only value names changed in this pass (Ignore renumbering is on)."]);
       else if (!pass.ins && !pass.del) notes.unshift(["info", "Only the line endings changed in this pass."]);
+      if (pass.failed) notes.unshift(["warn", IRTracePipelines.failedNote(pass)]);
+      if (state.base !== null && pipeline.renumbering) notes.push(["info", IRTracePipelines.RENUMBER_COMPARE]);
       el.notes.replaceChildren(...notes.map(([kind, text]) => app.make("p", "note " + kind, text)));
       showCounts(pass);
     }
@@ -130,9 +212,10 @@ const IRTraceViewer = (() => {
     /** Beside the heading: the counts of the diff the panes show (the picked function's, else the whole file's). */
     function showCounts(pass) {
       const pieces = (pass.pieces || []).filter(piece => state.key === null || piece.key === state.key);
-      const ins = pieces.reduce((sum, piece) => sum + piece.ins, 0), del = pieces.reduce((sum, piece) => sum + piece.del, 0);
+      const sum = field => pieces.reduce((total, piece) => total + (piece[field] || 0), 0);
+      const renamed = sum("renamed") ? `, ${sum("renamed")} renamed` : "";  // Ignore renumbering is on
       const since = state.base !== null ? ` since ${snapshotFile(state.base)}` : "";
-      el.counts.textContent = state.base === null && !pass.changed ? "no-op" : `+${ins} \u2212${del}${since}`;
+      el.counts.textContent = state.base === null && !pass.changed ? "no-op" : `+${sum("ins")} \u2212${sum("del")}${renamed}${since}`;
       el.counts.title = state.key === null ? "Lines inserted and deleted in the whole file" : `Lines inserted and deleted in ${state.key}`;
     }
 
@@ -154,6 +237,7 @@ const IRTraceViewer = (() => {
       el.base.disabled = passes.length === 0;
       el.base.addEventListener("change", () => {
         state.base = el.base.value === "" ? null : Number(el.base.value);
+        IRTracePipelines.renumberAvailable(app);
         if (state.selected >= 0) select(state.selected, true);
       });
     }
@@ -196,15 +280,16 @@ const IRTraceViewer = (() => {
       try { return win.localStorage.getItem(WRAP_KEY) === "on"; } catch (err) { return false; }
     }
 
-    /** Apply a link's fragment; false when it names no pass of this report. */
-    function followLink() {
-      const link = IRTraceState.parse(win.location.hash, passes);
+    /** Apply a link's fragment; false when it names no pass of this pipeline. */
+    function followLink(hash) {
+      const link = IRTraceState.parse(hash, passes);
       if (link.pass < 0) return false;
       if (link.layout) setLayout(link.layout);
       if (link.wrap !== null && link.wrap !== state.wrap) setWrap(link.wrap, false);
       state.wantedKey = link.fn;
       state.base = link.base;
       el.base.value = state.base === null ? "" : String(state.base);
+      IRTracePipelines.renumberAvailable(app);
       app.passList.markHistory(state.wantedKey);
       if (!app.passList.isVisible(link.pass)) app.passList.showAll();
       select(link.pass, true);
@@ -218,69 +303,40 @@ const IRTraceViewer = (() => {
       announceTimer = setTimeout(() => { el.status.textContent = ""; }, 4000);
     }
 
-    // ---- help and theme -------------------------------------------------------------------------
-
-    function toggleHelp(show) {
-      const open = show === undefined ? el.help.hidden : show;
-      el.help.hidden = !open;
-      el.helpToggle.setAttribute("aria-expanded", String(open));
+    /** The first pass that changed the IR (else the first pass). */
+    function selectFirst() {
+      const firstChanged = passes.findIndex(pass => pass.changed);
+      select(passes.length ? Math.max(firstChanged, 0) : -1);
     }
 
-    const systemDark = () => Boolean(win.matchMedia && win.matchMedia("(prefers-color-scheme: dark)").matches);
-    const currentTheme = () => doc.documentElement.dataset.theme || (systemDark() ? "dark" : "light");
-    function setTheme(theme, remember) {
-      doc.documentElement.dataset.theme = theme;
-      el.theme.setAttribute("aria-pressed", String(theme === "dark"));
-      if (remember) try { win.localStorage.setItem(THEME_KEY, theme); } catch (err) { /* storage may be off for file:// */ }
-    }
-
-    function startTheme() {
-      let saved = null;
-      try { saved = win.localStorage.getItem(THEME_KEY); } catch (err) { saved = null; }
-      if (saved === "light" || saved === "dark") setTheme(saved, false);
-      else el.theme.setAttribute("aria-pressed", String(currentTheme() === "dark"));
-      // Without an explicit choice the page follows the system live; keep the toggle's state true to it.
-      if (win.matchMedia) {
-        win.matchMedia("(prefers-color-scheme: dark)").addEventListener("change", () => {
-          el.theme.setAttribute("aria-pressed", String(currentTheme() === "dark"));
-        });
-      }
-      el.theme.addEventListener("click", () => setTheme(currentTheme() === "dark" ? "light" : "dark", true));
+    function setIgnoreRenumbering(on) {
+      state.ignoreRenumbering = on;
+      el.renumber.checked = on;
+      app.passList.showCounts(p => (on ? ignoring(p) : passes[p]));
+      if (state.selected >= 0) select(state.selected, true);
     }
 
     // ---- wiring ---------------------------------------------------------------------------------
 
-    startTheme();
     app.passList.build();
+    IRTracePipelines.decorate(app);
     fillBaseSelect();
     el.split.addEventListener("click", () => setLayout("split"));
     el.stacked.addEventListener("click", () => setLayout("stacked"));
     el.unified.addEventListener("click", () => setLayout("unified"));
     el.wrap.addEventListener("change", () => setWrap(el.wrap.checked, true));
     if (savedWrap()) setWrap(true, false);
-    IRTraceKeys.fillHelp(el.helpKeys);
-    el.helpToggle.addEventListener("click", () => toggleHelp());
-    doc.addEventListener("click", event => {  // the help is a popover: a click elsewhere closes it
-      if (!el.help.hidden && !el.help.contains(event.target) && !el.helpToggle.contains(event.target)) toggleHelp(false);
-    });
-    IRTraceKeys.bind(doc, "page", {
-      next: () => app.passList.step(1),
-      previous: () => app.passList.step(-1),
-      search: () => app.search.focus(),
-      nextChange: () => app.panes.stepChange(1),
-      previousChange: () => app.panes.stepChange(-1),
-      help: () => toggleHelp(),
-      closeHelp: () => (el.help.hidden ? false : toggleHelp(false)),
-    });
     IRTraceKeys.bind(el.search, "search", {
       nextCountChange: () => app.search.jumpToChange(1),
       previousCountChange: () => app.search.jumpToChange(-1),
       clearSearch: () => app.search.clear(),
     });
-    win.addEventListener("hashchange", followLink);
-    if (!followLink()) {
-      const firstChanged = passes.findIndex(pass => pass.changed);
-      select(passes.length ? Math.max(firstChanged, 0) : -1);
+    el.renumber.addEventListener("change", () => setIgnoreRenumbering(el.renumber.checked));
+    if (carried) {
+      if (carried.layout !== state.layout) setLayout(carried.layout);
+      if (pipeline.renumbering && carried.ignoreRenumbering) setIgnoreRenumbering(true);
+      el.search.value = carried.search;
+      if (carried.search) app.search.run();
     }
     return app;
   }

@@ -1,0 +1,96 @@
+"""renumber.js without a report: a pass seen with its renamed pairs as unchanged, the rows marked renamed."""
+
+from __future__ import annotations
+
+from importlib import resources
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+pytestmark = pytest.mark.browser
+
+EQUAL, PAIR, DELETED, INSERTED, RENAMED = 0, 1, 2, 3, 4
+
+
+@pytest.fixture(scope="module")
+def logic(browser):
+    context = browser.new_context()
+    page = context.new_page()
+    problems = []
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.set_content("<!DOCTYPE html><title>logic</title>")
+    for name in ("rows.js", "renumber.js"):
+        page.add_script_tag(content=resources.files("pypto_ir_trace").joinpath("static", name).read_text(encoding="utf-8"))
+    yield lambda js, arg=None: page.evaluate(js, arg)
+    context.close()
+    assert problems == []
+
+
+SHOW = """([pieces, renamed]) => {
+  const ins = pieces.reduce((n, p) => n + p.ins, 0), del = pieces.reduce((n, p) => n + p.del, 0);
+  const regions = new Map(pieces.filter(p => p.key !== null).map(p => [p.key, {ins: p.ins, del: p.del}]));
+  const pass = IRTraceRenumber.ignoring({pieces, ins, del, regions, renamed});
+  const rows = IRTraceRenumber.markRows(IRTraceRows.buildRows(pass, null, [0, 0]), pass);
+  return {
+    rows: Array.from(rows.b, (b, r) => [b, rows.a[r], rows.kind[r]]),
+    ins: pass.ins, del: pass.del, renamed: pass.renamedCount, counts: IRTraceRenumber.counts(pass),
+    regions: Object.fromEntries(pass.regions),
+  };
+}"""
+
+
+def piece(key, runs):
+    return {"key": key, "ins": sum(r[4] for r in runs), "del": sum(r[3] for r in runs),
+            "runs": [dict(zip(("b", "a", "eq", "del", "ins"), r)) for r in runs]}
+
+
+def test_renamed_pairs_become_marked_rows_and_leave_the_counts(logic):
+    shown = logic(SHOW, [[piece("f", [(0, 0, 1, 3, 3)])], [[1, 1], [3, 3]]])
+    assert shown["rows"] == [[0, 0, EQUAL], [1, 1, RENAMED], [2, 2, PAIR], [3, 3, RENAMED]]
+    assert (shown["ins"], shown["del"], shown["renamed"]) == (1, 1, 2)
+    assert shown["counts"] == "+1 \u22121, 2 renamed"
+    assert shown["regions"] == {"f": {"ins": 1, "del": 1, "renamed": 2}}
+
+
+def test_without_pairs_nothing_changes(logic):
+    shown = logic(SHOW, [[piece(None, [(0, 0, 1, 2, 1)])], []])
+    assert shown["rows"] == [[0, 0, EQUAL], [1, 1, PAIR], [2, -1, DELETED]]
+    assert shown["counts"] == "+1 \u22122"
+
+
+def test_pairs_that_cross_are_not_shown_as_renamed(logic):
+    # renumber.py never reports crossing pairs in one block; were it to, rows could not show both.
+    shown = logic(SHOW, [[piece(None, [(0, 0, 0, 3, 3)])], [[2, 0], [0, 2]]])
+    assert sum(kind == RENAMED for _, _, kind in shown["rows"]) == 1
+    assert shown["renamed"] == 1 and shown["ins"] == 2 and shown["del"] == 2
+
+
+@st.composite
+def passes(draw):
+    """Runs of one piece and monotone renamed pairs inside their changed blocks."""
+    runs, pairs, b, a = [], [], 0, 0
+    for _ in range(draw(st.integers(1, 5))):
+        eq, dels, ins = draw(st.integers(0, 3)), draw(st.integers(0, 4)), draw(st.integers(0, 4))
+        runs.append((b, a, eq, dels, ins))
+        k = draw(st.integers(0, min(dels, ins)))
+        left = sorted(draw(st.lists(st.integers(0, dels - 1), min_size=k, max_size=k, unique=True))) if k else []
+        right = sorted(draw(st.lists(st.integers(0, ins - 1), min_size=k, max_size=k, unique=True))) if k else []
+        pairs += [[b + eq + i, a + eq + j] for i, j in zip(left, right)]
+        b, a = b + eq + dels, a + eq + ins
+    return runs, sorted(pairs, key=lambda p: p[1])
+
+
+@settings(max_examples=60, deadline=None)
+@given(passes())
+def test_every_line_is_shown_once_and_exactly_the_pairs_are_renamed(logic, drawn):
+    runs, pairs = drawn
+    plain = logic(SHOW, [[piece("f", runs)], []])["rows"]
+    shown = logic(SHOW, [[piece("f", runs)], pairs])
+    rows = shown["rows"]
+    assert sorted(b for b, _, _ in rows if b >= 0) == sorted(b for b, _, _ in plain if b >= 0)
+    assert sorted(a for _, a, _ in rows if a >= 0) == sorted(a for _, a, _ in plain if a >= 0)
+    assert sorted([b, a] for b, a, kind in rows if kind == RENAMED) == sorted(pairs)
+    assert [[b, a] for b, a, kind in rows if kind == EQUAL] == [[b, a] for b, a, kind in plain if kind == EQUAL]
+    assert shown["renamed"] == len(pairs)
+    assert shown["ins"] == sum(r[4] for r in runs) - len(pairs) and shown["del"] == sum(r[3] for r in runs) - len(pairs)
