@@ -17,7 +17,8 @@ from .model import Report, to_json
 # In dependency order: the pure logic, the data reader, the viewer's modules, its entry point, the bootstrap.
 _SCRIPTS = (
     "data.js", "rows.js", "linediff.js", "compare.js", "model.js",
-    "state.js", "keys.js", "passlist.js", "functions.js", "panes.js", "search.js", "viewer.js", "boot.js",
+    "state.js", "keys.js", "passlist.js", "functions.js", "panes.js", "search.js",
+    "following.js", "level.js", "sidebar.js", "print.js", "viewer.js", "boot.js",
 )
 _DATA_ELEMENT = re.compile(r'<script type="application/octet-stream" id="report-data"[^>]*>([A-Za-z0-9+/=]*)</script>')
 _JSON_ESCAPES = {ord("<"): "\\u003c", ord(">"): "\\u003e", ord("&"): "\\u0026", 0x2028: "\\u2028", 0x2029: "\\u2029"}

@@ -205,6 +205,9 @@ const IRTracePanes = (() => {
       render();
     }
 
+    /** Every row of the view on both sides, [before, after], folds as shown: printing needs them all. */
+    const allRows = () => (view ? [0, 1].map(side => Array.from(view.display, item => renderRow(side, item))) : null);
+
     /** The row showing an after line in the current view, or -1. */
     const rowOfAfterLine = line => (view ? view.rows.a.indexOf(line) : -1);
 
@@ -325,7 +328,7 @@ const IRTracePanes = (() => {
     el.collapse.addEventListener("click", () => setAllFolds(false));
     el.copyBefore.addEventListener("click", () => copySide(0));
     el.copyAfter.addEventListener("click", () => copySide(1));
-    return { show, clear, repaint, relayout, reveal, rowOfAfterLine, firstRowWhere };
+    return { show, clear, repaint, relayout, reveal, rowOfAfterLine, firstRowWhere, allRows };
   }
 
   return { create };

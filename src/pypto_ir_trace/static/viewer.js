@@ -29,6 +29,7 @@ const IRTraceViewer = (() => {
       panes: [$("scroll-before"), $("scroll-after")],
       help: $("help"), helpKeys: $("help-keys"), helpToggle: $("help-toggle"), theme: $("theme-toggle"),
       search: $("search"), searchSummary: $("search-summary"), base: $("compare-base"),
+      sidebar: root.querySelector(".sidebar"), resizer: $("sidebar-resizer"),
     };
     const state = IRTraceState.create();
     const comparisons = new Map();  // "base:pass" -> the pass compared with that base
@@ -57,6 +58,10 @@ const IRTraceViewer = (() => {
     app.functions = IRTraceFunctions.create(app);
     app.panes = IRTracePanes.create(app);
     app.search = IRTraceSearch.create(app);
+    app.following = IRTraceFollowing.create(app);
+    app.level = IRTraceLevel.create(app);
+    app.print = IRTracePrint.create(app);
+    app.sidebar = IRTraceSidebar.create(app);
 
     const snapshotFile = s => (s === 0 ? pipeline.input.file : passes[s - 1].file);
     const snapshotText = s => (s === 0 ? pipeline.input.text : passes[s - 1].after);
@@ -101,7 +106,7 @@ const IRTraceViewer = (() => {
 
     /** The function selector for pass p, and the notes on what the panes show. */
     function fillFunctions(p, picked = false) {
-      const notes = app.functions.fill(p, picked);
+      const notes = app.functions.fill(p, picked).concat(app.level.notes(p));
       const pass = app.shown(p);
       if (state.base !== null) notes.unshift(["info", compareNote(p)]);
       else if (!passes.some(x => x.changed)) notes.unshift(["info", "The pipeline changed nothing: every pass printed the text of its predecessor."]);
@@ -197,11 +202,12 @@ const IRTraceViewer = (() => {
       return true;
     }
 
+    // Long enough to read a sentence; the next message replaces it at once.
     let announceTimer = 0;
     function announce(text) {
       el.status.textContent = text;
       clearTimeout(announceTimer);
-      announceTimer = setTimeout(() => { el.status.textContent = ""; }, 4000);
+      announceTimer = setTimeout(() => { el.status.textContent = ""; }, 10000);
     }
 
     // ---- help and theme -------------------------------------------------------------------------
@@ -252,6 +258,7 @@ const IRTraceViewer = (() => {
       search: () => app.search.focus(),
       help: () => toggleHelp(),
       closeHelp: () => (el.help.hidden ? false : toggleHelp(false)),
+      ...app.following.actions,
     });
     IRTraceKeys.bind(el.search, "search", {
       nextCountChange: () => app.search.jumpToChange(1),
