@@ -31,15 +31,41 @@ def chromium() -> Path | None:
     return Path(found) if found else None
 
 
+MISSING = "browser tests need Chromium: none at {where}; install Debian's chromium (apt-get install chromium)"
+
+
+def _missing_reason() -> str | None:
+    if chromium() is not None:
+        return None
+    return MISSING.format(where=os.environ.get(CHROMIUM_ENV) or "/usr/bin/chromium (or chromium on PATH)")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Without Chromium: CI stops with one line (a skip would pass unseen); elsewhere the tests here skip."""
+    here = Path(__file__).parent
+    ours = [item for item in items if here in item.path.parents]
+    reason = _missing_reason() if ours else None
+    if reason is None:
+        return
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.exit(f"CI: {reason}", returncode=1)
+    config.stash[_SKIPPED] = reason
+    for item in ours:
+        item.add_marker(pytest.mark.skip(reason=reason))
+
+
+_SKIPPED = pytest.StashKey[str]()
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    """The reason once, even without -rs."""
+    if _SKIPPED in config.stash:
+        terminalreporter.write_line(f"SKIPPED: {config.stash[_SKIPPED]}")
+
+
 @pytest.fixture(scope="session")
 def browser():
     path = chromium()
-    if path is None:
-        where = os.environ.get(CHROMIUM_ENV) or "/usr/bin/chromium (or chromium on PATH)"
-        reason = f"browser tests need Chromium: none at {where}; install Debian's chromium (apt-get install chromium)"
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.exit(f"CI: {reason}", returncode=1)  # one line, and CI fails: a skip would pass unseen
-        pytest.skip(reason)
     with sync_api.sync_playwright() as playwright:
         instance = playwright.chromium.launch(executable_path=str(path), args=ARGS)
         yield instance
