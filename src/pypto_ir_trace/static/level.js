@@ -42,7 +42,8 @@ const IRTraceLevel = (() => {
     /** The notes for the shown pass p: the advice, on a CONCISE dump's pass that changes such types. */
     function notes(p) {
       if (level !== "CONCISE" || p < 0 || !touchesImplicit(app.shown(p))) return [];
-      return [["info", "This pass changes tile or distributed tensor types, dumped at CONCISE. " + ADVICE]];
+      return [["info", "Tile types change here, and this dump is CONCISE, where layouts render as unresolved: " +
+        "re-dump with RunConfig(dump_passes=PassDumpLevel.EXPLICIT) to see them."]];
     }
 
     showBadge();
