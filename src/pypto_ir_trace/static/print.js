@@ -30,6 +30,7 @@ const IRTracePrint = (() => {
           const line = app.make("tr");
           for (const side of sides) {
             const row = rows[side][r];
+            for (const fold of row.querySelectorAll(".fold")) fold.textContent = fold.textContent.replace(/ \u2014 show$/, "");  // paper cannot click
             const cell = app.make("td", row.className.replace(/\brow\b/, "").trim());  // its colour fills the cell
             cell.append(row);
             line.append(cell);
