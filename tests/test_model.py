@@ -128,7 +128,8 @@ def _archive() -> Path | None:
     return None
 
 
-@pytest.mark.skipif(_archive() is None, reason="the archive of 256 real dumps is not beside the repository")
+@pytest.mark.skipif(_archive() is None, reason="needs the 256 real dumps: ../shared/dumps/real-pypto-dumps.tar.xz beside the repository, "
+                    "or its path in PYPTO_REAL_DUMPS")
 def test_all_real_dumps_render_exactly(tmp_path):
     with lzma.open(_archive()) as stream, tarfile.open(fileobj=stream) as tar:
         tar.extractall(tmp_path, filter="data")

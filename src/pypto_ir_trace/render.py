@@ -20,7 +20,7 @@ from .model import Report, to_json
 _SCRIPTS = (
     "data.js", "rows.js", "linediff.js", "compare.js", "model.js",
     "renumber.js", "state.js", "keys.js", "passlist.js", "functions.js", "panes.js", "searchworker.js", "search.js",
-    "warnings.js", "pipelines.js",
+    "warnings.js", "pipelines.js", "following.js", "level.js", "sidebar.js", "print.js",
     "viewer.js", "boot.js",
 )
 _DATA_ELEMENT = re.compile(r'<script type="application/octet-stream" id="report-data"[^>]*>([A-Za-z0-9+/=]*)</script>')

@@ -326,18 +326,20 @@ def test_function_selector_scopes_and_is_retained(open_report):
     assert page.get_by_text("tiny_add.kernel_add is unchanged by this pass").is_visible()
 
 
-def test_function_selector_falls_back_with_a_note(open_report):
+def test_function_selector_shows_an_added_function_then_falls_back_with_a_note(open_report):
     page = open_report(FUNCTIONS).page
     select_pass(page, "04")
     combobox(page).select_option("tiny_add.kernel_add_incore_0")
     assert "def main" not in code_text(page, "After")
-    select_pass(page, "03")  # the function is added here: not on both sides
-    assert combobox(page).input_value() == ""
-    assert page.get_by_text(re.compile("kernel_add_incore_0 is not on both sides")).is_visible()
-    assert "def main" in code_text(page, "After")
-    combobox(page).select_option("tiny_add.kernel_add_incore_0")  # picked here, an added function shows alone
+    select_pass(page, "03")  # the pass that adds it: still shown, all inserted
     assert combobox(page).input_value() == "tiny_add.kernel_add_incore_0"
+    assert page.get_by_text(re.compile("This pass adds tiny_add.kernel_add_incore_0")).is_visible()
     assert "def main" not in code_text(page, "After") and "def kernel_add_incore_0" in code_text(page, "After")
+    assert pane(page, "After").locator(".row.eq").count() == 0
+    select_pass(page, "02")  # before it exists: the whole file
+    assert combobox(page).input_value() == ""
+    assert page.get_by_text(re.compile("kernel_add_incore_0 is on neither side")).is_visible()
+    assert "def main" in code_text(page, "After")
 
 
 def test_function_selector_disabled_on_untrusted_structure(open_report):

@@ -51,9 +51,8 @@ const IRTraceFunctions = (() => {
 
     /**
      * Fill the selector for pass p and set state.key; returns the notes [kind, text] about the function.
-     * `picked`: the reader chose state.wantedKey on this very pass, so a one-sided function is shown too.
      */
-    function fill(p, picked) {
+    function fill(p) {
       const pass = app.shown(p);
       const notes = [];
       const reason = untrustedReason(p);
@@ -61,13 +60,14 @@ const IRTraceFunctions = (() => {
       const counts = pass.regions;
       const options = [["", "Whole file", ""]];
       for (const { key, region, side } of choices) {
-        let label = key;
+        // What the pass did to it comes first: a long name cut by the closed selector keeps its counts.
         const changed = counts.get(key);
-        if (side !== "both") label += side === "added" ? "  (added)" : "  (removed)";
-        else if (changed) label += `  (+${changed.ins} \u2212${changed.del})`;
-        if (changed) label = "\u25cf " + label;
-        if (region.error || (before.get(key) || {}).error) label += "  \u26a0 parsed with errors";
-        options.push([key, label, changed ? "changed" : ""]);
+        const parts = [];  // what the pass did first, the name last: a long name never hides the counts
+        if (changed) parts.push("\u25cf");
+        if (side !== "both") parts.push(side === "added" ? "(added)" : "(removed)");
+        else if (changed) parts.push(`(+${changed.ins} \u2212${changed.del})`);
+        if (region.error || (before.get(key) || {}).error) parts.push("\u26a0");
+        options.push([key, parts.concat(key).join(" "), changed ? "changed" : ""]);
       }
       setOptions(options);
       state.key = null;
@@ -78,10 +78,10 @@ const IRTraceFunctions = (() => {
         el.select.disabled = choices.length === 0;
         const wanted = state.wantedKey;
         if (wanted !== null) {
-          const both = before.has(wanted) && after.has(wanted);
-          const either = before.has(wanted) || after.has(wanted);
-          if (both || (picked && either)) state.key = wanted;
-          else notes.push(["info", `${wanted} is not on both sides of this pass (${sideOf(wanted, before, after)}): showing the whole file.`]);
+          // The pass that adds or removes it is part of its history: show that one side, all inserted or deleted.
+          if (before.has(wanted) !== after.has(wanted)) notes.push(["info", `${sideOf(wanted, before, after)}: all its lines are ${after.has(wanted) ? "inserted" : "deleted"}.`]);
+          if (before.has(wanted) || after.has(wanted)) state.key = wanted;
+          else notes.push(["info", `${wanted} is on neither side of this pass: showing the whole file.`]);
         }
         const shown = state.key !== null ? (after.get(state.key) || before.get(state.key)) : null;
         const broken = shown && (shown.error || (before.get(state.key) || {}).error);
@@ -103,11 +103,7 @@ const IRTraceFunctions = (() => {
       el.select.disabled = true;
     }
 
-    function sideOf(key, before, after) {
-      if (after.has(key)) return "this pass adds it";
-      if (before.has(key)) return "this pass removes it";
-      return "neither snapshot has it";
-    }
+    const sideOf = (key, before, after) => `This pass ${after.has(key) ? "adds" : "removes"} ${key}`;
 
     function historyNote(key) {
       const labels = passes.filter(pass => pass.regions.has(key)).map(pass => pass.label);

@@ -13,6 +13,12 @@ const IRTraceKeys = (() => {
     { keys: { k: "previous", ArrowUp: "previous" }, scope: "page", help: "Previous visible pass" },
     { keys: { n: "nextChange" }, scope: "page", help: "Next change in this pass, brought on screen" },
     { keys: { p: "previousChange" }, scope: "page", help: "Previous change in this pass" },
+    { keys: { J: "nextForFunction" }, scope: "page", help: "Next pass that changes the picked function (\u25cf)" },
+    { keys: { K: "previousForFunction" }, scope: "page", help: "Previous pass that changes the picked function (\u25cf)" },
+    { keys: { PageDown: "pageDown", PageUp: "pageUp" }, scope: "page", help: "Scroll the code a page down / up" },
+    { keys: { Home: "top", End: "bottom" }, scope: "page", help: "Scroll the code to its first / last line" },
+    { keys: { "Alt+ArrowDown": "lineDown", "Alt+ArrowUp": "lineUp" }, scope: "page", help: "Scroll the code a line down / up" },
+    { keys: { "Alt+ArrowLeft": "left", "Alt+ArrowRight": "right" }, scope: "page", help: "Scroll the code sideways" },
     { keys: { "/": "search" }, scope: "page", help: "Search all passes (text or /regex/)" },
     { keys: { Enter: "nextCountChange", "Shift+Enter": "previousCountChange" }, scope: "search",
       help: "In the search: next / previous pass that changes the match count" },
@@ -20,17 +26,24 @@ const IRTraceKeys = (() => {
     { keys: { "?": "help" }, scope: "page", help: "Show or hide this help" },
     { keys: { Escape: "closeHelp" }, scope: "page", help: "Close this help" },
   ];
-  const SHOWN = { ArrowDown: "\u2193", ArrowUp: "\u2191", Escape: "Esc", "Shift+Enter": "\u21e7 Enter" };
+  const SHOWN = {
+    ArrowDown: "\u2193", ArrowUp: "\u2191", Escape: "Esc", "Shift+Enter": "\u21e7 Enter", J: "Shift+J", K: "Shift+K",
+    "Alt+ArrowDown": "Alt+\u2193", "Alt+ArrowUp": "Alt+\u2191", "Alt+ArrowLeft": "Alt+\u2190", "Alt+ArrowRight": "Alt+\u2192",
+  };
   const NOT_TYPING = new Set(["checkbox", "radio", "button", "submit", "reset", "range", "color", "file", "image"]);
 
-  /** Keys belong to text fields and selects (arrows change the option); a focused checkbox is not typing. */
+  /**
+   * Keys belong to text fields; a focused checkbox or select is not typing. A closed select keeps
+   * only the keys the table does not claim (letters, Space and Alt+\u2193 open or pick options), so a
+   * function just picked does not trap j / k; an open select's popup gets the keys before the page.
+   */
   function isTyping(target) {
     if (!target || target.nodeType !== 1) return false;
-    if (target.isContentEditable || target.tagName === "SELECT" || target.tagName === "TEXTAREA") return true;
+    if (target.isContentEditable || target.tagName === "TEXTAREA") return true;
     return target.tagName === "INPUT" && !NOT_TYPING.has(target.type);
   }
 
-  const keyName = event => (event.shiftKey && event.key.length > 1 ? "Shift+" + event.key : event.key);
+  const keyName = event => (event.altKey ? "Alt+" : "") + (event.shiftKey && event.key.length > 1 ? "Shift+" + event.key : event.key);
 
   /** Run `actions[name]` for the shortcuts of `scope` pressed in `target`. */
   function bind(target, scope, actions) {
@@ -39,8 +52,8 @@ const IRTraceKeys = (() => {
       if (row.scope === scope) for (const [key, action] of Object.entries(row.keys)) table.set(key, action);
     }
     target.addEventListener("keydown", event => {
-      if (event.altKey || event.ctrlKey || event.metaKey) return;
-      if (scope === "page" && isTyping(event.target)) return;
+      if (event.ctrlKey || event.metaKey || event.defaultPrevented) return;
+      if (scope === "page" && (isTyping(event.target) || (event.altKey && event.target.tagName === "SELECT"))) return;
       const action = table.get(keyName(event));
       if (action && actions[action](event) !== false) event.preventDefault();
     });

@@ -466,6 +466,14 @@ const IRTracePanes = (() => {
       if (next >= 0 && next < count) app.announce(`Change ${view.current + 1} of ${count}`);
     }
 
+
+    /** Every entry of the view in each pane of the layout, folds as shown: printing needs them all. */
+    function allRows() {
+      if (!view) return null;
+      const lists = R.paneEntries(view.rows, view.display, state.layout);
+      return lists.map((entries, i) => Array.from(entries, entry => renderEntry(active()[i], entry)));
+    }
+
     /** The row showing an after line in the current view, or -1. */
     const rowOfAfterLine = line => (view ? view.rows.a.indexOf(line) : -1);
 
@@ -616,7 +624,7 @@ const IRTracePanes = (() => {
       button.dataset.text = button.textContent;
       button.addEventListener("click", () => copySide(Number(button.dataset.side), button));
     });
-    return { show, clear, repaint, relayout, reveal, stepChange, rowOfAfterLine, firstRowWhere };
+    return { show, clear, repaint, relayout, reveal, stepChange, rowOfAfterLine, firstRowWhere, allRows };
   }
 
   return { create };

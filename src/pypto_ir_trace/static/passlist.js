@@ -25,7 +25,7 @@ const IRTracePassList = (() => {
         }
         if (pass.warnings) meta.append(" ", warningBadge());
         if (pass.failed) meta.append(" ", failedBadge());
-        button.append(app.make("span", "pass-label", pass.label), " ", app.make("span", "pass-name", pass.name), " ", meta);
+        button.append(app.make("span", "pass-label", pass.label), " ", passName(pass.name), " ", meta);
         button.addEventListener("click", () => app.select(p));
         item.append(button);
         fragment.append(item);
@@ -39,6 +39,16 @@ const IRTracePassList = (() => {
       el.filterCount.textContent = `${passes.length}/${passes.length}`;
       el.changed.addEventListener("change", applyFilters);
       el.noop.addEventListener("change", applyFilters);
+    }
+
+    /** The name with break opportunities between its words ("Materialize|Semantic|Aliases"): it wraps, never cut. */
+    function passName(name) {
+      const node = app.make("span", "pass-name");
+      name.split(/(?<=[a-z0-9])(?=[A-Z])/).forEach((word, i) => {
+        if (i) node.append(app.make("wbr"));
+        node.append(word);
+      });
+      return node;
     }
 
     function warningBadge() {

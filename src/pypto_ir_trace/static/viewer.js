@@ -66,8 +66,10 @@ const IRTraceViewer = (() => {
       search: () => app().search.focus(),
       nextChange: () => app().panes.stepChange(1),
       previousChange: () => app().panes.stepChange(-1),
+      ...Object.fromEntries(IRTraceFollowing.ACTIONS.map(name => [name, () => app().following.actions[name]()])),
       help: () => toggleHelp(),
       closeHelp: () => (el.help.hidden ? false : toggleHelp(false)),
+      ...app.following.actions,
     });
     win.addEventListener("hashchange", () => pipelines.follow(win.location.hash));
     if (!pipelines.follow(win.location.hash)) app().selectFirst();
@@ -91,6 +93,7 @@ const IRTraceViewer = (() => {
       diff: $("diff"), empty: $("empty-state"),
       split: $("layout-split"), stacked: $("layout-stacked"), unified: $("layout-unified"), wrap: $("wrap-lines"),
       paneBefore: $("pane-before"), paneAfter: $("pane-after"), paneUnified: $("pane-unified"), unifiedFile: $("unified-file"),
+      sidebar: root.querySelector(".sidebar"), resizer: $("sidebar-resizer"),
       expand: $("expand-all"), collapse: $("collapse-all"),
       copyBefore: $("copy-before"), copyAfter: $("copy-after"),
       beforeFile: $("before-file"), afterFile: $("after-file"),
@@ -139,6 +142,10 @@ const IRTraceViewer = (() => {
     app.panes = IRTracePanes.create(app);
     app.search = IRTraceSearch.create(app);
     app.warnings = IRTraceWarnings.create(app);
+    app.following = IRTraceFollowing.create(app);
+    app.level = IRTraceLevel.create(app);
+    app.print = IRTracePrint.create(app);
+    app.sidebar = IRTraceSidebar.create(app);
 
     /** Pass p with its renamed lines as unchanged (Ignore renumbering). */
     function ignoring(p) {
@@ -196,7 +203,7 @@ const IRTraceViewer = (() => {
 
     /** The function selector for pass p, and the notes on what the panes show. */
     function fillFunctions(p, picked = false) {
-      const notes = app.functions.fill(p, picked);
+      const notes = app.functions.fill(p, picked).concat(app.level.notes(p));
       const pass = app.shown(p);
       if (state.base !== null) notes.unshift(["info", compareNote(p)]);
       else if (!passes.some(x => x.changed)) notes.unshift(["info", "The pipeline changed nothing: every pass printed the text of its predecessor."]);
@@ -300,7 +307,7 @@ const IRTraceViewer = (() => {
     function announce(text) {
       el.status.textContent = text;
       clearTimeout(announceTimer);
-      announceTimer = setTimeout(() => { el.status.textContent = ""; }, 4000);
+      announceTimer = setTimeout(() => { el.status.textContent = ""; }, 10000);  // long enough to read a sentence
     }
 
     /** The first pass that changed the IR (else the first pass). */

@@ -1,0 +1,54 @@
+"use strict";
+/*
+ * The dump level (PassDumpLevel) the snapshots were printed at, when the model knows it: said in the
+ * header, and where a CONCISE dump hides what matters (tile layouts, window buffers), the advice to
+ * re-dump at EXPLICIT.
+ */
+const IRTraceLevel = (() => {
+  const ADVICE = "Layouts and window buffers are implicit at CONCISE, so they render as unresolved: " +
+    "re-dump with RunConfig(dump_passes=PassDumpLevel.EXPLICIT) to see them.";
+  // The types whose layout or window buffer CONCISE leaves out (grammars/python/level.scm, @implicit).
+  const IMPLICIT = /\b(?:Tile|DistributedTensor)\[/;
+
+  function create(app) {
+    const { el, pipeline, report } = app;
+    const level = pipeline.level;
+    const touches = new Map();  // pass object -> whether its changed lines name such a type
+
+    /** The header's badge: "CONCISE dump", with the advice in its tooltip. */
+    function showBadge() {
+      if (!level) return;
+      const badge = app.make("span", "dump-level " + level.toLowerCase(), `${level} dump`);
+      badge.id = "dump-level";
+      badge.title = `Snapshots printed at PassDumpLevel.${level}.` + (level === "CONCISE" ? " " + ADVICE : "");
+      el.summary.before(badge);
+    }
+
+    /** True when the pass inserts or deletes a line naming a tile or distributed tensor type. */
+    function touchesImplicit(pass) {
+      if (!pass.pieces) return false;
+      if (touches.has(pass)) return touches.get(pass);
+      const lines = report.lines, before = pipeline.ids(pass.before);
+      let found = pass.inserted.some(id => IMPLICIT.test(lines[id]));
+      for (const piece of pass.pieces) {
+        for (const run of piece.runs) {
+          for (let i = 0; !found && i < run.del; i++) found = IMPLICIT.test(lines[before[run.b + run.eq + i]]);
+        }
+      }
+      touches.set(pass, found);
+      return found;
+    }
+
+    /** The notes for the shown pass p: the advice, on a CONCISE dump's pass that changes such types. */
+    function notes(p) {
+      if (level !== "CONCISE" || p < 0 || !touchesImplicit(app.shown(p))) return [];
+      return [["info", "Tile types change here, and this dump is CONCISE, where layouts render as unresolved: " +
+        "re-dump with RunConfig(dump_passes=PassDumpLevel.EXPLICIT) to see them."]];
+    }
+
+    showBadge();
+    return { level, notes, ADVICE };
+  }
+
+  return { create };
+})();
