@@ -69,7 +69,6 @@ const IRTraceViewer = (() => {
       ...Object.fromEntries(IRTraceFollowing.ACTIONS.map(name => [name, () => app().following.actions[name]()])),
       help: () => toggleHelp(),
       closeHelp: () => (el.help.hidden ? false : toggleHelp(false)),
-      ...app.following.actions,
     });
     win.addEventListener("hashchange", () => pipelines.follow(win.location.hash));
     if (!pipelines.follow(win.location.hash)) app().selectFirst();
