@@ -51,21 +51,20 @@ const IRTracePassList = (() => {
       return node;
     }
 
+    /** A badge read out by its name: "warning", or "failed" (the pipeline stopped there). */
+    function badge(className, glyph, name, title) {
+      const node = app.make("span", className, glyph);
+      node.setAttribute("role", "img");
+      node.setAttribute("aria-label", name);
+      node.title = title;
+      return node;
+    }
     function warningBadge() {
-      const badge = app.make("span", "badge", "!");
-      badge.setAttribute("role", "img");
-      badge.setAttribute("aria-label", "warning");
-      badge.title = "This pass emitted warnings";
-      return badge;
+      return badge("badge", "!", "warning", "This pass emitted warnings");
     }
 
-    /** A failed pass: the pipeline stopped there (its snapshot is what the pass left). */
     function failedBadge() {
-      const badge = app.make("span", "badge failed", "\u2716");
-      badge.setAttribute("role", "img");
-      badge.setAttribute("aria-label", "failed");
-      badge.title = "This pass failed: the pipeline stopped here";
-      return badge;
+      return badge("badge failed", "\u2716", "failed", "This pass failed: the pipeline stopped here");
     }
 
     const titleOf = pass => (pass.detail ? `${pass.file}\n${pass.detail}` : pass.file);
