@@ -29,7 +29,7 @@ const IRTraceRuns = (() => {
     const $ = id => root.querySelector("#" + id);
     const viewOf = hash => (new URLSearchParams(hash.replace(/^#/, "")).get("view") === "effect" ? "effect" : "across");
     const linkedView = viewOf(win.location.hash);  // read first: the viewer rewrites the fragment as it starts
-    const app = startViewer(root, runs.viewerData);
+    const app = startViewer(root, runs.viewerData).current();  // one pipeline: the aligned rows
     const { el, state, passes } = app;
     const ui = {
       across: $("runs-across"), effect: $("runs-effect"), baseline: $("runs-baseline"),

@@ -20,7 +20,7 @@
  *     ours, theirs       this run's and the baseline's pipelines (model.js objects)
  *     rows[r]            {row: {this, baseline, identical, ins, del}, at: [ours text, theirs text] after the row,
  *                        files: [ours file, theirs file] of those snapshots}
- *     viewerData         the report's JSON with one more pipeline first: the rows as passes, its texts ours then
+ *     viewerData         the report's JSON with the rows as its one pipeline: the rows as passes, its texts ours then
  *                        theirs (theirs' text t is offset + t). A row's before / after are the baseline's / this
  *                        run's snapshot after it (the same text when identical: a "no-op" row), its diff made
  *                        here by IRTraceCompare.compareIds, its counts the model's.
@@ -77,7 +77,7 @@ const IRTraceRunsModel = (() => {
     return {
       ours, theirs, offset, rows, first: raw.first, reconverged: raw.reconverged.slice(),
       input: { identical: input.identical, ins: input.ins, del: input.del },
-      viewerData: Object.assign({}, data, { pipelines: [pipeline, ...data.pipelines] }),
+      viewerData: Object.assign({}, data, { pipelines: [pipeline] }),  // the rows only: one pipeline, no Pipeline selector
     };
   }
 
