@@ -159,7 +159,9 @@ const IRTraceViewer = (() => {
     let linkTimer = 0;
     function writeLink() {
       win.clearTimeout(linkTimer);
-      linkTimer = win.setTimeout(() => IRTraceState.write(state, passes), LINK_DELAY_MS);
+      linkTimer = win.setTimeout(() => {
+        if (el.diff.isConnected) IRTraceState.write(state, passes);  // a pipeline no longer shown keeps quiet
+      }, LINK_DELAY_MS);
     }
 
     // ---- selecting a pass ---------------------------------------------------------------------
