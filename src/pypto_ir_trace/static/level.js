@@ -17,6 +17,8 @@ const IRTraceLevel = (() => {
 
     /** The header's badge: "CONCISE dump", with the advice in its tooltip. */
     function showBadge() {
+      const shown = el.summary.ownerDocument.getElementById("dump-level");  // the header outlives a pipeline's view
+      if (shown) shown.remove();
       if (!level) return;
       const badge = app.make("span", "dump-level " + level.toLowerCase(), `${level} dump`);
       badge.id = "dump-level";
