@@ -28,7 +28,8 @@ const IRTracePanes = (() => {
     const widths = new Map();  // text -> its longest line, in UTF-16 units
     let view = null;  // {pass, rows, folds, expanded, display, before, after, widthChars, words, anchors, hunks, hunkOf, current}
 
-    const active = () => (state.layout === "unified" ? [panes[2]] : [panes[0], panes[1]]);
+    // Panes made without a Diff scroller (the two-run view's baseline diff) keep two panes in Unified.
+    const active = () => (state.layout === "unified" && panes[2] ? [panes[2]] : [panes[0], panes[1]]);
     const wrapping = () => Boolean(state.wrap);
 
     /** Build the rows of the selected pass (state.key: one function) and show them, its first change on screen. */
