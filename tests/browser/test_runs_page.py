@@ -183,3 +183,16 @@ def test_compare_with_and_the_theme_in_both_views(open_report):
     assert page.get_by_role("region", name="Baseline pass output").is_visible()
     page.get_by_role("button", name="Toggle dark theme").click()
     assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+
+
+def test_the_unified_layout_works_in_both_views(open_report):
+    """Unified has one Diff pane; the baseline's diff in Pass effect keeps its two (no page error either way)."""
+    page = open_report(*PAIR).page
+    page.get_by_role("button", name="Unified").click()
+    diff = page.get_by_role("region", name="Diff")
+    assert diff.is_visible() and diff.locator("ins").count() > 0
+    page.get_by_role("button", name="Pass effect", exact=True).click()
+    page.keyboard.press("j")
+    assert page.get_by_role("heading", name="35 FoldNoOpReshape").is_visible()
+    assert page.get_by_role("region", name="Baseline pass output").is_visible()
+    assert diff.is_visible()

@@ -28,8 +28,9 @@ const IRTracePanes = (() => {
     const widths = new Map();  // text -> its longest line, in UTF-16 units
     let view = null;  // {pass, rows, folds, expanded, display, before, after, widthChars, words, anchors, hunks, hunkOf, current}
 
-    // Panes made without a Diff scroller (the two-run view's baseline diff) keep two panes in Unified.
-    const active = () => (state.layout === "unified" && panes[2] ? [panes[2]] : [panes[0], panes[1]]);
+    // Panes made without a Diff scroller (the two-run view's baseline diff) show Unified side by side.
+    const shownLayout = () => (state.layout === "unified" && !panes[2] ? "split" : state.layout);
+    const active = () => (shownLayout() === "unified" ? [panes[2]] : [panes[0], panes[1]]);
     const wrapping = () => Boolean(state.wrap);
 
     /** Build the rows of the selected pass (state.key: one function) and show them, its first change on screen. */
@@ -92,8 +93,8 @@ const IRTracePanes = (() => {
       view.display = R.displayList(view.rows.b.length, view.folds, view.expanded);
       const digits = String(Math.max(view.before.length, view.after.length, 1)).length;
       doc.documentElement.style.setProperty("--gutter-chars", String(Math.max(digits, 3)));
-      const lists = R.paneEntries(view.rows, view.display, state.layout);
-      const shared = state.layout === "split";  // the two sides' rows stay aligned: one height per row pair
+      const lists = R.paneEntries(view.rows, view.display, shownLayout());
+      const shared = shownLayout() === "split";  // the two sides' rows stay aligned: one height per row pair
       active().forEach((pane, i) => {
         pane.entries = lists[i];
         pane.entryOf = R.entryOfRows(pane.entries, view.rows.b.length, view.folds);
@@ -143,7 +144,7 @@ const IRTracePanes = (() => {
       pane.layer.append(probe);
       const charWidth = probe.getBoundingClientRect().width / 100 || 7.5;
       probe.remove();
-      const gutter = (Number(doc.documentElement.style.getPropertyValue("--gutter-chars")) || 3) * (state.layout === "unified" ? 2 : 1) + 5;
+      const gutter = (Number(doc.documentElement.style.getPropertyValue("--gutter-chars")) || 3) * (shownLayout() === "unified" ? 2 : 1) + 5;
       return Math.max(10, Math.floor(pane.scroller.clientWidth / charWidth) - gutter);
     }
 
@@ -163,7 +164,7 @@ const IRTracePanes = (() => {
     function render() {
       if (!view || !el.diff.isConnected) return;  // the view of a pipeline no longer shown (pipelines.js)
       const list = active();
-      const split = state.layout === "split";
+      const split = shownLayout() === "split";
       // every position is read before any pane is written: a read after a write would force a layout
       const at = list.map(pane => (split ? list[0] : pane).scroller).map(s => [s.scrollTop, s.clientHeight]);
       let changed = false;
@@ -239,7 +240,7 @@ const IRTracePanes = (() => {
       const renamed = kind === IRTraceRenumber.KIND_RENAMED;  // equal but for value names: marked, not hidden
       const row = app.make("div", "row " + (line < 0 ? "filler" : kind === R.KIND_EQUAL ? "eq" : renamed ? "renamed" : changedSide));
       const both = kind === R.KIND_EQUAL || renamed;  // unified: a line of both sides shows both numbers
-      const numbers = state.layout === "unified"
+      const numbers = shownLayout() === "unified"
         ? [app.make("span", "ln old", both || side === 0 ? String(rows.b[item] + 1) : ""),
           app.make("span", "ln new", both || side === 1 ? String(rows.a[item] + 1) : "")]
         : [app.make("span", "ln", line < 0 ? "" : String(line + 1))];
@@ -403,15 +404,15 @@ const IRTracePanes = (() => {
       });
       const left = bestLeft(spots);
       // A wrapped line can put its mark below the screen: scroll down to it, keeping the earliest mark.
-      const groups = state.layout === "split" ? [spots] : spots.map(spot => [spot]);
+      const groups = shownLayout() === "split" ? [spots] : spots.map(spot => [spot]);
       for (const group of groups) {
         const scroller = group[0].pane.scroller, top = scroller.scrollTop;
         const need = Math.max(...group.map(spot => spot.bottom)), earliest = Math.min(...group.map(spot => spot.y));
         const want = need > top + scroller.clientHeight ? Math.min(need - scroller.clientHeight + ROW_HEIGHT, earliest - ROW_HEIGHT) : top;
-        (state.layout === "split" ? list : [group[0].pane]).forEach(pane => assign(pane, Math.max(top, want), left));
+        (shownLayout() === "split" ? list : [group[0].pane]).forEach(pane => assign(pane, Math.max(top, want), left));
       }
       list.filter(pane => !spots.some(spot => spot.pane === pane)).forEach(pane => {
-        if (state.layout !== "split") assign(pane, pane.scroller.scrollTop, left);
+        if (shownLayout() !== "split") assign(pane, pane.scroller.scrollTop, left);
       });
       render();
     }
@@ -471,7 +472,7 @@ const IRTracePanes = (() => {
     /** Every entry of the view in each pane of the layout, folds as shown: printing needs them all. */
     function allRows() {
       if (!view) return null;
-      const lists = R.paneEntries(view.rows, view.display, state.layout);
+      const lists = R.paneEntries(view.rows, view.display, shownLayout());
       return lists.map((entries, i) => Array.from(entries, entry => renderEntry(active()[i], entry)));
     }
 
@@ -513,7 +514,7 @@ const IRTracePanes = (() => {
 
     /** Where the other pane should be: the same pixels in split; in stacked, the same row at its top. */
     function follow(source, target) {
-      if (state.layout === "split") return source.scroller.scrollTop;
+      if (shownLayout() === "split") return source.scroller.scrollTop;
       if (!source.entries.length || !target.entries.length) return 0;  // a side without lines (an empty snapshot)
       const top = source.scroller.scrollTop;
       const d = R.entryAt(source.offsets, top);
