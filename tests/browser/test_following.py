@@ -334,7 +334,11 @@ def test_print_shows_every_row_of_the_diff_wrapped_without_controls(open_report)
     on_screen = page.get_by_role("region", name="After").locator(".row").count()
     assert rows > on_screen > 0  # the screen holds only some of them
     page.keyboard.press("End")
-    last = page.get_by_role("region", name="After").locator(".row .code").last.inner_text()
+    last = page.get_by_role("region", name="After").evaluate("""pane => {  // the row of the highest line number
+      const rows = Array.from(pane.querySelectorAll(".row")).filter(row => row.querySelector(".ln").textContent);
+      rows.sort((x, y) => Number(y.querySelector(".ln").textContent) - Number(x.querySelector(".ln").textContent));
+      return rows[0].querySelector(".code").textContent;
+    }""")
     page.emulate_media(media="print")
     sheet = page.locator(".print-view")
     sheet.wait_for(state="attached")

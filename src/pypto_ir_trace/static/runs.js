@@ -239,7 +239,7 @@ const IRTraceRuns = (() => {
     }));
     const repaint = app.panes.repaint;  // search marks (and whatever else repaints) reach both diffs
     app.panes.repaint = () => { repaint(); baselinePanes.repaint(); };
-    win.addEventListener("hashchange", () => setView(viewOf(win.location.hash)));
+    win.addEventListener("hashchange", event => setView(viewOf(new URL(event.newURL).hash)));
 
     el.summary.textContent = summary();
     const title = root.querySelector(".dump-title");

@@ -70,7 +70,8 @@ const IRTraceViewer = (() => {
       help: () => toggleHelp(),
       closeHelp: () => (el.help.hidden ? false : toggleHelp(false)),
     });
-    win.addEventListener("hashchange", () => pipelines.follow(win.location.hash));
+    // The hash the reader went to (event.newURL), not location.hash: a delayed link write may have replaced it.
+    win.addEventListener("hashchange", event => pipelines.follow(new URL(event.newURL).hash));
     if (!pipelines.follow(win.location.hash)) app().selectFirst();
     return pipelines;
   }
