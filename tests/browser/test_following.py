@@ -118,11 +118,14 @@ def test_code_panes_scroll_by_keyboard(open_report):
     page.keyboard.press("Alt+ArrowUp")
     page.keyboard.press("PageUp")
     assert scroll_of(page)["top"] == 0
-    left = scroll_of(page)["left"]  # the pass may have opened scrolled sideways to its first change
+    # The pass opened scrolled sideways to its first change (maybe as far right as it goes): start at the left.
+    after_scroller(page).evaluate("n => { n.scrollLeft = 0; }")
+    page.wait_for_function("() => [...document.querySelectorAll('.scroller')].every(n => n.scrollLeft === 0)")
+    after = after_scroller(page).element_handle()  # the other pane follows on its scroll event: wait for it
     page.keyboard.press("Alt+ArrowRight")
-    assert scroll_of(page)["left"] > left
+    page.wait_for_function("n => n.scrollLeft > 0", arg=after)
     page.keyboard.press("Alt+ArrowLeft")
-    assert scroll_of(page)["left"] == left
+    page.wait_for_function("n => n.scrollLeft === 0", arg=after)
     page.keyboard.press("End")
     end = scroll_of(page)
     assert abs(end["top"] - end["max"]) <= 1
