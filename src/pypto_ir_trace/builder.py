@@ -23,6 +23,7 @@ class _Lines:
         self.ids: dict[str, int] = {}
         self.texts: list[str] = []  # line id -> its text
         self.spans: list[tuple[int, ...]] = []  # stored as the model keeps them: no copy at the end
+        self.names: list[list[tuple[int, int]]] = []  # line id -> its value names (languages that have them)
 
     def intern(self, lines: list[str]) -> tuple[list[int], list[tuple[int, int]]]:
         """Line ids, and the [first, stop) row ranges of lines never seen before (only those get highlighted)."""
@@ -35,6 +36,7 @@ class _Lines:
                 line_id = table[lines[row]] = len(table)
                 self.texts.append(lines[row])
                 self.spans.append(())
+                self.names.append([])
                 if new_rows and new_rows[-1][1] == row:  # measured: merging across gaps costs more than it saves
                     new_rows[-1] = (new_rows[-1][0], row + 1)
                 else:
@@ -94,7 +96,7 @@ def _pipeline(dump: Dump, name: str, lines: _Lines, step: Callable[[], None],
     record = format_of(dump)
     parser = IncrementalParser(record.language)
     text_of: dict[bytes, int] = {}  # digest of a text -> its index: identical snapshots are handled once
-    names = _Names(record.language.value_spans, texts, lines.texts)
+    names = _Names(record.language.names_in is not None, texts, lines)
     snapshot_text: list[int] = []  # snapshot index -> text index
     passes: list[Pass] = []
 
@@ -137,42 +139,36 @@ def _pipeline(dump: Dump, name: str, lines: _Lines, step: Callable[[], None],
         texts=tuple(_freeze(text, index, passes) for index, text in enumerate(texts)),
         passes=tuple(passes),
         notes=dump.notes,
-        renumbering=record.language.value_spans is not None,
+        renumbering=record.language.names_in is not None,
     )
 
 
 class _Names:
     """The renamed line pairs of a pass diff, for a language with value names (else none).
 
-    A function's names are read from its own lines, parsed alone: a function op is complete on its own,
-    and parsing the whole module again for every pass cost most of the build (measured: 700 dumps of
-    13 KB, 16 s of 25). Lines outside every function are read from the whole text.
+    The names of each line were read once, from the tree the text was parsed into (_read_text).
     """
 
-    def __init__(self, value_spans, texts: list[_Working], line_texts: list[str]):
-        self.value_spans = value_spans
+    def __init__(self, enabled: bool, texts: list[_Working], lines: _Lines):
+        self.enabled = enabled
         self.texts = texts
-        self.line_texts = line_texts
+        self.lines = lines
 
-    def spans(self, t: int, key: str | None) -> tuple[list[str], list]:
-        """The lines of text t and the name spans of the lines of its region `key` (all lines: None)."""
-        text = self.texts[t]
-        lines = [self.line_texts[i] for i in text.ids]
-        region = next((r for r in text.structure.regions if r.key == key), None) if key is not None else None
-        if region is None:
-            return lines, self.value_spans(lines)
-        spans: list = [()] * len(lines)
-        spans[region.start : region.end] = self.value_spans(lines[region.start : region.end])
-        return lines, spans
+    def spans(self, t: int) -> tuple[list[str], list]:
+        """The lines of text t and the name spans of each."""
+        ids = self.texts[t].ids
+        return [self.lines.texts[i] for i in ids], [self.lines.names[i] for i in ids]
 
     def renamed(self, before: int, after: int, diff: Diff) -> tuple[tuple[int, int], ...]:
-        if self.value_spans is None:
+        if not self.enabled:
             return ()
+        pieces = [piece for piece in diff.pieces if piece.inserted and piece.deleted]
+        if not pieces:
+            return ()
+        (old, old_spans), (new, new_spans) = self.spans(before), self.spans(after)
         found: list[tuple[int, int]] = []
-        for piece in diff.pieces:
-            if piece.inserted and piece.deleted:
-                (old, old_spans), (new, new_spans) = self.spans(before, piece.key), self.spans(after, piece.key)
-                found += renumber.in_pieces(old, new, [piece.segments], old_spans, new_spans)
+        for piece in pieces:
+            found += renumber.in_pieces(old, new, [piece.segments], old_spans, new_spans)
         return tuple(sorted(found, key=lambda pair: pair[1]))
 
 
@@ -191,6 +187,10 @@ def _read_text(text: str, parser: IncrementalParser, lines: _Lines, language, di
     for row, spans in highlight.spans_by_row(tree, split, new_rows, language, parser.offsets):
         if not lines.spans[ids[row]]:
             lines.spans[ids[row]] = tuple(spans)
+    if language.names_in is not None:  # read from the tree at hand, once per line, like the highlights
+        for row, names in enumerate(language.names_in(tree, split, new_rows)):
+            if names:
+                lines.names[ids[row]] = names
     return _Working(_newlines(endings), ids, language.analyze(tree, split), digest)
 
 

@@ -21,9 +21,10 @@ class Language:
     calm_boundary: Callable[[str, str], bool] | None = None
     # Per line, the (start, end) spans of the names a pass may renumber (SSA values, block labels);
     # None: the language has no such names, and "Ignore renumbering" does not apply
-    value_spans: Callable[[list[str]], list[list[tuple[int, int]]]] | None = None
+    # (tree, lines, [first, stop) row ranges) -> per line, the spans of the names a renumbering changes
+    names_in: Callable[[Tree, list[str], list[tuple[int, int]]], list[list[tuple[int, int]]]] | None = None
 
 
 PYTHON = Language("python", python.GRAMMAR, python.analyze, python.calm_boundary)
-MLIR = Language("mlir", mlir.LANGUAGE, mlir.analyze, value_spans=mlir.value_spans)
+MLIR = Language("mlir", mlir.LANGUAGE, mlir.analyze, names_in=mlir.names_in)
 LANGUAGES = {language.name: language for language in (PYTHON, MLIR)}

@@ -104,26 +104,33 @@ def op_regions(tree: Tree) -> list[Region]:
 
 
 def value_spans(lines: list[str]) -> list[list[tuple[int, int]]]:
-    """Per line, the (start, end) character spans of its SSA value and block label names (values.scm).
+    """Per line, the (start, end) character spans of its SSA value and block label names (values.scm)."""
+    return names_in(parse(lines), lines, [(0, len(lines))])
 
-    Result marks (`#1`, `:2`) are left out of the span. Lines are parsed together, so a span is only
-    reported where the grammar reads a name: `%0` inside a string attribute is text, not a name.
+
+def names_in(tree: Tree, lines: list[str], rows: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:
+    """value_spans read from a tree already parsed, for the lines in the [first, stop) row ranges (others: []).
+
+    Result marks (`#1`, `:2`) are left out of the span. A span is only reported where the grammar reads
+    a name: `%0` inside a string attribute is text, not a name.
     """
-    data, offsets = source(lines)
-    tree = parser().parse(data)
     spans: list[list[tuple[int, int]]] = [[] for _ in lines]
-    for capture, nodes in QueryCursor(query("values")).captures(tree.root_node).items():
-        for node in nodes:
-            row, col = node.start_point
-            if row >= len(lines) or node.end_point.row != row or node.has_error:
-                continue
-            text = data[offsets[row] + col : offsets[row] + node.end_point.column].decode("utf-8", "replace")
-            start = _char_column(lines[row], col)
-            if capture == "value.comment":
-                spans[row].extend((start + m.start(), start + m.end()) for m in _COMMENT_LABEL.finditer(text))
-                continue
-            cut = min((i for i in (text.find(m, 1) for m in _RESULT_MARKS) if i > 0), default=len(text))
-            spans[row].append((start, start + len(text[:cut])))
+    for first, stop in rows:
+        cursor = QueryCursor(query("values"))
+        cursor.set_point_range((first, 0), (stop, 0))
+        for capture, nodes in cursor.captures(tree.root_node).items():
+            for node in nodes:
+                row, col = node.start_point
+                if not first <= row < stop or node.end_point.row != row or node.has_error:
+                    continue
+                encoded = lines[row].encode("utf-8", errors="surrogatepass")
+                text = encoded[col : node.end_point.column].decode("utf-8", "replace")
+                start = _char_column(lines[row], col)
+                if capture == "value.comment":
+                    spans[row].extend((start + m.start(), start + m.end()) for m in _COMMENT_LABEL.finditer(text))
+                    continue
+                cut = min((i for i in (text.find(m, 1) for m in _RESULT_MARKS) if i > 0), default=len(text))
+                spans[row].append((start, start + len(text[:cut])))
     for row_spans in spans:
         row_spans.sort()
     return spans
