@@ -70,6 +70,11 @@ def end_line(node: Node) -> int:
     return row + 1 if column > 0 or row == node.start_point.row else row
 
 
+def indent_of(line: str) -> int:
+    """Columns of leading blanks and tabs."""
+    return len(line) - len(line.lstrip(" \t"))
+
+
 def text(node: Node) -> str:
     return node.text.decode("utf-8", errors="replace") if node.text is not None else ""
 

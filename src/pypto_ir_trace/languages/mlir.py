@@ -34,7 +34,7 @@ import tree_sitter_mlir
 from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
 
 from .. import grammar
-from ..structure import Region, Structure, end_line, errors, source, text
+from ..structure import Region, Structure, end_line, errors, indent_of, source, text
 
 NAME = "mlir"
 LANGUAGE = Language(tree_sitter_mlir.language())
@@ -199,16 +199,13 @@ def _off_layout_line(region: Region, lines: list[str]) -> int | None:
     last = min(region.end, len(lines)) - 1
     if last <= region.def_line:
         return None  # a declaration on one line
-    indent = _indent(lines[region.def_line])
+    indent = indent_of(lines[region.def_line])
     for row in range(region.def_line + 1, last):
         line = lines[row]
-        if line.strip() and _indent(line) <= indent and not (_indent(line) == indent and line.lstrip().startswith("^")):
+        if line.strip() and indent_of(line) <= indent and not (indent_of(line) == indent and line.lstrip().startswith("^")):
             return row
     closing = lines[last]
-    if _indent(closing) != indent or not closing.lstrip().startswith("}"):
+    if indent_of(closing) != indent or not closing.lstrip().startswith("}"):
         return last
     return None
 
-
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip(" \t"))

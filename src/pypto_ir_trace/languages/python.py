@@ -17,7 +17,7 @@ import tree_sitter_python
 from tree_sitter import Language, Node, QueryCursor, Tree
 
 from .. import grammar
-from ..structure import Region, Structure, end_line, errors, keyed, text
+from ..structure import Region, Structure, end_line, errors, indent_of, keyed, text
 
 GRAMMAR = Language(tree_sitter_python.language())
 _query = partial(grammar.query, GRAMMAR, "python")
@@ -74,7 +74,7 @@ def calm_boundary(line: str, neighbour: str) -> bool:
     """An incremental edit may end between two non-blank lines of one indentation: tree-sitter-python
     re-uses the rest of the block then (at an indent or dedent it re-parses it: 0.8 s instead of 0.002 s
     for a one-line change in a 20,000-line snapshot)."""
-    return bool(line.strip() and neighbour.strip() and _indent(line) == _indent(neighbour))
+    return bool(line.strip() and neighbour.strip() and indent_of(line) == indent_of(neighbour))
 
 
 def _untrusted(regions: list[Region], reason: str) -> Structure:
@@ -136,10 +136,10 @@ def _first_dedented_line(region: Region, lines: list[str], tree: Tree) -> int | 
 
     Lines that start inside a comment or a string keep their own indentation and are not counted.
     """
-    indent = _indent(lines[region.def_line])
+    indent = indent_of(lines[region.def_line])
     for row in range(region.def_line + 1, min(region.end, len(lines))):
         line = lines[row]
-        if line.strip(" \t\f") and _indent(line) <= indent and not _is_free(tree, row, _indent(line)):
+        if line.strip(" \t\f") and indent_of(line) <= indent and not _is_free(tree, row, indent_of(line)):
             return row
     return None
 
@@ -155,6 +155,3 @@ def _is_free(tree: Tree, row: int, column: int) -> bool:
                 return True
     return False
 
-
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip(" \t"))
