@@ -356,7 +356,7 @@ def test_print_shows_every_row_of_the_diff_wrapped_without_controls(open_report)
     assert style == {"sidebar": "none", "toolbar": "none", "wrap": "pre-wrap", "width": True}
     assert page.get_by_role("heading", name=re.compile("InitMemRef")).is_visible()
     page.emulate_media(media="screen")
-    assert page.locator(".print-view").count() == 0
+    sheet.wait_for(state="detached")  # the media query's change event arrives after the emulation call
 
 
 def test_the_pdf_grows_with_the_rows(open_report):
