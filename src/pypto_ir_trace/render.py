@@ -24,7 +24,7 @@ _SCRIPTS = (
     "viewer.js", "boot.js",
 )
 _DATA_ELEMENT = re.compile(r'<script type="application/octet-stream" id="report-data"[^>]*>([A-Za-z0-9+/=]*)</script>')
-_JSON_ESCAPES = {ord("<"): "\\u003c", ord(">"): "\\u003e", ord("&"): "\\u0026", 0x2028: "\\u2028", 0x2029: "\\u2029"}
+_JSON_ESCAPES = (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("\u2028", "\\u2028"), ("\u2029", "\\u2029"))
 
 
 def _asset(*parts: str) -> str:
@@ -33,7 +33,15 @@ def _asset(*parts: str) -> str:
 
 def safe_json(data: object) -> str:
     """JSON that cannot end its <script> element or open a comment: the one escaping boundary."""
-    return _dumps(data).translate(_JSON_ESCAPES)
+    return _escaped(_dumps(data))
+
+
+def _escaped(json_text: str) -> str:
+    # str.replace per character is ~10x faster than str.translate with a table on megabytes of text
+    for char, escape in _JSON_ESCAPES:
+        if char in json_text:
+            json_text = json_text.replace(char, escape)
+    return json_text
 
 
 def encode_data(data: object) -> str:
@@ -45,7 +53,7 @@ def encode_data(data: object) -> str:
     (it is several times the report's size), and the bytes are those of safe_json.
     """
     packer = zlib.compressobj(6, zlib.DEFLATED, 31)  # 31: a gzip member, with mtime 0
-    packed = [packer.compress(piece.translate(_JSON_ESCAPES).encode("utf-8")) for piece in _json_pieces(data)]
+    packed = [packer.compress(_escaped(piece).encode("utf-8")) for piece in _json_pieces(data)]
     packed.append(packer.flush())
     return base64.b64encode(b"".join(packed)).decode("ascii")
 
