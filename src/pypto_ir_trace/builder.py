@@ -5,8 +5,12 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
+
+from tree_sitter import Tree
 
 from . import __version__, compare, highlight, linediff, renumber, runs
+from .chunked import PieceReader
 from .dump import Dump, Snapshot, split_lines
 from .formats import format_of
 from .incremental import IncrementalParser
@@ -24,6 +28,7 @@ class _Lines:
         self.texts: list[str] = []  # line id -> its text
         self.spans: list[tuple[int, ...]] = []  # stored as the model keeps them: no copy at the end
         self.names: list[list[tuple[int, int]]] = []  # line id -> its value names (languages that have them)
+        self.marks: dict[int, int] = {}  # line id -> its dump-level marks (formats that have them; few lines)
 
     def intern(self, lines: list[str]) -> tuple[list[int], list[tuple[int, int]]]:
         """Line ids, and the [first, stop) row ranges of lines never seen before (only those get highlighted)."""
@@ -43,6 +48,23 @@ class _Lines:
                     new_rows.append((row, row + 1))
             ids[row] = line_id
         return ids, new_rows
+
+    def store(self, ids: list[int], facts: tuple[list, list, list]) -> None:
+        """What _facts read of a text's new rows, kept per line: the first tree a line is seen in speaks."""
+        spans, names, marks = facts
+        for row, found in spans:
+            if not self.spans[ids[row]]:
+                self.spans[ids[row]] = tuple(found)
+        for row, found in names:
+            self.names[ids[row]] = found
+        for row, mark in marks:
+            self.marks[ids[row]] = self.marks.get(ids[row], 0) | mark
+
+    def level(self, ids: list[int], dump_level: Callable[[int], str | None]) -> str | None:
+        marks = 0
+        for line_id in set(ids).intersection(self.marks):
+            marks |= self.marks[line_id]
+        return dump_level(marks)
 
 
 class _Working:
@@ -95,6 +117,7 @@ def _pipeline(dump: Dump, name: str, lines: _Lines, step: Callable[[], None],
               parsed: dict[bytes, _Working], texts: list[_Working], diffs: dict) -> Pipeline:
     record = format_of(dump)
     parser = IncrementalParser(record.language)
+    pieces = PieceReader(record.language, partial(_facts, record))
     text_of: dict[bytes, int] = {}  # digest of a text -> its index: identical snapshots are handled once
     names = _Names(record.language.names_in is not None, texts, lines)
     snapshot_text: list[int] = []  # snapshot index -> text index
@@ -108,7 +131,7 @@ def _pipeline(dump: Dump, name: str, lines: _Lines, step: Callable[[], None],
         if index is None:
             index = text_of[digest] = len(texts)
             if digest not in parsed:  # another pipeline (the other run) may have read this very text
-                parsed[digest] = _read_text(text, parser, lines, record.language, digest)
+                parsed[digest] = _read_text(text, parser, pieces, lines, record, digest)
             known = parsed[digest]
             texts.append(_Working(known.newlines, known.ids, known.structure, digest))
         return index
@@ -129,7 +152,7 @@ def _pipeline(dump: Dump, name: str, lines: _Lines, step: Callable[[], None],
             passes.append(replace(_pass(snapshot, before, after, diff, record.anchors), renamed=renamed))
         snapshot_text.append(after)
         step()
-    level = record.dump_level(parser.tree) if record.dump_level and parser.tree else None
+    level = lines.level(texts[snapshot_text[-1]].ids, record.dump_level) if record.dump_level else None
     return Pipeline(
         name=name,
         format=dump.format,
@@ -179,19 +202,29 @@ def _before(snapshot: Snapshot, snapshot_text: list[int], text_index: Callable[[
     return snapshot_text[snapshot.base if snapshot.base is not None else snapshot.index - 1]
 
 
-def _read_text(text: str, parser: IncrementalParser, lines: _Lines, language, digest: bytes) -> _Working:
+def _read_text(text: str, parser: IncrementalParser, pieces: PieceReader, lines: _Lines, record, digest: bytes) -> _Working:
     split, endings = split_lines(text)
     ids, new_rows = lines.intern(split)
-    tree = parser.parse(split, ids)
-    # Highlight only the lines seen for the first time: the cost follows what changed.
-    for row, spans in highlight.spans_by_row(tree, split, new_rows, language, parser.offsets):
-        if not lines.spans[ids[row]]:
-            lines.spans[ids[row]] = tuple(spans)
-    if language.names_in is not None:  # read from the tree at hand, once per line, like the highlights
-        for row, names in enumerate(language.names_in(tree, split, new_rows)):
-            if names:
-                lines.names[ids[row]] = names
-    return _Working(_newlines(endings), ids, language.analyze(tree, split), digest)
+    read = pieces.read(split, ids, new_rows)  # a big text, a piece at a time
+    if read is None:
+        tree = parser.parse(split, ids)
+        read = record.language.analyze(tree, split), [_facts(record, tree, split, new_rows, parser.offsets)]
+    found, facts = read
+    for piece in facts:
+        lines.store(ids, piece)
+    return _Working(_newlines(endings), ids, found, digest)
+
+
+def _facts(record, tree: Tree, lines: list[str], rows: list[tuple[int, int]], offsets: list[int]) -> tuple[list, list, list]:
+    """What a tree tells of the lines in the row ranges (only lines seen for the first time: the cost
+    follows what changed): highlight spans, value names, dump-level marks, as (row, ...) pairs."""
+    language = record.language
+    spans = list(highlight.spans_by_row(tree, lines, rows, language, offsets))
+    names = []
+    if language.names_in is not None:
+        names = [(row, found) for row, found in enumerate(language.names_in(tree, lines, rows)) if found]
+    marks = record.level_marks(tree, rows, offsets) if record.level_marks else []
+    return spans, names, marks
 
 
 def _newlines(endings: list[str]) -> Newlines:

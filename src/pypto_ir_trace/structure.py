@@ -64,6 +64,12 @@ def keyed(found: list[tuple[int, int, str, str, int]]) -> list[Region]:
     return regions
 
 
+def name_of(key: str) -> str:
+    """keyed()'s inverse: the name a key numbers ("f#2" -> "f"). Only for languages whose names cannot
+    hold "#" (Python identifiers), the ones whose texts are cut into pieces (chunked.py)."""
+    return key.partition("#")[0]
+
+
 def end_line(node: Node) -> int:
     """One past the node's last line (a node that ends at column 0 ends on the line before)."""
     row, column = node.end_point

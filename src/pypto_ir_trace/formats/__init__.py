@@ -24,15 +24,18 @@ class Format:
     read: Callable[[Path], Dump]
     # (warnings text, snapshot file name) -> [(log line, snapshot line, message)], 0-based
     anchors: Callable[[str, str], list[tuple[int, int, str]]]
-    # The level of detail the compiler printed at, read from a parsed snapshot (None: the format has none)
-    dump_level: Callable[[Tree], str | None] | None = None
+    # The level of detail the compiler printed at (None: the format has none): marks read per line from a
+    # parsed snapshot, (tree, [first, stop) row ranges, line offsets) -> [(row, mark bits)], and the level
+    # the marks of a snapshot's lines, or-ed together, say
+    level_marks: Callable[[Tree, list[tuple[int, int]], list[int]], list[tuple[int, int]]] | None = None
+    dump_level: Callable[[int], str | None] | None = None
 
 
 FORMATS = {
     record.name: record
     for record in (
         Format("pypto", "a PyPTO passes_dump", LANGUAGES["python"], pypto.looks_like, pypto.read, pypto.anchors,
-               pypto.dump_level),
+               pypto.level_marks, pypto.dump_level),
         Format("mlir-tree", "an MLIR tree dump", LANGUAGES["mlir"], mlir.looks_like_tree, mlir.read_tree, mlir.anchors),
         Format("mlir-stream", "an MLIR after-all stream", LANGUAGES["mlir"], mlir.looks_like_stream, mlir.read_stream,
                mlir.anchors),

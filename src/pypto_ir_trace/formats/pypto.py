@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import os
 import re
+from bisect import bisect_right
 from pathlib import Path
 
 from tree_sitter import QueryCursor, Tree
 
 from .. import grammar
+from ..highlight import CHUNK
 from ..dump import Dump, DumpError, Snapshot, display_title, read_warnings
 from ..languages.python import GRAMMAR
 
@@ -57,13 +59,32 @@ def anchors(warnings: str, filename: str) -> list[tuple[int, int, str]]:
     return found
 
 
-def dump_level(tree: Tree) -> str | None:
-    """EXPLICIT or CONCISE (PassDumpLevel), when the snapshot shows which; None when it cannot tell."""
-    cursor = QueryCursor(grammar.query(GRAMMAR, "python", "level"))
-    found = set(cursor.captures(tree.root_node))
-    if "explicit" in found:
+EXPLICIT, IMPLICIT = 1, 2  # a line's level marks: what it shows of the dump level (grammars/python/level.scm)
+
+
+def level_marks(tree: Tree, rows: list[tuple[int, int]], offsets: list[int]) -> list[tuple[int, int]]:
+    """(row, mark) for each capture of the level query that starts on a line of the [first, stop) ranges."""
+    query = grammar.query(GRAMMAR, "python", "level")
+    found = []
+    for first, stop in rows:
+        for low in range(first, stop, CHUNK):
+            high = min(low + CHUNK, stop)
+            cursor = QueryCursor(query)
+            cursor.set_point_range((low, 0), (high, 0))
+            for name, nodes in cursor.captures(tree.root_node).items():
+                mark = EXPLICIT if name == "explicit" else IMPLICIT
+                for node in nodes:
+                    row = bisect_right(offsets, node.start_byte, low, high + 1) - 1  # cheaper than start_point
+                    if low <= row < high:
+                        found.append((row, mark))
+    return found
+
+
+def dump_level(marks: int) -> str | None:
+    """EXPLICIT or CONCISE (PassDumpLevel) from the marks of a snapshot's lines; None when it cannot tell."""
+    if marks & EXPLICIT:
         return "EXPLICIT"
-    return "CONCISE" if "implicit" in found else None
+    return "CONCISE" if marks & IMPLICIT else None
 
 
 def _numbered_files(root: Path) -> set[str]:

@@ -23,8 +23,11 @@ class Language:
     # None: the language has no such names, and "Ignore renumbering" does not apply
     # (tree, lines, [first, stop) row ranges) -> per line, the spans of the names a renumbering changes
     names_in: Callable[[Tree, list[str], list[tuple[int, int]]], list[list[tuple[int, int]]]] | None = None
+    # (lines, least lines a piece) -> the pieces (first, stop, context rows) a big text may be parsed in;
+    # None: always parsed whole (chunked.py)
+    cuts: Callable[[list[str], int], list[tuple[int, int, range]]] | None = None
 
 
-PYTHON = Language("python", python.GRAMMAR, python.analyze, python.calm_boundary)
+PYTHON = Language("python", python.GRAMMAR, python.analyze, python.calm_boundary, cuts=python.cuts)
 MLIR = Language("mlir", mlir.LANGUAGE, mlir.analyze, names_in=mlir.names_in)
 LANGUAGES = {language.name: language for language in (PYTHON, MLIR)}

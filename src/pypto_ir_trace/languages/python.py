@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from dataclasses import replace
+import zlib
 from functools import partial
 
 import tree_sitter_python
-from tree_sitter import Language, Node, QueryCursor, Tree
+from tree_sitter import Language, Node, Parser, QueryCursor, Tree
 
 from .. import grammar
-from ..structure import Region, Structure, end_line, errors, indent_of, keyed, text
+from ..structure import Region, Structure, end_line, errors, indent_of, keyed, source, text
 
 GRAMMAR = Language(tree_sitter_python.language())
 _query = partial(grammar.query, GRAMMAR, "python")
@@ -75,6 +76,55 @@ def calm_boundary(line: str, neighbour: str) -> bool:
     re-uses the rest of the block then (at an indent or dedent it re-parses it: 0.8 s instead of 0.002 s
     for a one-line change in a 20,000-line snapshot)."""
     return bool(line.strip() and neighbour.strip() and indent_of(line) == indent_of(neighbour))
+
+
+def cuts(lines: list[str], size: int) -> list[tuple[int, int, range]]:
+    """Pieces of at least `size` lines that a big snapshot may be parsed in (chunked.py): (first, stop,
+    context rows), covering every line in order.
+
+    A piece starts where the indentation drops back to the module's column, or to the column of the
+    body of a top-level class; then its context is the class's header (the run of column-0 lines above
+    its body: decorators, `class Name:`), parsed with it so its members stay that class's methods.
+    Whether the cut is outside every bracket and string is for the parse to say (chunked.py checks each
+    piece). A cut is taken where the text says so (a hash of its next two lines), not at a fixed count,
+    so an edit moves only the cuts near it.
+    """
+    pieces: list[tuple[int, int, range]] = []
+    first, context = 0, range(0)
+    header, body = range(0), -1  # the current top-level statement's header rows and body column
+    run = -1  # first row of the current run of column-0 lines
+    previous = 0  # indentation of the last non-blank line
+    for row, line in enumerate(lines):
+        if not line.strip():
+            continue
+        indent = indent_of(line)
+        if indent == 0:
+            at = range(0) if previous > 0 else None
+            run = row if run < 0 else run
+        else:
+            if run >= 0:  # the first indented line under a run of column-0 lines: a body starts
+                header, run = range(run, row), -1
+                body = indent if _opens_class(lines[header.start : header.stop]) else -1
+            at = header if indent == body and previous > body else None
+        previous = indent
+        if at is not None and row - first >= size and _cut_here(lines, row, row - first >= 4 * size):
+            pieces.append((first, row, context))
+            first, context = row, at
+    pieces.append((first, len(lines), context))
+    return pieces
+
+
+def _opens_class(header: list[str]) -> bool:
+    """Whether the last statement of these column-0 lines is a class (tree-sitter-python reads a header
+    without its body as a class with an empty block): one small parse per top-level statement."""
+    root = Parser(GRAMMAR).parse(source(header)[0]).root_node
+    cursor = QueryCursor(_query("regions"))
+    cursor.set_max_start_depth(0)
+    return bool(root.children) and root.children[-1] in cursor.captures(root).get("class", [])
+
+
+def _cut_here(lines: list[str], row: int, overdue: bool) -> bool:
+    return overdue or zlib.crc32("\n".join(lines[row : row + 2]).encode("utf-8", "surrogatepass")) % 4 == 0
 
 
 def _untrusted(regions: list[Region], reason: str) -> Structure:

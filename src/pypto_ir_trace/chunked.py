@@ -1,0 +1,158 @@
+"""Big snapshots a piece at a time: memory follows the piece, not the file, and pieces use every core.
+
+A tree-sitter tree costs about 110 bytes a node: parsed whole, a 400,000-line snapshot holds 1.7 GB
+while it is read. From PIECES_FROM lines on, the language cuts the text into pieces that start at a
+statement (Language.cuts). Each piece is parsed alone, with the rows it needs before it (its class
+header) as tree-sitter included ranges, so rows and bytes stay those of the whole text; the caller's
+`facts` reads what it needs from the piece's tree, and the tree is dropped.
+
+A piece is kept only when its tree has no syntax error and its regions lie inside it (a context that
+is not a class header would put a region in the context rows); else the caller parses the text whole.
+On such pieces, regions and highlights are those of the whole parse (tested on every real snapshot,
+cut small). Pieces are remembered by their lines: the next snapshot parses only the pieces its pass
+changed. Many new pieces go to forked worker processes, one per core: py-tree-sitter holds the GIL
+while it parses and queries, so threads would not help.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from array import array
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import replace
+from multiprocessing import get_context
+from typing import Any
+
+from tree_sitter import Parser, Range, Tree
+
+from . import structure
+from .structure import Region, Structure
+
+PIECES_FROM = 50_000  # lines; below, a whole tree is cheap and the incremental parser re-uses it
+PIECE_LINES = 2_048  # the least lines in a piece (but the last)
+WORKERS_FROM = 8  # pieces to parse; fewer are parsed in this process (a fork costs more than they do)
+
+# (tree, lines, [first, stop) row ranges, line offsets) -> what the caller keeps of those rows
+Facts = Callable[[Tree, list[str], list[tuple[int, int]], list[int]], Any]
+
+
+class PieceReader:
+    def __init__(self, language, facts: Facts, workers: int | None = None):
+        self._language = language
+        self._facts = facts
+        self._workers = _cores() if workers is None else workers
+        self._known: dict[bytes, tuple[Region, ...]] = {}  # a piece's lines and context -> its regions, row 0 first
+
+    def read(self, lines: list[str], ids: list[int], new_rows: list[tuple[int, int]]) -> tuple[Structure, list] | None:
+        """The text's structure and the facts of its new rows, read piece by piece; None when the text is
+        small, the language has no cuts, or a piece does not parse cleanly: then parse it whole."""
+        cuts = self._language.cuts
+        if cuts is None or len(lines) < PIECES_FROM:
+            return None
+        pieces = cuts(lines, PIECE_LINES)
+        keys = [_key(ids, first, stop, context) for first, stop, context in pieces]
+        todo = [i for i, key in enumerate(keys) if key not in self._known]
+        job = _Job(self._language, self._facts, lines, new_rows, [pieces[i] for i in todo])
+        found = _run(job, self._workers)
+        if found is None:
+            return None
+        facts = []
+        for i, (regions, piece_facts) in zip(todo, found):
+            self._known[keys[i]] = regions
+            facts.append(piece_facts)
+        regions = [
+            replace(r, start=r.start + first, end=r.end + first, def_line=r.def_line + first)
+            for key, (first, _, _) in zip(keys, pieces)
+            for r in self._known[key]
+        ]
+        return Structure(tuple(_rekeyed(regions))), facts
+
+
+class _Job:
+    """One text's pieces to parse: what a worker process needs, inherited when it is forked."""
+
+    def __init__(self, language, facts: Facts, lines: list[str], new_rows, pieces):
+        self.language, self.facts, self.lines, self.pieces = language, facts, lines, pieces
+        self.new_rows = new_rows
+        self.source, self.offsets = structure.source(lines)
+        self.parser: Parser | None = None
+
+    def piece(self, index: int) -> tuple[tuple[Region, ...], Any] | None:
+        """The piece's regions (row 0 at its first line) and the facts of its new rows; None if unclean."""
+        first, stop, context = self.pieces[index]
+        if self.parser is None:
+            self.parser = Parser(self.language.grammar)
+        self.parser.included_ranges = [self._range(context.start, context.stop), self._range(first, stop)] if context \
+            else [self._range(first, stop)]
+        tree = self.parser.parse(self.source)
+        if tree.root_node.has_error:
+            return None
+        found = self.language.analyze(tree, self.lines)
+        if not found.trusted or any(r.error or r.start < first or r.end > stop for r in found.regions):
+            return None
+        rows = [(max(a, first), min(b, stop)) for a, b in self.new_rows if a < stop and b > first]
+        relative = tuple(replace(r, start=r.start - first, end=r.end - first, def_line=r.def_line - first)
+                         for r in found.regions)
+        return relative, self.facts(tree, self.lines, rows, self.offsets)
+
+    def _range(self, first: int, stop: int) -> Range:
+        offsets = self.offsets
+        return Range((first, 0), (stop, 0), offsets[first], offsets[stop])
+
+
+_job: _Job | None = None  # the job a forked worker inherited
+
+
+def _in_worker(index: int):
+    assert _job is not None
+    return _job.piece(index)
+
+
+def _run(job: _Job, workers: int) -> list | None:
+    """Every piece of the job, in order; None if one is not clean."""
+    count = len(job.pieces)
+    if count >= WORKERS_FROM and workers > 1:
+        try:
+            results = _in_workers(job, min(workers, count))
+        except (BrokenProcessPool, OSError):  # no fork here, or a worker died: this process reads them
+            pass
+        else:
+            return None if any(result is None for result in results) else results
+    results = []
+    for index in range(count):
+        results.append(job.piece(index))
+        if results[-1] is None:
+            return None
+    return results
+
+
+def _in_workers(job: _Job, workers: int) -> list:
+    global _job
+    _job = job  # set before the workers fork: they inherit it instead of receiving the text
+    try:
+        with ProcessPoolExecutor(workers, mp_context=get_context("fork")) as pool:
+            return list(pool.map(_in_worker, range(len(job.pieces))))
+    finally:
+        _job = None
+
+
+def _cores() -> int:
+    """The cores this process may run on (a container's CPU set, not the machine's)."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def _key(ids: list[int], first: int, stop: int, context: range) -> bytes:
+    """The piece's lines and its context's, as a digest: equal pieces read alike wherever they sit."""
+    digest = hashlib.blake2b(array("q", ids[context.start:context.stop]).tobytes(), digest_size=20)
+    digest.update(b"|")
+    digest.update(array("q", ids[first:stop]).tobytes())
+    return digest.digest()
+
+
+def _rekeyed(regions: list[Region]) -> list[Region]:
+    """Regions numbered across the whole text: a name repeated in two pieces gets its "#2" here."""
+    found = [(r.start, r.end, structure.name_of(r.key), r.kind, r.def_line) for r in regions]
+    return [replace(r, key=k.key) for r, k in zip(regions, structure.keyed(found))]

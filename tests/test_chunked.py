@@ -1,0 +1,174 @@
+"""A big snapshot read a piece at a time gives what the whole parse gives: regions, highlights, levels."""
+
+from __future__ import annotations
+
+import dataclasses
+import lzma
+import os
+import tarfile
+from functools import partial
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from dumptools import REAL
+from modeltools import load_dump, report_of
+from pypto_ir_trace import builder, chunked, model, structure
+from pypto_ir_trace.dump import split_lines
+from pypto_ir_trace.formats import FORMATS
+from pypto_ir_trace.languages import PYTHON, python
+from test_model import _archive
+
+PYPTO = FORMATS["pypto"]
+
+
+@pytest.fixture
+def cut_small(monkeypatch):
+    """Every text is cut, into pieces of a few lines: the path a 400,000-line snapshot takes."""
+    monkeypatch.setattr(chunked, "PIECES_FROM", 0)
+    monkeypatch.setattr(chunked, "PIECE_LINES", 12)
+
+
+def whole(lines: list[str]):
+    tree = structure.parse(lines, PYTHON)
+    facts = builder._facts(PYPTO, tree, lines, [(0, len(lines))], structure.source(lines)[1])
+    return PYTHON.analyze(tree, lines), facts
+
+
+def in_pieces(lines: list[str], reader: chunked.PieceReader | None = None, ids: list[int] | None = None):
+    """The structure and the facts of every row (all rows new), or None when the pieces were refused."""
+    reader = reader or chunked.PieceReader(PYTHON, partial(builder._facts, PYPTO), workers=1)
+    found = reader.read(lines, ids or list(range(len(lines))), [(0, len(lines))])
+    if found is None:
+        return None
+    regions, pieces = found
+    return regions, tuple(sorted(part for piece in pieces for part in piece[i]) for i in range(3))
+
+
+def same_as_whole(lines: list[str]) -> bool:
+    """True when the text was read in pieces; it must then read exactly as the whole parse does."""
+    found = in_pieces(lines)
+    if found is None:
+        return False
+    regions, facts = whole(lines)
+    assert found[0] == regions
+    assert found[1] == tuple(sorted(part) for part in facts)
+    return True
+
+
+def program(kernels: int, body: int = 3) -> list[str]:
+    lines = ["import pypto.language as pl", "", "@pl.program", "class Big:"]
+    for k in range(kernels):
+        lines += ["    @pl.function(type=pl.FunctionType.InCore)",
+                  f"    def kernel_{k}(self, x: pl.Tile[[64, 128], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:"]
+        lines += [f"        t_{i}: pl.Tile[[64, 128], pl.FP32] = pl.tile.add(x, {i + k})" for i in range(body)]
+        lines += ["        return t_0", ""]
+    return lines
+
+
+def test_a_class_program_is_cut_between_methods_and_reads_as_whole(cut_small):
+    lines = program(40)
+    pieces = python.cuts(lines, 12)
+    assert len(pieces) > 5
+    assert [(first, stop) for first, stop, _ in pieces] == list(zip([0] + [p[0] for p in pieces[1:]], [p[0] for p in pieces[1:]] + [len(lines)]))
+    assert all(lines[first].startswith("    @pl.function") and context == range(0, 4) for first, _, context in pieces[1:])
+    assert same_as_whole(lines)
+
+
+def test_repeated_names_in_two_pieces_are_numbered_across_the_text(cut_small):
+    lines = program(20)
+    lines = [line.replace("def kernel_3(", "def kernel_1(").replace("def kernel_17(", "def kernel_1(") for line in lines]
+    regions, _ = in_pieces(lines)
+    assert [r.key for r in regions.regions if r.key.partition("#")[0] == "Big.kernel_1"] == ["Big.kernel_1", "Big.kernel_1#2", "Big.kernel_1#3"]
+    assert same_as_whole(lines)
+
+
+def test_top_level_functions_are_cut_at_column_zero(cut_small):
+    lines = [line for k in range(30) for line in (f"def f{k}(x):", "    if x:", "        y = 1", "    return x", "")]
+    assert all(context == range(0) for _, _, context in python.cuts(lines, 12))
+    assert same_as_whole(lines)
+
+
+def test_a_function_body_is_not_cut(cut_small):
+    lines = ["def f(x):"] + [line for k in range(30) for line in ("    if x:", f"        y = {k}", f"    z = {k}")]
+    assert python.cuts(lines, 12) == [(0, len(lines), range(0))]
+
+
+def test_a_piece_whose_context_is_not_a_class_is_refused(cut_small):
+    """Parsed with `def f(x):` as its context, a piece would become a second function f: chunked.py
+    checks every piece's regions lie inside it, whatever cuts a language proposes."""
+    lines = ["def f(x):"] + [line for k in range(30) for line in ("    if x:", f"        y = {k}", f"    z = {k}")]
+    inside = dataclasses.replace(PYTHON, cuts=lambda lines, size: [(0, 30, range(0)), (30, len(lines), range(0, 1))])
+    assert in_pieces(lines, chunked.PieceReader(inside, partial(builder._facts, PYPTO), workers=1)) is None
+
+
+@pytest.mark.parametrize("broken", ["        t = pl.tile.add(x,", "    '''", "class Other", "        y = )"])
+def test_a_piece_with_a_syntax_error_sends_the_text_to_the_whole_parse(cut_small, broken):
+    lines = program(30)
+    lines.insert(len(lines) // 2, broken)
+    assert in_pieces(lines) is None
+
+
+def test_pieces_a_pass_did_not_change_are_not_parsed_again(cut_small, monkeypatch):
+    lines = program(60)
+    changed = list(lines)
+    at = next(i for i, line in enumerate(lines) if "def kernel_40(" in line) + 1
+    changed[at] = changed[at].replace("pl.tile.add", "pl.tile.mul")
+    table: dict[str, int] = {}
+    reader = chunked.PieceReader(PYTHON, partial(builder._facts, PYPTO), workers=1)
+    parsed = []
+    piece = chunked._Job.piece
+    monkeypatch.setattr(chunked._Job, "piece", lambda job, i: parsed.append(job.pieces[i]) or piece(job, i))
+    first = in_pieces(lines, reader, [table.setdefault(line, len(table)) for line in lines])
+    total, parsed[:] = len(parsed), []
+    second = in_pieces(changed, reader, [table.setdefault(line, len(table)) for line in changed])
+    assert total > 10 and len(parsed) == 1  # only the piece holding the changed line
+    assert first[0] == second[0] == whole(changed)[0]
+
+
+def test_worker_processes_read_as_this_process_does(cut_small, monkeypatch):
+    monkeypatch.setattr(chunked, "WORKERS_FROM", 2)
+    lines = program(50)
+    serial = in_pieces(lines)
+    forked = in_pieces(lines, chunked.PieceReader(PYTHON, partial(builder._facts, PYPTO), workers=2))
+    assert serial is not None and forked == serial
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in REAL.iterdir() if p.is_dir()))
+def test_a_pipeline_read_in_pieces_gives_the_same_report(name, monkeypatch):
+    """Every snapshot, pieces remembered across passes, whole-parse fallbacks included: same model."""
+    dump = load_dump(REAL / name / "passes_dump")
+    expected = model.to_json(report_of(dump))
+    monkeypatch.setattr(chunked, "PIECES_FROM", 0)
+    monkeypatch.setattr(chunked, "PIECE_LINES", 12)
+    assert model.to_json(report_of(dump)) == expected
+
+
+@pytest.mark.skipif(_archive() is None, reason="needs the 256 real dumps: ../shared/dumps/real-pypto-dumps.tar.xz")
+def test_every_real_dump_reads_in_pieces_as_whole(tmp_path, cut_small):
+    """The last snapshot of each of the 256 real dumps, cut every dozen lines."""
+    with lzma.open(_archive()) as stream, tarfile.open(fileobj=stream) as tar:
+        tar.extractall(tmp_path, filter="data")
+    read = [same_as_whole(split_lines(load_dump(path).snapshots[-1].text)[0])
+            for path in sorted(tmp_path.glob("*/passes_dump"))]
+    assert len(read) == 256 and sum(read) >= 250  # a few are parsed whole (a cut the parse refused)
+
+
+FRAGMENTS = ["    def m(self):", "        pass", "def f(x):", "    return x", "    '''", "'''", "    y = (", "    )",
+             "x = 1", "class C:", "    @pl.function", "        z = 2", "    # note", "", "        if z:", "            w = 3"]
+
+
+@settings(max_examples=int(os.environ.get("HYPOTHESIS_EXAMPLES", "150")), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.integers(0, 200), st.sampled_from(FRAGMENTS)), max_size=8))
+def test_generated_programs_read_in_pieces_as_whole(edits):
+    """Lines inserted anywhere in a cut program, strings and brackets that open across a cut included:
+    the pieces are either refused or read exactly as the whole text."""
+    lines = program(12)
+    for at, fragment in edits:
+        lines.insert(min(at, len(lines)), fragment)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(chunked, "PIECES_FROM", 0)
+        patch.setattr(chunked, "PIECE_LINES", 6)
+        same_as_whole(lines)
