@@ -9,7 +9,7 @@ from functools import partial
 
 from tree_sitter import Tree
 
-from . import __version__, compare, highlight, linediff, renumber, runs
+from . import __version__, compare, grammar, highlight, linediff, renumber, runs
 from .chunked import PieceReader
 from .dump import Dump, Snapshot, split_lines
 from .formats import format_of
@@ -219,11 +219,15 @@ def _facts(record, tree: Tree, lines: list[str], rows: list[tuple[int, int]], of
     """What a tree tells of the lines in the row ranges (only lines seen for the first time: the cost
     follows what changed): highlight spans, value names, dump-level marks, as (row, ...) pairs."""
     language = record.language
-    spans = list(highlight.spans_by_row(tree, lines, rows, language, offsets))
+    spans, marks = [], []
+    query = grammar.query(language.grammar, language.name, "highlights", *record.level_queries)
+    for first, stop, captures in highlight.walk(tree, rows, query):  # one walk for highlights and marks
+        spans += highlight.spans_of(captures, lines, offsets, first, stop, language)
+        if record.level_marks:
+            marks += record.level_marks(captures, offsets, first, stop)
     names = []
     if language.names_in is not None:
         names = [(row, found) for row, found in enumerate(language.names_in(tree, lines, rows)) if found]
-    marks = record.level_marks(tree, rows, offsets) if record.level_marks else []
     return spans, names, marks
 
 

@@ -22,8 +22,10 @@ def query_names(language: str) -> list[str]:
 
 
 @cache
-def query(grammar: Language, language: str, name: str) -> Query:
-    source = (grammar_dir(language) / f"{name}.scm").read_text(encoding="utf-8")
+def query(grammar: Language, language: str, *names: str) -> Query:
+    """The named queries of grammars/<language>/, compiled as one: a single walk of a tree captures for all
+    (capture names stay in file order, so the first file keeps its captures' order)."""
+    source = "\n".join((grammar_dir(language) / f"{name}.scm").read_text(encoding="utf-8") for name in names)
     return Query(grammar, source)
 
 

@@ -65,22 +65,39 @@ def spans_by_row(tree: Tree, lines: list[str], rows: list[tuple[int, int]], lang
     come never holds a whole snapshot's worth twice."""
     if offsets is None:
         offsets = structure.source(lines)[1]
+    for first, stop, captures in walk(tree, rows, _query(language)):
+        yield from spans_of(captures, lines, offsets, first, stop, language)
+
+
+def walk(tree: Tree, rows: list[tuple[int, int]], query: Query):
+    """(first, stop, captures by name) for each run of at most CHUNK rows of the [first, stop) ranges.
+
+    The query may hold more than the highlights (grammar.query of several files): one walk of the tree
+    then serves every reader of its captures, which is most of the cost of each.
+    """
     for first, stop in rows:
         for low in range(first, stop, CHUNK):
             high = min(low + CHUNK, stop)
-            for row, keys in enumerate(_captured(tree, language, offsets, low, high), low):
-                if keys:
-                    yield row, _flatten(lines[row], keys)
+            cursor = QueryCursor(query)
+            cursor.set_point_range((low, 0), (high, 0))
+            yield low, high, cursor.captures(tree.root_node)
 
 
-def _captured(tree: Tree, language, offsets: list[int], first: int, stop: int) -> list[list[int]]:
+def spans_of(captures: dict, lines: list[str], offsets: list[int], first: int, stop: int, language):
+    """(row, spans) for the rows of [first, stop) that have any, from a walk's captures (other names ignored)."""
+    for row, keys in enumerate(_bucketed(captures, language, offsets, first, stop), first):
+        if keys:
+            yield row, _flatten(lines[row], keys)
+
+
+def _bucketed(captures: dict, language, offsets: list[int], first: int, stop: int) -> list[list[int]]:
     """Per row of [first, stop): its spans as ints, unsorted (columns are UTF-8 bytes)."""
     buckets: list[list[int]] = [[] for _ in range(stop - first)]
-    cursor = QueryCursor(_query(language))
-    cursor.set_point_range((first, 0), (stop, 0))
     tags = _tags(language)
-    for name, nodes in cursor.captures(tree.root_node).items():
-        tag = tags[name]
+    for name, nodes in captures.items():
+        tag = tags.get(name)
+        if tag is None:
+            continue  # another reader's capture
         for start, end in zip(map(_START_BYTE, nodes), map(_END_BYTE, nodes)):
             # Searched among the chunk's lines only: a node that starts earlier gets row first - 1,
             # which is all the code below needs to know about it.

@@ -8,8 +8,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from tree_sitter import Tree
-
 from ..dump import Dump, DumpError
 from ..languages import LANGUAGES, Language
 from . import mlir, pypto
@@ -24,10 +22,11 @@ class Format:
     read: Callable[[Path], Dump]
     # (warnings text, snapshot file name) -> [(log line, snapshot line, message)], 0-based
     anchors: Callable[[str, str], list[tuple[int, int, str]]]
-    # The level of detail the compiler printed at (None: the format has none): marks read per line from a
-    # parsed snapshot, (tree, [first, stop) row ranges, line offsets) -> [(row, mark bits)], and the level
-    # the marks of a snapshot's lines, or-ed together, say
-    level_marks: Callable[[Tree, list[tuple[int, int]], list[int]], list[tuple[int, int]]] | None = None
+    # The level of detail the compiler printed at (None: the format has none): the language's queries that
+    # show it (walked with the highlights), the marks their captures give rows, (captures, line offsets,
+    # first, stop) -> [(row, mark bits)], and the level the or-ed marks of a snapshot's lines say
+    level_queries: tuple[str, ...] = ()
+    level_marks: Callable[[dict, list[int], int, int], list[tuple[int, int]]] | None = None
     dump_level: Callable[[int], str | None] | None = None
 
 
@@ -35,7 +34,7 @@ FORMATS = {
     record.name: record
     for record in (
         Format("pypto", "a PyPTO passes_dump", LANGUAGES["python"], pypto.looks_like, pypto.read, pypto.anchors,
-               pypto.level_marks, pypto.dump_level),
+               ("level",), pypto.level_marks, pypto.dump_level),
         Format("mlir-tree", "an MLIR tree dump", LANGUAGES["mlir"], mlir.looks_like_tree, mlir.read_tree, mlir.anchors),
         Format("mlir-stream", "an MLIR after-all stream", LANGUAGES["mlir"], mlir.looks_like_stream, mlir.read_stream,
                mlir.anchors),

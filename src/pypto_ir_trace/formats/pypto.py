@@ -7,10 +7,7 @@ import re
 from bisect import bisect_right
 from pathlib import Path
 
-from tree_sitter import QueryCursor, Tree
 
-from .. import grammar
-from ..highlight import CHUNK
 from ..dump import Dump, DumpError, Snapshot, display_title, read_warnings
 from ..languages.python import GRAMMAR
 
@@ -62,21 +59,14 @@ def anchors(warnings: str, filename: str) -> list[tuple[int, int, str]]:
 EXPLICIT, IMPLICIT = 1, 2  # a line's level marks: what it shows of the dump level (grammars/python/level.scm)
 
 
-def level_marks(tree: Tree, rows: list[tuple[int, int]], offsets: list[int]) -> list[tuple[int, int]]:
-    """(row, mark) for each capture of the level query that starts on a line of the [first, stop) ranges."""
-    query = grammar.query(GRAMMAR, "python", "level")
+def level_marks(captures: dict, offsets: list[int], first: int, stop: int) -> list[tuple[int, int]]:
+    """(row, mark) for each capture of level.scm, from a walk of rows [first, stop), that starts on one of them."""
     found = []
-    for first, stop in rows:
-        for low in range(first, stop, CHUNK):
-            high = min(low + CHUNK, stop)
-            cursor = QueryCursor(query)
-            cursor.set_point_range((low, 0), (high, 0))
-            for name, nodes in cursor.captures(tree.root_node).items():
-                mark = EXPLICIT if name == "explicit" else IMPLICIT
-                for node in nodes:
-                    row = bisect_right(offsets, node.start_byte, low, high + 1) - 1  # cheaper than start_point
-                    if low <= row < high:
-                        found.append((row, mark))
+    for name, mark in (("explicit", EXPLICIT), ("implicit", IMPLICIT)):
+        for node in captures.get(name, ()):
+            row = bisect_right(offsets, node.start_byte, first, stop + 1) - 1  # cheaper than start_point
+            if first <= row < stop:
+                found.append((row, mark))
     return found
 
 
