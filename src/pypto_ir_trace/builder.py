@@ -27,7 +27,7 @@ class _Lines:
         self.ids: dict[str, int] = {}
         self.texts: list[str] = []  # line id -> its text
         self.spans: list[tuple[int, ...]] = []  # stored as the model keeps them: no copy at the end
-        self.names: list[list[tuple[int, int]]] = []  # line id -> its value names (languages that have them)
+        self.names: dict[int, list[tuple[int, int]]] = {}  # line id -> its value names (languages that have them)
         self.marks: dict[int, int] = {}  # line id -> its dump-level marks (formats that have them; few lines)
 
     def intern(self, lines: list[str]) -> tuple[list[int], list[tuple[int, int]]]:
@@ -41,7 +41,6 @@ class _Lines:
                 line_id = table[lines[row]] = len(table)
                 self.texts.append(lines[row])
                 self.spans.append(())
-                self.names.append([])
                 if new_rows and new_rows[-1][1] == row:  # measured: merging across gaps costs more than it saves
                     new_rows[-1] = (new_rows[-1][0], row + 1)
                 else:
@@ -180,7 +179,7 @@ class _Names:
     def spans(self, t: int) -> tuple[list[str], list]:
         """The lines of text t and the name spans of each."""
         ids = self.texts[t].ids
-        return [self.lines.texts[i] for i in ids], [self.lines.names[i] for i in ids]
+        return [self.lines.texts[i] for i in ids], [self.lines.names.get(i, []) for i in ids]
 
     def renamed(self, before: int, after: int, diff: Diff) -> tuple[tuple[int, int], ...]:
         if not self.enabled:
