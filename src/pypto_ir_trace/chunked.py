@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import signal
 from array import array
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -133,8 +134,13 @@ def _in_workers(job: _Job, workers: int) -> list:
     global _job
     _job = job  # set before the workers fork: they inherit it instead of receiving the text
     try:
-        with ProcessPoolExecutor(workers, mp_context=get_context("fork")) as pool:
+        # Ctrl-C is the parent's to handle (one line, exit 130): a worker would print a traceback
+        pool = ProcessPoolExecutor(workers, mp_context=get_context("fork"), initializer=signal.signal,
+                                   initargs=(signal.SIGINT, signal.SIG_IGN))
+        try:
             return list(pool.map(_in_worker, range(len(job.pieces))))
+        finally:
+            pool.shutdown(cancel_futures=True)  # after Ctrl-C, only the pieces being parsed are finished
     finally:
         _job = None
 
