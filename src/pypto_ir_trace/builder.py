@@ -24,6 +24,7 @@ class _Lines:
         self.texts: list[str] = []  # line id -> its text
         self.spans: list[tuple[int, ...]] = []  # stored as the model keeps them: no copy at the end
         self.names: list[list[tuple[int, int]]] = []  # line id -> its value names (languages that have them)
+        self.implicit: set[int] = set()  # ids of lines naming a type CONCISE prints without its layout (_flag_implicit)
 
     def intern(self, lines: list[str]) -> tuple[list[int], list[tuple[int, int]]]:
         """Line ids, and the [first, stop) row ranges of lines never seen before (only those get highlighted)."""
@@ -108,7 +109,9 @@ def _pipeline(dump: Dump, name: str, lines: _Lines, step: Callable[[], None],
         if index is None:
             index = text_of[digest] = len(texts)
             if digest not in parsed:  # another pipeline (the other run) may have read this very text
+                known_lines = len(lines.texts)
                 parsed[digest] = _read_text(text, parser, lines, record.language, digest)
+                _flag_implicit(record, parser, parsed[digest].ids, known_lines, lines)
             known = parsed[digest]
             texts.append(_Working(known.newlines, known.ids, known.structure, digest))
         return index
@@ -130,12 +133,15 @@ def _pipeline(dump: Dump, name: str, lines: _Lines, step: Callable[[], None],
         snapshot_text.append(after)
         step()
     level = record.dump_level(parser.tree) if record.dump_level and parser.tree else None
+    # Known only now that every text is read: lines were flagged as they came, kept only where the advice applies.
+    implicit = set().union(*(lines.implicit.intersection(text.ids) for text in texts)) if level == "CONCISE" else ()
     return Pipeline(
         name=name,
         format=dump.format,
         title=dump.title,
         input_file=dump.input_file,
         level=level,
+        implicit=tuple(sorted(implicit)),
         texts=tuple(_freeze(text, index, passes) for index, text in enumerate(texts)),
         passes=tuple(passes),
         notes=dump.notes,
@@ -192,6 +198,21 @@ def _read_text(text: str, parser: IncrementalParser, lines: _Lines, language, di
             if names:
                 lines.names[ids[row]] = names
     return _Working(_newlines(endings), ids, language.analyze(tree, split), digest)
+
+
+def _flag_implicit(record, parser: IncrementalParser, ids: list[int], known_lines: int, lines: _Lines) -> None:
+    """Flag, in lines.implicit, the lines first seen in the text just parsed (ids from known_lines on) that
+    name a type CONCISE prints without its layout: read from the tree at hand, once per line, like highlights."""
+    if record.implicit_rows is None:
+        return
+    rows: list[tuple[int, int]] = []
+    for row in (row for row, line_id in enumerate(ids) if line_id >= known_lines):
+        if rows and rows[-1][1] == row:
+            rows[-1] = (rows[-1][0], row + 1)
+        else:
+            rows.append((row, row + 1))
+    if rows:
+        lines.implicit.update(ids[row] for row in record.implicit_rows(parser.tree, rows))
 
 
 def _newlines(endings: list[str]) -> Newlines:

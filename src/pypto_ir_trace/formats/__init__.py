@@ -26,13 +26,15 @@ class Format:
     anchors: Callable[[str, str], list[tuple[int, int, str]]]
     # The level of detail the compiler printed at, read from a parsed snapshot (None: the format has none)
     dump_level: Callable[[Tree], str | None] | None = None
+    # (tree, [first, stop) row ranges) -> the rows naming a type a CONCISE dump prints without its layout
+    implicit_rows: Callable[[Tree, list[tuple[int, int]]], set[int]] | None = None
 
 
 FORMATS = {
     record.name: record
     for record in (
         Format("pypto", "a PyPTO passes_dump", LANGUAGES["python"], pypto.looks_like, pypto.read, pypto.anchors,
-               pypto.dump_level),
+               pypto.dump_level, pypto.implicit_rows),
         Format("mlir-tree", "an MLIR tree dump", LANGUAGES["mlir"], mlir.looks_like_tree, mlir.read_tree, mlir.anchors),
         Format("mlir-stream", "an MLIR after-all stream", LANGUAGES["mlir"], mlir.looks_like_stream, mlir.read_stream,
                mlir.anchors),

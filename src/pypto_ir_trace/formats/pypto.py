@@ -66,6 +66,17 @@ def dump_level(tree: Tree) -> str | None:
     return "CONCISE" if "implicit" in found else None
 
 
+def implicit_rows(tree: Tree, rows: list[tuple[int, int]]) -> set[int]:
+    """The rows, among the [first, stop) ranges, that name a type whose layout CONCISE leaves out (@implicit)."""
+    found: set[int] = set()
+    cursor = QueryCursor(grammar.query(GRAMMAR, "python", "level"))
+    for first, stop in rows:
+        cursor.set_point_range((first, 0), (stop, 0))
+        found.update(row for node in cursor.captures(tree.root_node).get("implicit", ())
+                     if first <= (row := node.start_point.row) < stop)
+    return found
+
+
 def _numbered_files(root: Path) -> set[str]:
     """Names of the numbered .py/.log entries; one that is not a readable regular file is an error, not a skip."""
     try:

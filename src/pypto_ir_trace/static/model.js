@@ -3,10 +3,11 @@
  * The one reader of the report data: the only file that knows the JSON's shape. It turns the JSON
  * built by model.py into the named plain objects below; every other file reads only those.
  *
- * The JSON (schema 2, model.py's to_json), named fields; positional only inside segments and spans:
+ * The JSON (schema 2, model.py's to_json), named fields; positional only inside segments, spans and implicit:
  *   {schema, generator, title, context, limits, classes, lines, spans, pipelines, runs?}
  *   lines[id], spans[id] = [gap, length, class, ...] (gap in UTF-16 units from the previous span's end)
- *   pipelines[i] = {name, format, title, input, level?, notes?, renumbering?, texts, passes}
+ *   pipelines[i] = {name, format, title, input, level?, implicit?, notes?, renumbering?, texts, passes}
+ *   implicit = [gap, ...]: sorted line ids, each given as its difference from the one before (the first from 0)
  *   texts[t] = {ids} | {pass}, then {eol, final} | {eols}, regions [{key, kind, start, end, error?}], untrusted?
  *   passes[p] = {label, name, file, detail?, failed?, before, after, ins, del, warnings?,
  *                anchors? [{log, line, message}], pieces? [{key, ins, del, segments}], inserted?, regions? {key: [ins, del]},
@@ -28,11 +29,13 @@
  *     highlights(id)     its highlight spans [{start, end, name}], sorted, in UTF-16 units; name is a
  *                        highlight class ("keyword", ...)
  *     context            unchanged lines kept around a change (--context)
- *   pipeline = {name, format, title, level, notes, renumbering, input: {file, text}, texts, passes, ids(t), source(t),
- *               compare(tb, ta)}
+ *   pipeline = {name, format, title, level, implicit, notes, renumbering, input: {file, text}, texts, passes, ids(t),
+ *               source(t), compare(tb, ta)}
  *     notes              what the reader should know about the dump (ordering caveats, ...): strings
  *     renumbering        its language has value names: passes carry `renamed` (Ignore renumbering applies)
  *     level              the detail the compiler printed at ("EXPLICIT", "CONCISE"), or null when unknown
+ *     implicit           Set of the ids of the lines that name a type whose layout CONCISE leaves out (tiles,
+ *                        distributed tensors; grammars/python/level.scm): empty unless level is "CONCISE"
  *     input              the snapshot before the first pass: its file name and text index
  *     texts[t]           each distinct snapshot: {regions: [{key, kind, start, end, error}], byKey: Map(key ->
  *                        region), untrusted: reason | null}
@@ -127,10 +130,19 @@ const IRTraceModel = (() => {
       };
     }
     return {
-      name: raw.name, format: raw.format, title: raw.title, level: raw.level || null, notes: raw.notes || [],
+      name: raw.name, format: raw.format, title: raw.title, level: raw.level || null, implicit: readGaps(raw.implicit),
+      notes: raw.notes || [],
       renumbering: Boolean(raw.renumbering),
       input: { file: raw.input, text: 0 }, texts, passes, ids, source, compare,
     };
+  }
+
+  /** The Set of ids [gap, ...] stands for. */
+  function readGaps(gaps) {
+    const ids = new Set();
+    let id = 0;
+    for (const gap of gaps || []) ids.add(id += gap);
+    return ids;
   }
 
   function readText(entry) {
