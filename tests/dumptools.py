@@ -49,3 +49,11 @@ class demo:
         y: pl.Tensor[[64], pl.FP32] = self.kernel(x)
         return y
 """
+
+# A CONCISE dump (a tile type, no layout printed): pass 01 changes a tensor line only, pass 02 the tile line.
+CONCISE = {
+    "00_frontend.py": PROGRAM,
+    "01_after_NameCall.py": PROGRAM.replace("self.kernel(x)", "self.kernel(x)  # calls kernel"),
+    "02_after_PadLoad.py": PROGRAM.replace("self.kernel(x)", "self.kernel(x)  # calls kernel")
+                                  .replace("[0], [64])", "[0], [64], pad=0)"),
+}

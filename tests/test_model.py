@@ -6,12 +6,13 @@ import ast
 import lzma
 import os
 import tarfile
+from itertools import accumulate
 from pathlib import Path
 
 import pytest
 
 from pypto_ir_trace.dump import split_lines
-from dumptools import PROGRAM, REAL, REPO
+from dumptools import CONCISE, PROGRAM, REAL, REPO
 from modeltools import build, load_dump, regions, source, text_ids
 
 REAL_DUMPS = sorted(REAL.glob("*/passes_dump"))
@@ -171,3 +172,22 @@ def test_the_dump_level_is_read_from_what_the_snapshots_print(name, level):
 
 def test_no_level_when_the_program_shows_none(make_dump):
     assert "level" not in build(load_dump(make_dump({"00_frontend.py": "x = 1\n", "01_after_A.py": "x = 2\n"})))
+
+
+def implicit_lines(data: dict) -> list[str]:
+    """The lines the model flags as naming a type CONCISE prints without its layout (stored as gaps)."""
+    return [data["lines"][i] for i in accumulate(data.get("implicit", []))]
+
+
+def test_a_concise_dump_flags_the_lines_that_name_tile_types(make_dump):
+    comment = "    # pl.Tile[[64], pl.FP32] in a comment names no type\n"
+    data = build(load_dump(make_dump({**CONCISE, "03_after_Note.py": CONCISE["02_after_PadLoad.py"] + comment})))
+    assert data["level"] == "CONCISE"
+    tiles = [line for line in data["lines"] if "pl.Tile[" in line and "#" not in line]
+    assert len(tiles) == 2 and implicit_lines(data) == tiles  # read from the tree: not the comment
+
+
+def test_only_a_concise_dump_carries_implicit_lines(make_dump):
+    explicit = "t: pl.Tile[[64], pl.FP32, pl.TileView(fractal=512)] = f()\n"
+    data = build(load_dump(make_dump({"00_frontend.py": explicit, "01_after_A.py": explicit + "u = t\n"})))
+    assert data["level"] == "EXPLICIT" and "implicit" not in data

@@ -93,7 +93,8 @@ def test_a_single_run_has_no_runs_section(tmp_path):
     assert cli.main([str(DSA), "-o", str(out)]) == 0
     data = render.decode_data(out.read_text(encoding="utf-8"))
     assert "runs" not in data and len(data["pipelines"]) == 1
-    assert "IRTraceRuns" not in out.read_text(encoding="utf-8")  # the runs view ships only in runs reports
+    page = out.read_text(encoding="utf-8")
+    assert "const IRTraceRuns" not in page and "runs-across" not in page  # the runs view ships only in runs reports
 
 
 # ---- the command line --------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 ; The dump level a PyPTO snapshot was printed at (PassDumpLevel). Capture names, the contract with
 ; formats/pypto.py: @explicit for text only EXPLICIT prints, @implicit for types whose layout or
-; window buffer CONCISE leaves out (seen alone, they mean CONCISE).
+; window buffer CONCISE leaves out (seen alone, they mean CONCISE; on a CONCISE dump, a pass that
+; changes a line naming one gets the advice to re-dump at EXPLICIT).
 
 ; A tile's full view (TileView(..., fractal=N)) and a distributed tensor's window buffer.
 ((keyword_argument name: (identifier) @explicit) (#eq? @explicit "fractal"))

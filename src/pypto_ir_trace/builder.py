@@ -65,6 +65,13 @@ class _Lines:
             marks |= self.marks[line_id]
         return dump_level(marks)
 
+    def implicit(self, texts: list[list[int]], level: str | None, leaves_implicit) -> tuple[int, ...]:
+        """The ids, among these texts' lines, of those naming what the level leaves out (sorted)."""
+        if leaves_implicit is None:
+            return ()
+        marked = {i for i, marks in self.marks.items() if leaves_implicit(level, marks)}
+        return tuple(sorted(set().union(*(marked.intersection(ids) for ids in texts))))
+
 
 class _Working:
     """A distinct text while its pipeline is built; frozen into model.Text at the end."""
@@ -152,12 +159,14 @@ def _pipeline(dump: Dump, name: str, lines: _Lines, step: Callable[[], None],
         snapshot_text.append(after)
         step()
     level = lines.level(texts[snapshot_text[-1]].ids, record.dump_level) if record.dump_level else None
+    implicit = lines.implicit([text.ids for text in texts], level, record.leaves_implicit)
     return Pipeline(
         name=name,
         format=dump.format,
         title=dump.title,
         input_file=dump.input_file,
         level=level,
+        implicit=implicit,
         texts=tuple(_freeze(text, index, passes) for index, text in enumerate(texts)),
         passes=tuple(passes),
         notes=dump.notes,

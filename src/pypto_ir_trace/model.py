@@ -93,6 +93,9 @@ class Pipeline:
     passes: tuple[Pass, ...]
     notes: tuple[str, ...] = ()
     level: str | None = None  # the detail the compiler printed at (PyPTO: "EXPLICIT" or "CONCISE"), when known
+    # CONCISE only: ids of the lines naming a type whose layout CONCISE leaves out (level.scm's @implicit), sorted;
+    # a diff that inserts or deletes one gets the advice to re-dump at EXPLICIT
+    implicit: tuple[int, ...] = ()
     renumbering: bool = False  # its language has value names: passes carry `renamed` pairs
 
 
@@ -170,6 +173,8 @@ def _pipeline(pipeline: Pipeline) -> dict:
     entry = {"name": pipeline.name, "format": pipeline.format, "title": pipeline.title, "input": pipeline.input_file}
     if pipeline.level:
         entry["level"] = pipeline.level
+    if pipeline.implicit:  # as gaps: the ids run mostly consecutive, and gaps compress to almost nothing
+        entry["implicit"] = [b - a for a, b in zip((0, *pipeline.implicit), pipeline.implicit)]
     if pipeline.notes:
         entry["notes"] = list(pipeline.notes)
     if pipeline.renumbering:

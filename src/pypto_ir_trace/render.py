@@ -20,9 +20,10 @@ from .model import Report, to_json
 _SCRIPTS = (
     "data.js", "rows.js", "linediff.js", "compare.js", "model.js",
     "renumber.js", "state.js", "keys.js", "passlist.js", "functions.js", "panes.js", "searchworker.js", "search.js",
-    "warnings.js", "pipelines.js", "following.js", "level.js", "sidebar.js", "print.js",
+    "warnings.js", "pipelines.js", "following.js", "level.js", "sidebar.js", "print.js", "runs.js",
     "viewer.js", "boot.js",
 )
+_RUNS_ONLY = {"runs.js"}  # the two-run view ships only in the reports that compare two runs
 _DATA_ELEMENT = re.compile(r'<script type="application/octet-stream" id="report-data"[^>]*>([A-Za-z0-9+/=]*)</script>')
 _JSON_ESCAPES = (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("\u2028", "\\u2028"), ("\u2029", "\\u2029"))
 
@@ -106,8 +107,7 @@ def render(report: Report) -> str:
     template = _template()
     runs = report.runs is not None  # the runs view ships only in the reports that compare two runs
     style = _asset("static", "viewer.css") + (_asset("static", "runs.css") if runs else "")
-    names = (*_SCRIPTS[:-1], "runsmodel.js", "runs.js", _SCRIPTS[-1]) if runs else _SCRIPTS  # before boot.js starts
-    script = "\n".join(_asset("static", name) for name in names)
+    script = "\n".join(_asset("static", name) for name in _SCRIPTS if runs or name not in _RUNS_ONLY)
     csp = (
         "default-src 'none'; "
         f"script-src {_csp_hash(script)}; "

@@ -9,6 +9,8 @@ import pytest
 
 from pypto_ir_trace import render
 
+from dumptools import CONCISE, write_dump
+
 pytestmark = pytest.mark.browser
 
 FUNCTIONS = "viewer/functions"
@@ -400,6 +402,24 @@ def test_the_header_names_a_concise_dump_and_advises_explicit_where_tiles_change
     assert advice.is_visible()
     select_pass(page, "04")  # ConvertToSSA: tensors only
     assert advice.count() == 0
+
+
+def test_the_advice_follows_the_lines_that_name_tile_types(open_report, tmp_path):
+    """Which lines name a tile type is the model's (level.scm read at build time): a CONCISE pass that changes
+    only tensor lines gets no advice, one that changes the tile line does, and so does a comparison spanning it."""
+    page = open_report(str(write_dump(tmp_path, CONCISE).parent)).page
+    assert page.locator("header").get_by_text("CONCISE dump").is_visible()
+    advice = page.get_by_text(re.compile("re-dump with"))
+    select_pass(page, "01")  # NameCall: a comment on a tensor line
+    assert advice.count() == 0
+    select_pass(page, "02")  # PadLoad: the tile line
+    assert advice.is_visible()
+    compare(page).select_option(label="01 NameCall")  # 01 against itself: no change at all
+    select_pass(page, "01")
+    assert advice.count() == 0
+    compare(page).select_option(label="00 frontend")  # 00 -> 02 spans the tile line's change
+    select_pass(page, "02")
+    assert advice.is_visible()
 
 
 def test_an_explicit_dump_says_so_without_advice(open_report):

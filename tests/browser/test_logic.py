@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from pypto_ir_trace import model
+from pypto_ir_trace import model, programs
 
 from modeltools import load_dump, report_of, text_ids
 
 pytestmark = pytest.mark.browser
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
-PURE = ("rows.js", "compare.js", "model.js", "state.js", "keys.js", "searchworker.js")  # none of them touches the DOM when loaded
+PURE = ("rows.js", "linediff.js", "compare.js", "model.js", "state.js", "keys.js", "searchworker.js")  # none of them touches the DOM when loaded
 EQUAL, PAIR, DELETED, INSERTED = 0, 1, 2, 3
 
 
@@ -253,6 +253,51 @@ def test_the_reader_names_every_field_of_the_json(logic, case):
         flat = data["spans"][id]
         assert [h["name"] for h in spans] == [data["classes"][c] for c in flat[2::3]]
         assert all(0 <= h["start"] <= h["end"] <= len(data["lines"][id]) for h in spans)
+
+
+RUNS = """(data) => {
+  const runs = IRTraceModel.read(data).runs;
+  const pipeline = runs.pipeline;
+  return {
+    ours: runs.ours.name, theirs: runs.theirs.name, offset: runs.offset, input: runs.input, first: runs.first,
+    reconverged: runs.reconverged, rows: runs.rows.map(({row, at, files}) => ({row, at, files})),
+    passes: pipeline.passes.map(pass => ({label: pass.label, name: pass.name, file: pass.file, changed: pass.changed,
+      before: pass.before, after: pass.after, ins: pass.ins, del: pass.del,
+      rebuilt: pass.pieces ? Array.from(IRTraceModel.applyPass(pipeline.ids(pass.before), pass)) : null})),
+    ids: pipeline.texts.map((text, t) => Array.from(pipeline.ids(t))),
+  };
+}"""
+
+
+def test_the_reader_gives_two_runs_as_their_aligned_rows(logic):
+    """The runs section: each row a pass of one pipeline whose texts are this run's then the baseline's."""
+    small = FIXTURES / "runs" / "small"
+    report = programs.build_pair((load_dump(small / "this"),), (load_dump(small / "baseline"),), 3)
+    data = model.to_json(report)
+    read = logic(RUNS, data)
+    ours, theirs = ({**data, **data["pipelines"][i]} for i in (0, 1))
+    assert (read["ours"], read["theirs"], read["offset"]) == ("this run", "baseline", len(ours["texts"]))
+    assert (read["first"], read["reconverged"]) == (data["runs"]["first"], data["runs"]["reconverged"])
+    same = data["runs"]["input"]
+    assert read["input"] == {"identical": same["same"], "ins": same["ins"], "del": same["del"]}
+    assert [r["row"] for r in read["rows"]] == [
+        {"this": r["this"], "baseline": r["baseline"], "identical": r["same"], "ins": r["ins"], "del": r["del"]}
+        for r in data["runs"]["rows"]]
+    texts = [text_ids(ours, t) for t in range(len(ours["texts"]))] + \
+        [text_ids(theirs, t) for t in range(len(theirs["texts"]))]
+    assert read["ids"] == texts
+    for got, (r, entry) in zip(read["passes"], zip(data["runs"]["rows"], read["rows"])):
+        here = ours["passes"][r["this"]] if r["this"] is not None else None
+        there = theirs["passes"][r["baseline"]] if r["baseline"] is not None else None
+        assert got["name"] == (here or there)["name"]
+        assert got["label"] == (here["label"] if here else "b" + there["label"])
+        assert got["file"] == entry["files"][0] and (got["ins"], got["del"]) == (r["ins"], r["del"])
+        assert got["after"] == entry["at"][0] == (here["after"] if here else got["after"])
+        # identical: a no-op row on this run's text; else the baseline's text (offset) diffed against it
+        assert got["changed"] == (not r["same"])
+        assert got["before"] == (entry["at"][0] if r["same"] else read["offset"] + entry["at"][1])
+        assert got["rebuilt"] is None if r["same"] else got["rebuilt"] == texts[got["after"]]
+    assert any(r["this"] is None for r in data["runs"]["rows"])  # the fixture has a baseline-only pass
 
 
 # ---- deep links and the shortcut table --------------------------------------------------------------

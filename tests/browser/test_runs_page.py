@@ -56,7 +56,7 @@ def test_the_pages_diff_counts_what_the_model_counts(open_report, report):
     data = render.decode_data(report(*PAIR).read_text(encoding="utf-8"))
     page = open_report(*PAIR).page
     found = page.evaluate("""data => {
-      const pipeline = IRTraceModel.read(IRTraceRunsModel.read(data).viewerData).pipelines[0];
+      const pipeline = IRTraceModel.read(data).runs.pipeline;
       return pipeline.passes.map(pass => {
         const sum = (pass.pieces || []).reduce((n, piece) => [n[0] + piece.ins, n[1] + piece.del], [0, 0]);
         const rebuilt = pass.pieces ? Array.from(IRTraceModel.applyPass(pipeline.ids(pass.before), pass)) : Array.from(pipeline.ids(pass.before));

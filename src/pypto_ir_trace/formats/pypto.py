@@ -77,6 +77,11 @@ def dump_level(marks: int) -> str | None:
     return "CONCISE" if marks & IMPLICIT else None
 
 
+def leaves_implicit(level: str | None, marks: int) -> bool:
+    """On a CONCISE dump, a line naming a tile or distributed tensor type hides its layout (@implicit)."""
+    return level == "CONCISE" and bool(marks & IMPLICIT)
+
+
 def _numbered_files(root: Path) -> set[str]:
     """Names of the numbered .py/.log entries; one that is not a readable regular file is an error, not a skip."""
     try:

@@ -7,12 +7,10 @@
 const IRTraceLevel = (() => {
   const ADVICE = "Layouts and window buffers are implicit at CONCISE, so they render as unresolved: " +
     "re-dump with RunConfig(dump_passes=PassDumpLevel.EXPLICIT) to see them.";
-  // The types whose layout or window buffer CONCISE leaves out (grammars/python/level.scm, @implicit).
-  const IMPLICIT = /\b(?:Tile|DistributedTensor)\[/;
 
   function create(app) {
-    const { el, pipeline, report } = app;
-    const level = pipeline.level;
+    const { el, pipeline } = app;
+    const { level, implicit } = pipeline;
     const touches = new Map();  // pass object -> whether its changed lines name such a type
 
     /** The header's badge: "CONCISE dump", with the advice in its tooltip. */
@@ -26,15 +24,15 @@ const IRTraceLevel = (() => {
       el.summary.before(badge);
     }
 
-    /** True when the pass inserts or deletes a line naming a tile or distributed tensor type. */
+    /** True when the pass inserts or deletes a line naming a tile or distributed tensor type (the model's `implicit`). */
     function touchesImplicit(pass) {
       if (!pass.pieces) return false;
       if (touches.has(pass)) return touches.get(pass);
-      const lines = report.lines, before = pipeline.ids(pass.before);
-      let found = pass.inserted.some(id => IMPLICIT.test(lines[id]));
+      const before = pipeline.ids(pass.before);
+      let found = pass.inserted.some(id => implicit.has(id));
       for (const piece of pass.pieces) {
         for (const run of piece.runs) {
-          for (let i = 0; !found && i < run.del; i++) found = IMPLICIT.test(lines[before[run.b + run.eq + i]]);
+          for (let i = 0; !found && i < run.del; i++) found = implicit.has(before[run.b + run.eq + i]);
         }
       }
       touches.set(pass, found);

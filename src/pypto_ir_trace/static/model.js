@@ -3,27 +3,39 @@
  * The one reader of the report data: the only file that knows the JSON's shape. It turns the JSON
  * built by model.py into the named plain objects below; every other file reads only those.
  *
- * The JSON (schema 2, model.py's to_json), named fields; positional only inside segments and spans:
- *   {schema, generator, title, context, limits, classes, lines, spans, pipelines}
+ * The JSON (schema 2, model.py's to_json), named fields; positional only inside segments, spans and implicit:
+ *   {schema, generator, title, context, limits, classes, lines, spans, pipelines, runs?}
  *   lines[id], spans[id] = [gap, length, class, ...] (gap in UTF-16 units from the previous span's end)
- *   pipelines[i] = {name, format, title, input, level?, notes?, renumbering?, texts, passes}
+ *   pipelines[i] = {name, format, title, input, level?, implicit?, notes?, renumbering?, texts, passes}
+ *   implicit = [gap, ...]: sorted line ids, each given as its difference from the one before (the first from 0)
  *   texts[t] = {ids} | {pass}, then {eol, final} | {eols}, regions [{key, kind, start, end, error?}], untrusted?
  *   passes[p] = {label, name, file, detail?, failed?, before, after, ins, del, warnings?,
  *                anchors? [{log, line, message}], pieces? [{key, ins, del, segments}], inserted?, regions? {key: [ins, del]},
  *                renamed? [[bLine, aLine]]}
  *   segments = [[bStart, aStart, eq, del, ins, eq, del, ins, ...]]
+ *   runs = {this, baseline, input, rows, first, reconverged}: only when the report compares two runs (--baseline)
+ *     this, baseline     indices into pipelines: this run's pipeline and the baseline's
+ *     input              {this: null, baseline: null, same, ins, del}: the two inputs compared
+ *     rows[r]            {this, baseline, same, ins, del}: the passes aligned by name (align.py); this / baseline
+ *                        are pass indices, null for a pass only the other run runs; same: the two runs'
+ *                        snapshots after the row (a run without the pass: its previous one) are byte-identical;
+ *                        ins / del: the baseline's snapshot diffed against this run's (compare.py's pass diff)
+ *     first              the first row after which the runs differ, or null
+ *     reconverged        rows after which the runs are identical again, having differed just before
  *
  * What the viewer reads (all indices 0-based, line ranges [start, end)):
- *   report = {title, context, limits, classes, lines, highlights(id), pipelines}
+ *   report = {title, context, limits, classes, lines, highlights(id), pipelines, runs}
  *     lines[id]          each distinct line's text, stored once (no newline)
  *     highlights(id)     its highlight spans [{start, end, name}], sorted, in UTF-16 units; name is a
  *                        highlight class ("keyword", ...)
  *     context            unchanged lines kept around a change (--context)
- *   pipeline = {name, format, title, level, notes, renumbering, input: {file, text}, texts, passes, ids(t), source(t),
- *               compare(tb, ta)}
+ *   pipeline = {name, format, title, level, implicit, notes, renumbering, input: {file, text}, texts, passes, ids(t),
+ *               source(t), compare(tb, ta)}
  *     notes              what the reader should know about the dump (ordering caveats, ...): strings
  *     renumbering        its language has value names: passes carry `renamed` (Ignore renumbering applies)
  *     level              the detail the compiler printed at ("EXPLICIT", "CONCISE"), or null when unknown
+ *     implicit           Set of the ids of the lines that name a type whose layout CONCISE leaves out (tiles,
+ *                        distributed tensors; grammars/python/level.scm): empty unless level is "CONCISE"
  *     input              the snapshot before the first pass: its file name and text index
  *     texts[t]           each distinct snapshot: {regions: [{key, kind, start, end, error}], byKey: Map(key ->
  *                        region), untrusted: reason | null}
@@ -44,6 +56,16 @@
  *     detail, failed     what the pass ran on ("" when the format does not say); whether the pass failed
  *     renamed            [[b, a]]: before line b and after line a (a deleted and an inserted line of one
  *                        piece) are equal under one consistent renaming of value names; sorted by a
+ *   runs = {ours, theirs, offset, input: {identical, ins, del}, rows, first, reconverged, pipeline}, or null
+ *     ours, theirs       this run's and the baseline's pipelines (above)
+ *     input              how the two inputs compare: identical, or the counts of their diff
+ *     rows[r]            {row: {this, baseline, identical, ins, del}, at: [ours text, theirs text] after the row,
+ *                        files: [ours file, theirs file] of those snapshots}
+ *     first, reconverged row indices, as in the JSON
+ *     pipeline           the rows as one pipeline (above): the rows as passes, its texts ours then theirs (theirs'
+ *                        text t is offset + t). A row's before / after are the baseline's / this run's snapshot
+ *                        after it (the same text when identical: a "no-op" row), its diff made here by
+ *                        IRTraceCompare.compareIds, its counts the model's
  *
  * Pure: data in, objects out. Nothing here touches the DOM.
  */
@@ -51,7 +73,7 @@ const IRTraceModel = (() => {
   /** The report of one inflated JSON document. */
   function read(raw) {
     const classes = raw.classes.slice();
-    return {
+    const report = {
       title: raw.title,
       context: raw.context,
       limits: raw.limits,
@@ -60,6 +82,8 @@ const IRTraceModel = (() => {
       highlights: id => highlights(raw.spans[id], classes),
       pipelines: raw.pipelines.map(entry => readPipeline(entry, raw)),
     };
+    report.runs = raw.runs ? readRuns(raw, report) : null;
+    return report;
   }
 
   function highlights(flat, classes) {
@@ -106,10 +130,19 @@ const IRTraceModel = (() => {
       };
     }
     return {
-      name: raw.name, format: raw.format, title: raw.title, level: raw.level || null, notes: raw.notes || [],
+      name: raw.name, format: raw.format, title: raw.title, level: raw.level || null, implicit: readGaps(raw.implicit),
+      notes: raw.notes || [],
       renumbering: Boolean(raw.renumbering),
       input: { file: raw.input, text: 0 }, texts, passes, ids, source, compare,
     };
+  }
+
+  /** The Set of ids [gap, ...] stands for. */
+  function readGaps(gaps) {
+    const ids = new Set();
+    let id = 0;
+    for (const gap of gaps || []) ids.add(id += gap);
+    return ids;
   }
 
   function readText(entry) {
@@ -162,6 +195,61 @@ const IRTraceModel = (() => {
       }
     }
     return { key, ins, del, runs };
+  }
+
+  /** The runs section: the two runs' pipelines and their aligned rows, read as one more pipeline. */
+  function readRuns(data, report) {
+    const raw = data.runs;
+    const ours = report.pipelines[raw.this], theirs = report.pipelines[raw.baseline];
+    const rawOurs = data.pipelines[raw.this], rawTheirs = data.pipelines[raw.baseline];
+    const offset = ours.texts.length;
+    const lazy = (pipeline, entry, t) => {  // line ids are rebuilt only when a text is shown
+      const copy = Object.assign({}, entry);
+      delete copy.pass;
+      Object.defineProperty(copy, "ids", { get: () => pipeline.ids(t), enumerable: true });
+      return copy;
+    };
+    const texts = [...rawOurs.texts.map((e, t) => lazy(ours, e, t)), ...rawTheirs.texts.map((e, t) => lazy(theirs, e, t))];
+    const textObject = t => (t < offset ? ours.texts[t] : theirs.texts[t - offset]);
+    const idsOf = t => (t < offset ? ours.ids(t) : theirs.ids(t - offset));
+    const diffs = new Map();  // "tb:ta" -> the pair compared once: rows of no-op passes share it
+    function across(tb, ta) {
+      const key = `${tb}:${ta}`;
+      if (!diffs.has(key)) {
+        const found = IRTraceCompare.compareIds(Array.from(idsOf(tb)), textObject(tb), Array.from(idsOf(ta)), textObject(ta), data.limits);
+        diffs.set(key, { pieces: found.pieces, inserted: found.inserted, regions: found.regions });
+      }
+      return diffs.get(key);
+    }
+    const fileOf = (pipeline, p) => (p < 0 ? pipeline.input.file : pipeline.passes[p].file);
+    let at = [0, 0], last = [-1, -1];  // each run's current text, and the pass that printed it (-1: the input)
+    const entries = [];
+    const rows = raw.rows.map(entry => {
+      const row = readRow(entry);
+      if (row.this !== null) { at = [ours.passes[row.this].after, at[1]]; last = [row.this, last[1]]; }
+      if (row.baseline !== null) { at = [at[0], theirs.passes[row.baseline].after]; last = [last[0], row.baseline]; }
+      const own = row.this !== null ? rawOurs.passes[row.this] : null;
+      const base = row.baseline !== null ? rawTheirs.passes[row.baseline] : null;
+      const pass = {
+        label: own ? own.label : "b" + base.label, name: (own || base).name, file: fileOf(ours, last[0]),
+        before: row.identical ? at[0] : offset + at[1], after: at[0], ins: row.ins, del: row.del,
+      };
+      if (own && own.warnings) Object.assign(pass, { warnings: own.warnings, anchors: own.anchors || [] });
+      if (!row.identical) Object.assign(pass, across(offset + at[1], at[0]));
+      entries.push(pass);
+      return { row, at, files: [fileOf(ours, last[0]), fileOf(theirs, last[1])] };
+    });
+    const entry = { name: "runs", format: rawOurs.format, title: rawOurs.title, input: rawOurs.input, texts, passes: entries };
+    const input = readRow(raw.input);
+    return {
+      ours, theirs, offset, rows, first: raw.first, reconverged: raw.reconverged.slice(),
+      input: { identical: input.identical, ins: input.ins, del: input.del },
+      pipeline: readPipeline(entry, data),
+    };
+  }
+
+  function readRow({ this: ours, baseline, same, ins, del }) {
+    return { this: ours, baseline, identical: same, ins, del };
   }
 
   /** The after line ids of a pass (or a comparison) from its before line ids. */

@@ -1,10 +1,10 @@
 "use strict";
 /*
- * Two runs of one program (reports built with --baseline; this file is inlined into those only, so a
- * single run's report is byte for byte what it was). The viewer walks the report's aligned rows
- * as if they were passes: runsmodel.js, the reader of the runs section, gives them as one more pipeline
- * of model.js's JSON contract, whose texts are this run's then the baseline's (offset), so every module
- * (pass list, filters, j/k, function selector, search, compare, links) works on rows unchanged.
+ * Two runs of one program (reports built with --baseline; this file is inlined into those only). The
+ * viewer walks the report's aligned rows as if they were passes: model.js reads them as one more pipeline
+ * (report.runs.pipeline), whose texts are this run's then the baseline's (offset), so every module
+ * (pass list, filters, j/k, function selector, search, compare, links) works on rows unchanged; viewer.js
+ * shows that pipeline alone and creates this module on its view.
  *
  * Two views of the selected row, switched by the buttons "Across runs" and "Pass effect":
  *   across  Before: the baseline's snapshot after the row; After: this run's. Diffed here by
@@ -20,16 +20,16 @@ const IRTraceRuns = (() => {
   // `changed` is not among them: in both views it says whether the runs differ after the row (the filters).
   const VIEW_FIELDS = ["before", "after", "ins", "del", "pieces", "inserted", "regions", "anchors", "warnings", "file"];
 
-  /** Start the viewer on the rows; `startViewer` is IRTraceViewer's own start. */
-  function start(root, data, startViewer) {
-    const runs = IRTraceRunsModel.read(data);
+  /**
+   * The two views on `app`, the view of the rows that the viewer has just opened; runs: report.runs (model.js);
+   * hash: the fragment the page was opened with (the viewer rewrites it as it goes).
+   */
+  function create(root, app, runs, hash) {
     const { rows, ours, theirs, offset } = runs;
     const doc = root.ownerDocument || root;
     const win = doc.defaultView;
     const $ = id => root.querySelector("#" + id);
-    const viewOf = hash => (new URLSearchParams(hash.replace(/^#/, "")).get("view") === "effect" ? "effect" : "across");
-    const linkedView = viewOf(win.location.hash);  // read first: the viewer rewrites the fragment as it starts
-    const app = startViewer(root, runs.viewerData).current();  // one pipeline: the aligned rows
+    const viewOf = fragment => (new URLSearchParams(fragment.replace(/^#/, "")).get("view") === "effect" ? "effect" : "across");
     const { el, state, passes } = app;
     const ui = {
       across: $("runs-across"), effect: $("runs-effect"), baseline: $("runs-baseline"),
@@ -247,13 +247,9 @@ const IRTraceRuns = (() => {
       title.textContent = `${ours.title} against the baseline ${theirs.title}`;
       title.title = `this run: ${ours.title}\nbaseline: ${theirs.title}`;
     }
-    setView(linkedView);
+    setView(viewOf(hash));
     if (state.selected < 0 && passes.length) app.select(0);
-    return app;
   }
 
-  return { start };
+  return { create };
 })();
-
-// Runs reports only: the viewer starts on the aligned rows when the data compares two runs.
-IRTraceViewer.start = (viewerStart => (root, data) => (data.runs ? IRTraceRuns.start(root, data, viewerStart) : viewerStart(root, data)))(IRTraceViewer.start);

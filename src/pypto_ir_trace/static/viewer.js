@@ -4,7 +4,8 @@
  * what the whole page shares (theme, help, keys, links) and, through pipelines.js, the view of the
  * chosen pipeline: `view` builds the modules (pass list, function selector, panes, search) around one
  * `app` object for one pipeline and owns what ties them together: selecting a pass, the compare base,
- * Ignore renumbering, layout and wrapping.
+ * Ignore renumbering, layout and wrapping. A report of two runs shows its aligned rows as its one pipeline,
+ * with runs.js's views on it.
  */
 const IRTraceViewer = (() => {
   const THEME_KEY = "pypto-ir-trace-theme";
@@ -12,13 +13,15 @@ const IRTraceViewer = (() => {
   const WRAP_KEY = "pypto-ir-trace-wrap";
   const LAYOUTS = ["split", "stacked", "unified"];
 
-  /** root: the document (or element) holding the report's markup; data: the inflated JSON. Returns the pipelines. */
+  /** root: the document (or element) holding the report's markup; data: the inflated JSON. */
   function start(root, data) {
-    const report = IRTraceModel.read(data);
+    const read = IRTraceModel.read(data);
+    const report = read.runs ? { ...read, pipelines: [read.runs.pipeline] } : read;  // two runs: the rows alone
     const doc = root.ownerDocument || root;
     const win = doc.defaultView;
     const $ = id => root.querySelector("#" + id);
     const el = { help: $("help"), helpKeys: $("help-keys"), helpToggle: $("help-toggle"), theme: $("theme-toggle") };
+    const linked = win.location.hash;  // before any view rewrites it
     const pipelines = IRTracePipelines.create(root, report, (index, carried) => view(root, report, index, carried));
     const app = () => pipelines.current();
 
@@ -72,8 +75,8 @@ const IRTraceViewer = (() => {
     });
     // The hash the reader went to (event.newURL), not location.hash: a delayed link write may have replaced it.
     win.addEventListener("hashchange", event => pipelines.follow(new URL(event.newURL).hash));
-    if (!pipelines.follow(win.location.hash)) app().selectFirst();
-    return pipelines;
+    if (!pipelines.follow(linked)) app().selectFirst();
+    if (read.runs) IRTraceRuns.create(root, app(), read.runs, linked);  // inlined into two-run reports only
   }
 
   /** The view of report.pipelines[index] on fresh markup; `carried`: what the reader chose in the one before. */
