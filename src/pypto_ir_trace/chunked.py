@@ -56,8 +56,8 @@ class PieceReader:
         pieces = cuts(lines, PIECE_LINES)
         keys = [_key(ids, first, stop, context) for first, stop, context in pieces]
         todo = [i for i, key in enumerate(keys) if key not in self._known]
-        job = _Job(self._language, self._facts, lines, new_rows, [pieces[i] for i in todo])
-        found = _run(job, self._workers)
+        found = _run(_Job(self._language, self._facts, lines, new_rows, [pieces[i] for i in todo]), self._workers) \
+            if todo else []
         if found is None:
             return None
         facts = []
