@@ -53,7 +53,7 @@ class _Lines:
         spans, names, marks = facts
         for row, found in spans:
             if not self.spans[ids[row]]:
-                self.spans[ids[row]] = tuple(found)
+                self.spans[ids[row]] = found
         for row, found in names:
             self.names[ids[row]] = found
         for row, mark in marks:

@@ -51,7 +51,7 @@ def _tags(language) -> dict[str, int]:
 def highlight(
     tree: Tree, lines: list[str], rows: list[tuple[int, int]], language, offsets: list[int] | None = None
 ) -> dict[int, list[int]]:
-    """Spans for the lines in each [first, stop) row range: row -> flat [gap, length, class, ...].
+    """Spans for the lines in each [first, stop) row range: row -> flat (gap, length, class, ...).
 
     `gap` counts UTF-16 code units from the end of the previous span (the viewer indexes JS strings).
     Where captures overlap, the one that starts first wins, then the capture named first in the query.
@@ -120,7 +120,8 @@ def _bucketed(captures: dict, language, offsets: list[int], first: int, stop: in
     return buckets
 
 
-def _flatten(line: str, keys: list[int]) -> list[int]:
+def _flatten(line: str, keys: list[int]) -> tuple[int, ...]:
+    """A row's spans as the model keeps them (a tuple: made where the work is, in a piece's worker)."""
     keys.sort()
     flat: list[int] = []
     covered = 0
@@ -131,7 +132,7 @@ def _flatten(line: str, keys: list[int]) -> list[int]:
                 end = key >> _END_SHIFT & _END_MASK
                 flat += (start - covered, end - start, key & _CLASS_MASK)
                 covered = end
-        return flat
+        return tuple(flat)
     to_utf16 = _utf16_columns(line)
     for key in keys:
         start = key >> _START_SHIFT
@@ -140,7 +141,7 @@ def _flatten(line: str, keys: list[int]) -> list[int]:
             begin, finish = to_utf16(start), to_utf16(end)
             flat += (begin - to_utf16(covered), finish - begin, key & _CLASS_MASK)
             covered = end
-    return flat
+    return tuple(flat)
 
 
 def _utf16_columns(line: str):
