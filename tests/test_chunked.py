@@ -135,6 +135,19 @@ def test_worker_processes_read_as_this_process_does(cut_small, monkeypatch):
     assert serial is not None and forked == serial
 
 
+def _die(index: int) -> None:
+    os._exit(1)
+
+
+def test_a_worker_that_dies_loses_nothing(cut_small, monkeypatch):
+    """Killed (out of memory, say), a worker breaks the pool: this process reads the pieces itself."""
+    monkeypatch.setattr(chunked, "WORKERS_FROM", 2)
+    lines = program(30)
+    expected = in_pieces(lines)
+    monkeypatch.setattr(chunked, "_in_worker", _die)
+    assert in_pieces(lines, chunked.PieceReader(PYTHON, partial(builder._facts, PYPTO), workers=2)) == expected
+
+
 @pytest.mark.parametrize("name", sorted(p.name for p in REAL.iterdir() if p.is_dir()))
 def test_a_pipeline_read_in_pieces_gives_the_same_report(name, monkeypatch):
     """Every snapshot, pieces remembered across passes, whole-parse fallbacks included: same model."""

@@ -118,7 +118,7 @@ def _run(job: _Job, workers: int) -> list | None:
     if count >= WORKERS_FROM and workers > 1:
         try:
             results = _in_workers(job, min(workers, count))
-        except (BrokenProcessPool, OSError):  # no fork here, or a worker died: this process reads them
+        except (BrokenProcessPool, OSError, ValueError):  # a worker died, or no fork here: read them here
             pass
         else:
             return None if any(result is None for result in results) else results
