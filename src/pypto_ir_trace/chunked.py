@@ -2,9 +2,9 @@
 
 A tree-sitter tree costs about 110 bytes a node: parsed whole, a 400,000-line snapshot holds 1.7 GB
 while it is read. From PIECES_FROM lines on, the language cuts the text into pieces that start at a
-statement (Language.cuts). Each piece is parsed alone, with the rows it needs before it (its class
-header) as tree-sitter included ranges, so rows and bytes stay those of the whole text; the caller's
-`facts` reads what it needs from the piece's tree, and the tree is dropped.
+statement (Language.cuts). Each piece is parsed alone, after the rows it needs before it (its class
+header); the caller's `facts` reads what it needs from the piece's tree (rows are given back in the
+whole text's numbering), and the tree is dropped.
 
 A piece is kept only when its tree has no syntax error and its regions lie inside it (a context that
 is not a class header would put a region in the context rows); else the caller parses the text whole.
@@ -27,17 +27,18 @@ from dataclasses import replace
 from multiprocessing import get_context
 from typing import Any
 
-from tree_sitter import Parser, Range, Tree
+from tree_sitter import Parser, Tree
 
 from . import structure
 from .structure import Region, Structure
 
 PIECES_FROM = 50_000  # lines; below, a whole tree is cheap and the incremental parser re-uses it
 PIECE_LINES = 2_048  # the least lines in a piece (but the last)
-WORKERS_FROM = 8  # pieces to parse; fewer are parsed in this process (a fork costs more than they do)
+WORKERS_FROM = 4  # pieces to parse; fewer are parsed in this process (a fork costs more than they do)
 
-# (tree, lines, [first, stop) row ranges, line offsets) -> what the caller keeps of those rows
-Facts = Callable[[Tree, list[str], list[tuple[int, int]], list[int]], Any]
+# (tree, lines, [first, stop) row ranges, line offsets) -> what the caller keeps of those rows, as lists
+# of (row, value) pairs
+Facts = Callable[[Tree, list[str], list[tuple[int, int]], list[int]], tuple[list[tuple[int, Any]], ...]]
 
 
 class PieceReader:
@@ -78,30 +79,31 @@ class _Job:
     def __init__(self, language, facts: Facts, lines: list[str], new_rows, pieces):
         self.language, self.facts, self.lines, self.pieces = language, facts, lines, pieces
         self.new_rows = new_rows
-        self.source, self.offsets = structure.source(lines)
         self.parser: Parser | None = None
 
     def piece(self, index: int) -> tuple[tuple[Region, ...], Any] | None:
-        """The piece's regions (row 0 at its first line) and the facts of its new rows; None if unclean."""
+        """The piece's regions (row 0 at its first line) and the facts of its new rows; None if unclean.
+
+        The piece is parsed as its own small text, context lines first: tree-sitter reads them as it
+        would read them in the whole text, and only the piece's bytes are ever made.
+        """
         first, stop, context = self.pieces[index]
+        lines = self.lines[context.start : context.stop] + self.lines[first:stop]
+        shift = first - len(context)  # a row of the small text + shift = its row in the whole text
+        source, offsets = structure.source(lines)
         if self.parser is None:
             self.parser = Parser(self.language.grammar)
-        self.parser.included_ranges = [self._range(context.start, context.stop), self._range(first, stop)] if context \
-            else [self._range(first, stop)]
-        tree = self.parser.parse(self.source)
+        tree = self.parser.parse(source)
         if tree.root_node.has_error:
             return None
-        found = self.language.analyze(tree, self.lines)
-        if not found.trusted or any(r.error or r.start < first or r.end > stop for r in found.regions):
+        found = self.language.analyze(tree, lines)
+        if not found.trusted or any(r.error or r.start < len(context) for r in found.regions):
             return None
-        rows = [(max(a, first), min(b, stop)) for a, b in self.new_rows if a < stop and b > first]
-        relative = tuple(replace(r, start=r.start - first, end=r.end - first, def_line=r.def_line - first)
-                         for r in found.regions)
-        return relative, self.facts(tree, self.lines, rows, self.offsets)
-
-    def _range(self, first: int, stop: int) -> Range:
-        offsets = self.offsets
-        return Range((first, 0), (stop, 0), offsets[first], offsets[stop])
+        rows = [(max(a, first) - shift, min(b, stop) - shift) for a, b in self.new_rows if a < stop and b > first]
+        facts = self.facts(tree, lines, rows, offsets)
+        relative = tuple(replace(r, start=r.start - len(context), end=r.end - len(context),
+                                 def_line=r.def_line - len(context)) for r in found.regions)
+        return relative, tuple([(row + shift, value) for row, value in part] for part in facts)
 
 
 _job: _Job | None = None  # the job a forked worker inherited
