@@ -26,6 +26,7 @@ const IRTracePanes = (() => {
         heights: null, offsets: null, measured: null, rendered: null, elements: [] };
     });
     const widths = new Map();  // text -> its longest line, in UTF-16 units
+    let looks = new WeakMap();  // row element -> look() of what it shows
     let view = null;  // {pass, rows, folds, expanded, display, before, after, widthChars, words, anchors, hunks, hunkOf, current}
 
     // Panes made without a Diff scroller (the two-run view's baseline diff) show Unified side by side.
@@ -156,6 +157,7 @@ const IRTracePanes = (() => {
     /** Paint again (search, current change or layout changed) keeping the scroll position. */
     function repaint() {
       if (!view) return;
+      looks = new WeakMap();  // what rows show has changed: none is kept
       panes.forEach(pane => { pane.rendered = null; });
       render();
     }
@@ -178,19 +180,61 @@ const IRTracePanes = (() => {
       const first = Math.max(0, R.entryAt(pane.offsets, top) - OVERSCAN);
       const last = Math.min(pane.entries.length, R.entryAt(pane.offsets, top + height) + 1 + OVERSCAN);
       const done = pane.rendered;
-      if (done && done[0] === first && done[1] === last && done[2] === pane.entries) return false;
-      pane.rendered = [first, last, pane.entries];
-      pane.elements = [];
-      const fragment = doc.createDocumentFragment();
-      for (let d = first; d < last; d++) {
-        const row = renderEntry(pane, pane.entries[d]);
-        if (wrapping() && pane.measured[d]) row.style.height = pane.heights[d] + "px";
-        pane.elements.push(row);
-        fragment.append(row);
-      }
-      pane.layer.replaceChildren(fragment);
+      const same = done && done.entries === pane.entries;
+      if (same && done.first === first && done.last === last) return false;
+      if (same && first < done.last && done.first < last) slide(pane, first, last);
+      else rebuild(pane, first, last);
+      pane.rendered = { first, last, entries: pane.entries };
       pane.layer.style.transform = `translateY(${pane.offsets[first]}px)`;
       return true;
+    }
+
+    /** Scrolled: the rows that left the window go, those that came in are built; the others stay. */
+    function slide(pane, first, last) {
+      const done = pane.rendered;
+      const build = (from, to) => Array.from({ length: to - from }, (_, k) => entryRow(pane, from + k));
+      const drop = rows => rows.forEach(row => row.remove());
+      if (done.first < first) drop(pane.elements.splice(0, first - done.first));
+      if (last < done.last) drop(pane.elements.splice(last - Math.max(first, done.first)));
+      if (first < done.first) {
+        const rows = build(first, done.first);
+        pane.layer.prepend(...rows);
+        pane.elements.unshift(...rows);
+      }
+      if (done.last < last) {
+        const rows = build(done.last, last);
+        pane.layer.append(...rows);
+        pane.elements.push(...rows);
+      }
+    }
+
+    /**
+     * A new window or new entries (a switch): each row already in the DOM that shows exactly what its
+     * place is to show stays (stepping through no-op passes shows the same rows); the others are built.
+     */
+    function rebuild(pane, first, last) {
+      const old = pane.elements;
+      const keep = !wrapping();  // a wrapped row's height is measured with its neighbours: never kept
+      pane.elements = [];
+      for (let d = first; d < last; d++) {
+        const was = old[d - first];
+        pane.elements.push(keep && was && looks.get(was) === look(pane, pane.entries[d]) ? was : entryRow(pane, d));
+      }
+      const kept = pane.elements.filter((row, i) => row === old[i]).length;
+      if (!kept) {
+        pane.layer.replaceChildren(...pane.elements);
+        return;
+      }
+      pane.elements.forEach((row, i) => { if (row !== old[i]) old[i] ? old[i].replaceWith(row) : pane.layer.append(row); });
+      old.slice(pane.elements.length).forEach(row => row.remove());
+    }
+
+    /** The row of entry d, its measured height set when lines wrap. */
+    function entryRow(pane, d) {
+      const row = renderEntry(pane, pane.entries[d]);
+      if (!wrapping()) looks.set(row, look(pane, pane.entries[d]));
+      else if (pane.measured[d]) row.style.height = pane.heights[d] + "px";
+      return row;
     }
 
     /**
@@ -201,7 +245,7 @@ const IRTracePanes = (() => {
     function measure(groups) {
       for (const group of groups) {
         const lead = group[0];
-        const [first, last] = lead.rendered;
+        const { first, last } = lead.rendered;
         const anchor = R.entryAt(lead.offsets, lead.scroller.scrollTop);
         const into = lead.scroller.scrollTop - lead.offsets[anchor];
         const found = [];
@@ -229,6 +273,21 @@ const IRTracePanes = (() => {
         scheduleRender();  // the window may have moved with the heights
       }
     }
+
+    /** What renderEntry shows for an entry, as a string: a row built for an equal string can show it. */
+    function look(pane, entry) {
+      if (entry < 0) {
+        const fold = view.folds[-entry - 1];
+        return `fold ${-entry - 1} ${fold.start} ${fold.end}`;  // its button expands fold number -entry - 1
+      }
+      const { rows } = view, item = entry >> 1, side = entry & 1;
+      const b = rows.b[item], a = rows.a[item], hunk = view.hunkOf[item];
+      const current = hunk >= 0 && hunk === view.current ? (item === view.hunks[hunk].start ? 2 : 1) : 0;
+      const warned = side === 1 && a >= 0 ? view.anchors.get(a) : undefined;
+      return [shownLayout() === "unified", rows.kind[item], side, b, a, b >= 0 ? view.before[b] : -1, a >= 0 ? view.after[a] : -1,
+        current, warned ? warned.join("\n") : ""].join(" ");
+    }
+
     /** One entry of a pane: a line of one side (unified: with both line numbers), a filler, or a fold. */
     function renderEntry(pane, entry) {
       if (entry < 0) return renderFold(pane, -entry - 1);
@@ -418,7 +477,7 @@ const IRTracePanes = (() => {
     }
 
     function firstMark(pane, start, end, selector) {
-      const [first] = pane.rendered;
+      const { first } = pane.rendered;
       for (let i = 0; i < pane.elements.length; i++) {
         const entry = pane.entries[first + i];
         if (entry < 0 || (entry >> 1) < start || (entry >> 1) >= end) continue;
@@ -538,7 +597,7 @@ const IRTracePanes = (() => {
           if (!near(target.scroller.scrollTop, want) || !near(target.scroller.scrollLeft, left)) assign(target, want, left);
         }
       }
-      scheduleRender();
+      if (!echo) scheduleRender();  // where we scrolled a pane, its rows were built then
     }
 
     /** Change layout, wrapping or folds keeping the row at the top of the screen and the horizontal position. */
