@@ -28,6 +28,14 @@ const IRTracePanes = (() => {
     const widths = new Map();  // text -> its longest line, in UTF-16 units
     let looks = new WeakMap();  // row element -> look() of what it shows
     let view = null;  // {pass, rows, folds, expanded, display, before, after, widthChars, words, anchors, hunks, hunkOf, current}
+    // A row is one clone of these (split and stacked, unified): div.row > span.gutter > (span.ln, span.mk), span.code.
+    // The gutter is one sticky box per row: each sticky box is a layer of its own for the compositor.
+    const rowTemplates = [["ln"], ["ln old", "ln new"]].map(numbers => {
+      const row = app.make("div", "row"), gutter = app.make("span", "gutter");
+      gutter.append(...numbers.map(name => app.make("span", name)), app.make("span", "mk"));
+      row.append(gutter, app.make("span", "code"));
+      return row;
+    });
 
     // Panes made without a Diff scroller (the two-run view's baseline diff) show Unified side by side.
     const shownLayout = () => (state.layout === "unified" && !panes[2] ? "split" : state.layout);
@@ -297,15 +305,17 @@ const IRTracePanes = (() => {
       const line = side === 0 ? rows.b[item] : rows.a[item];
       const changedSide = side === 0 ? "del" : "ins";
       const renamed = kind === IRTraceRenumber.KIND_RENAMED;  // equal but for value names: marked, not hidden
-      const row = app.make("div", "row " + (line < 0 ? "filler" : kind === R.KIND_EQUAL ? "eq" : renamed ? "renamed" : changedSide));
-      const both = kind === R.KIND_EQUAL || renamed;  // unified: a line of both sides shows both numbers
-      const numbers = shownLayout() === "unified"
-        ? [app.make("span", "ln old", both || side === 0 ? String(rows.b[item] + 1) : ""),
-          app.make("span", "ln new", both || side === 1 ? String(rows.a[item] + 1) : "")]
-        : [app.make("span", "ln", line < 0 ? "" : String(line + 1))];
-      const marker = app.make("span", "mk", line < 0 || kind === R.KIND_EQUAL ? " " : renamed ? "\u2248" : side === 0 ? "\u2212" : "+");
+      const unified = shownLayout() === "unified";
+      const row = rowTemplates[unified ? 1 : 0].cloneNode(true);
+      row.className = "row " + (line < 0 ? "filler" : kind === R.KIND_EQUAL ? "eq" : renamed ? "renamed" : changedSide);
+      const gutter = row.firstChild, marker = gutter.lastChild, code = row.lastChild;
+      if (unified) {
+        const both = kind === R.KIND_EQUAL || renamed;  // a line of both sides shows both numbers
+        if (both || side === 0) gutter.firstChild.textContent = String(rows.b[item] + 1);
+        if (both || side === 1) gutter.firstChild.nextSibling.textContent = String(rows.a[item] + 1);
+      } else if (line >= 0) gutter.firstChild.textContent = String(line + 1);
+      marker.textContent = line < 0 || kind === R.KIND_EQUAL ? " " : renamed ? "\u2248" : side === 0 ? "\u2212" : "+";
       if (renamed) marker.title = "Renamed: equal to the other side but for value names";
-      const code = app.make("span", "code");
       const warned = side === 1 && line >= 0 ? view.anchors.get(line) : undefined;
       if (warned) {
         row.classList.add("warned");
@@ -321,7 +331,6 @@ const IRTracePanes = (() => {
         const words = kind === R.KIND_PAIR || renamed ? wordsOf(item) : null;
         paint(code, id, words ? words[side === 0 ? "before" : "after"] : [], changedSide);
       }
-      row.append(...numbers, marker, code);
       return row;
     }
 
