@@ -598,15 +598,30 @@ const IRTracePanes = (() => {
       const mark = assigned.get(scroller);
       assigned.delete(scroller);
       const echo = mark && near(mark.top, top) && near(mark.left, left);
+      if (!echo) followOthers(source);
+      scheduleRender();
+    }
+
+    /** Bring the other active panes where `source` now is. */
+    function followOthers(source) {
       const list = active();
-      if (!echo && view && list.includes(source)) {
-        for (const target of list) {
-          if (target === source) continue;
-          const want = follow(source, target);
-          if (!near(target.scroller.scrollTop, want) || !near(target.scroller.scrollLeft, left)) assign(target, want, left);
-        }
+      if (!view || !list.includes(source)) return;
+      const left = source.scroller.scrollLeft;
+      for (const target of list) {
+        if (target === source) continue;
+        const want = follow(source, target);
+        if (!near(target.scroller.scrollTop, want) || !near(target.scroller.scrollLeft, left)) assign(target, want, left);
       }
-      if (!echo) scheduleRender();  // where we scrolled a pane, its rows were built then
+    }
+
+    /**
+     * A pane scrolled from the keyboard: the others follow at once rather than on its scroll event,
+     * a frame later (the panes move together, and what they show can be read right away).
+     */
+    function scrolled(scroller) {
+      const source = panes.find(pane => pane.scroller === scroller);
+      if (source) followOthers(source);
+      scheduleRender();
     }
 
     /** Change layout, wrapping or folds keeping the row at the top of the screen and the horizontal position. */
@@ -694,7 +709,7 @@ const IRTracePanes = (() => {
       button.dataset.text = button.textContent;
       button.addEventListener("click", () => copySide(Number(button.dataset.side), button));
     });
-    return { show, clear, repaint, relayout, reveal, stepChange, rowOfAfterLine, firstRowWhere, allRows };
+    return { show, clear, repaint, relayout, reveal, stepChange, rowOfAfterLine, firstRowWhere, allRows, scrolled };
   }
 
   return { create };
