@@ -6,7 +6,9 @@
  */
 const IRTracePanes = (() => {
   const ROW_HEIGHT = 20;
-  const OVERSCAN = 30;
+  const OVERSCAN = 30;  // entries kept in the DOM beyond the screen on each side, for scrolling
+  const SWITCH_OVERSCAN = 10;  // the same right after a switch, until the reader pauses
+  const PAUSE_MS = 100;
   const CONTEXT_ROWS = 3;  // rows kept above a change or a match brought on screen
   const MARGIN_CHARS = 6;  // characters kept left of a changed word or a match brought on screen
   const CONTROL_GLYPHS = new Map([[0x7f, "\u2421"], [0x2028, "\u2936"], [0x2029, "\u00b6"]]);
@@ -75,9 +77,10 @@ const IRTracePanes = (() => {
       copyButtons().forEach(b => { b.disabled = false; });
       el.expand.disabled = el.collapse.disabled = folds.length === 0;
       layout();
-      if (resetScroll && hunks.length) revealRows(hunks[0].start, hunks[0].end, "del, ins");
+      if (resetScroll && hunks.length) revealRows(hunks[0].start, hunks[0].end, "del, ins", SWITCH_OVERSCAN);
       else if (resetScroll) setScroll(() => 0, 0);
-      render();
+      render(SWITCH_OVERSCAN);
+      renderWhenPaused();
     }
 
     function widest(t) {
@@ -162,6 +165,14 @@ const IRTracePanes = (() => {
       if (!frame) frame = requestAnimationFrame(() => { frame = 0; render(); });
     }
 
+    // A switch builds the rows on screen and a few beyond (a reader holding j pays for no more); the
+    // rest of the overscan follows once the reader pauses, and scrolling builds what it needs anyway.
+    let pause = 0;
+    function renderWhenPaused() {
+      doc.defaultView.clearTimeout(pause);
+      pause = doc.defaultView.setTimeout(() => render(), PAUSE_MS);
+    }
+
     /** Paint again (search, current change or layout changed) keeping the scroll position. */
     function repaint() {
       if (!view) return;
@@ -170,23 +181,26 @@ const IRTracePanes = (() => {
       render();
     }
 
-    /** Put the entries near each active pane's scroll position in the DOM; measure them when lines wrap. */
-    function render() {
+    /**
+     * Put the entries near each active pane's scroll position in the DOM, `overscan` of them beyond
+     * the screen on each side; measure them when lines wrap.
+     */
+    function render(overscan = OVERSCAN) {
       if (!view || !el.diff.isConnected) return;  // the view of a pipeline no longer shown (pipelines.js)
       const list = active();
       const split = shownLayout() === "split";
       // every position is read before any pane is written: a read after a write would force a layout
       const at = list.map(pane => (split ? list[0] : pane).scroller).map(s => [s.scrollTop, s.clientHeight]);
       let changed = false;
-      list.forEach((pane, i) => { changed = renderPane(pane, ...at[i]) || changed; });
+      list.forEach((pane, i) => { changed = renderPane(pane, ...at[i], overscan) || changed; });
       if (changed && wrapping()) measure(split ? [list] : list.map(pane => [pane]));
     }
 
     /** `top`, `visible`: the scroll position that picks the window (in split, pane 0's for both: the same rows). */
-    function renderPane(pane, top, visible) {
+    function renderPane(pane, top, visible, overscan) {
       const height = Math.max(visible, ROW_HEIGHT);
-      const first = Math.max(0, R.entryAt(pane.offsets, top) - OVERSCAN);
-      const last = Math.min(pane.entries.length, R.entryAt(pane.offsets, top + height) + 1 + OVERSCAN);
+      const first = Math.max(0, R.entryAt(pane.offsets, top) - overscan);
+      const last = Math.min(pane.entries.length, R.entryAt(pane.offsets, top + height) + 1 + overscan);
       const done = pane.rendered;
       const same = done && done.entries === pane.entries;
       if (same && done.first === first && done.last === last) return false;
@@ -440,8 +454,9 @@ const IRTracePanes = (() => {
      * Bring rows [start, end) on screen in every active pane with a few rows of context above, and the
      * first element matching `selector` inside them (a changed word, a search match) into the visible
      * width, right of the gutter; when lines wrap, into the visible height. The panes stay in sync.
+     * `overscan`: the entries built beyond the screen.
      */
-    function revealRows(start, end, selector) {
+    function revealRows(start, end, selector, overscan = OVERSCAN) {
       const fold = view.folds.findIndex(f => f.start <= start && start < f.end);
       if (fold >= 0) { view.expanded[fold] = 1; layout(); }
       const list = active();
@@ -452,13 +467,19 @@ const IRTracePanes = (() => {
         return Math.max(pane.offsets[Math.max(0, d - CONTEXT_ROWS)], pane.offsets[d] - heights[list.indexOf(pane)] / 3);
       };
       setScroll(aim, 0);
-      render();
+      render(overscan);
       if (wrapping()) {  // measured heights may have moved the rows: aim again
         list.forEach(pane => assign(pane, aim(pane), 0));
-        render();
+        render(overscan);
       }
       if (!selector) return;
-      const marks = list.map(pane => firstMark(pane, start, end, selector)).filter(Boolean);
+      let marks = list.map(pane => firstMark(pane, start, end, selector));
+      // The rows built end inside the ones to reveal, none with a mark yet: look as far as the full overscan.
+      if (marks.some((mark, i) => !mark && continues(list[i], start, end))) {
+        render();
+        marks = list.map(pane => firstMark(pane, start, end, selector));
+      }
+      marks = marks.filter(Boolean);
       if (!marks.length) return;
       const spots = marks.map(({ pane, mark, order }) => {
         const box = pane.scroller.getBoundingClientRect(), at = mark.getBoundingClientRect();
@@ -482,7 +503,13 @@ const IRTracePanes = (() => {
       list.filter(pane => !spots.some(spot => spot.pane === pane)).forEach(pane => {
         if (shownLayout() !== "split") assign(pane, pane.scroller.scrollTop, left);
       });
-      render();
+      render(overscan);
+    }
+
+    /** Whether the entry after a pane's built ones still shows one of rows [start, end). */
+    function continues(pane, start, end) {
+      const entry = pane.entries[pane.rendered.last];
+      return entry >= 0 && (entry >> 1) >= start && (entry >> 1) < end;
     }
 
     function firstMark(pane, start, end, selector) {
@@ -598,7 +625,8 @@ const IRTracePanes = (() => {
       const mark = assigned.get(scroller);
       assigned.delete(scroller);
       const echo = mark && near(mark.top, top) && near(mark.left, left);
-      if (!echo) followOthers(source);
+      if (echo) return;  // we scrolled it, and built its rows then (a render now would build the whole overscan)
+      followOthers(source);
       scheduleRender();
     }
 
