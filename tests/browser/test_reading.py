@@ -216,6 +216,35 @@ def test_wrapped_virtual_scrolling_stays_small_on_a_long_view(browser, tmp_path)
     assert errors == []
 
 
+def test_a_switch_builds_the_screen_at_once_and_the_rest_once_the_reader_pauses(browser, tmp_path):
+    dump = tmp_path / "passes_dump"
+    dump.mkdir()
+    lines = [f"x{k} = f({k})" for k in range(600)]
+    for index, changed in enumerate([None, 300, 310]):  # each pass changes one line far from both ends
+        if changed is not None:
+            lines[changed] = lines[changed].replace("f(", "g(")
+        (dump / ("00_frontend.py" if index == 0 else f"{index:02d}_after_P{index}.py")).write_text("\n".join(lines) + "\n")
+    output = tmp_path / "long.html"
+    assert cli.main([str(dump), "-o", str(output), "--context", "1000"]) == 0
+    context = browser.new_context(viewport={"width": 1024, "height": 768})
+    page = context.new_page()
+    page.goto(output.as_uri() + "#pass=01")
+    page.wait_for_selector("body[data-ready='true']", state="attached")
+    built = """() => {  // how far the After pane's rows reach beyond its screen, above and below
+      const scroller = document.querySelector('#scroll-after'), box = scroller.getBoundingClientRect();
+      const rows = [...scroller.querySelectorAll('.rows > .row')];
+      return [box.top - rows[0].getBoundingClientRect().top, rows.at(-1).getBoundingClientRect().bottom - box.bottom];
+    }"""
+    switched = page.evaluate(f"""() => {{  // the key and the look in one task: nothing else runs in between
+      document.body.dispatchEvent(new KeyboardEvent('keydown', {{key: 'j', bubbles: true}}));
+      return [document.querySelector('#pass-title').textContent, ({built})()];
+    }}""")
+    assert switched[0].startswith("02") and min(switched[1]) >= 0  # the screen is covered at once
+    # and once the reader pauses, rows for scrolling 30 lines either way
+    page.wait_for_function(f"() => ({built})().every(reach => reach >= 30 * 20)")
+    context.close()
+
+
 # ---- unified ----------------------------------------------------------------------------------------
 
 def test_unified_interleaves_deletions_before_insertions(open_report):

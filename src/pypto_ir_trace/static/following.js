@@ -47,6 +47,7 @@ const IRTraceFollowing = (() => {
       if (how === "top") target.scrollTop = 0;
       else if (how === "bottom") target.scrollTop = target.scrollHeight;
       else target.scrollBy(moves[how][1], moves[how][0]);
+      app.panes.scrolled(target);
       return true;
     }
 

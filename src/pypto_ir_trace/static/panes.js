@@ -6,7 +6,9 @@
  */
 const IRTracePanes = (() => {
   const ROW_HEIGHT = 20;
-  const OVERSCAN = 30;
+  const OVERSCAN = 30;  // entries kept in the DOM beyond the screen on each side, for scrolling
+  const SWITCH_OVERSCAN = 10;  // the same right after a switch, until the reader pauses
+  const PAUSE_MS = 100;
   const CONTEXT_ROWS = 3;  // rows kept above a change or a match brought on screen
   const MARGIN_CHARS = 6;  // characters kept left of a changed word or a match brought on screen
   const CONTROL_GLYPHS = new Map([[0x7f, "\u2421"], [0x2028, "\u2936"], [0x2029, "\u00b6"]]);
@@ -26,7 +28,16 @@ const IRTracePanes = (() => {
         heights: null, offsets: null, measured: null, rendered: null, elements: [] };
     });
     const widths = new Map();  // text -> its longest line, in UTF-16 units
+    let looks = new WeakMap();  // row element -> look() of what it shows
     let view = null;  // {pass, rows, folds, expanded, display, before, after, widthChars, words, anchors, hunks, hunkOf, current}
+    // A row is one clone of these (split and stacked, unified): div.row > span.gutter > (span.ln, span.mk), span.code.
+    // The gutter is one sticky box per row: each sticky box is a layer of its own for the compositor.
+    const rowTemplates = [["ln"], ["ln old", "ln new"]].map(numbers => {
+      const row = app.make("div", "row"), gutter = app.make("span", "gutter");
+      gutter.append(...numbers.map(name => app.make("span", name)), app.make("span", "mk"));
+      row.append(gutter, app.make("span", "code"));
+      return row;
+    });
 
     // Panes made without a Diff scroller (the two-run view's baseline diff) show Unified side by side.
     const shownLayout = () => (state.layout === "unified" && !panes[2] ? "split" : state.layout);
@@ -66,9 +77,10 @@ const IRTracePanes = (() => {
       copyButtons().forEach(b => { b.disabled = false; });
       el.expand.disabled = el.collapse.disabled = folds.length === 0;
       layout();
-      if (resetScroll && hunks.length) revealRows(hunks[0].start, hunks[0].end, "del, ins");
+      if (resetScroll && hunks.length) revealRows(hunks[0].start, hunks[0].end, "del, ins", SWITCH_OVERSCAN);
       else if (resetScroll) setScroll(() => 0, 0);
-      render();
+      render(SWITCH_OVERSCAN);
+      renderWhenPaused();
     }
 
     function widest(t) {
@@ -153,44 +165,98 @@ const IRTracePanes = (() => {
       if (!frame) frame = requestAnimationFrame(() => { frame = 0; render(); });
     }
 
+    // A switch builds the rows on screen and a few beyond (a reader holding j pays for no more); the
+    // rest of the overscan follows once the reader pauses, and scrolling builds what it needs anyway.
+    let pause = 0;
+    function renderWhenPaused() {
+      doc.defaultView.clearTimeout(pause);
+      pause = doc.defaultView.setTimeout(() => render(), PAUSE_MS);
+    }
+
     /** Paint again (search, current change or layout changed) keeping the scroll position. */
     function repaint() {
       if (!view) return;
+      looks = new WeakMap();  // what rows show has changed: none is kept
       panes.forEach(pane => { pane.rendered = null; });
       render();
     }
 
-    /** Put the entries near each active pane's scroll position in the DOM; measure them when lines wrap. */
-    function render() {
+    /**
+     * Put the entries near each active pane's scroll position in the DOM, `overscan` of them beyond
+     * the screen on each side; measure them when lines wrap.
+     */
+    function render(overscan = OVERSCAN) {
       if (!view || !el.diff.isConnected) return;  // the view of a pipeline no longer shown (pipelines.js)
       const list = active();
       const split = shownLayout() === "split";
       // every position is read before any pane is written: a read after a write would force a layout
       const at = list.map(pane => (split ? list[0] : pane).scroller).map(s => [s.scrollTop, s.clientHeight]);
       let changed = false;
-      list.forEach((pane, i) => { changed = renderPane(pane, ...at[i]) || changed; });
+      list.forEach((pane, i) => { changed = renderPane(pane, ...at[i], overscan) || changed; });
       if (changed && wrapping()) measure(split ? [list] : list.map(pane => [pane]));
     }
 
     /** `top`, `visible`: the scroll position that picks the window (in split, pane 0's for both: the same rows). */
-    function renderPane(pane, top, visible) {
+    function renderPane(pane, top, visible, overscan) {
       const height = Math.max(visible, ROW_HEIGHT);
-      const first = Math.max(0, R.entryAt(pane.offsets, top) - OVERSCAN);
-      const last = Math.min(pane.entries.length, R.entryAt(pane.offsets, top + height) + 1 + OVERSCAN);
+      const first = Math.max(0, R.entryAt(pane.offsets, top) - overscan);
+      const last = Math.min(pane.entries.length, R.entryAt(pane.offsets, top + height) + 1 + overscan);
       const done = pane.rendered;
-      if (done && done[0] === first && done[1] === last && done[2] === pane.entries) return false;
-      pane.rendered = [first, last, pane.entries];
-      pane.elements = [];
-      const fragment = doc.createDocumentFragment();
-      for (let d = first; d < last; d++) {
-        const row = renderEntry(pane, pane.entries[d]);
-        if (wrapping() && pane.measured[d]) row.style.height = pane.heights[d] + "px";
-        pane.elements.push(row);
-        fragment.append(row);
-      }
-      pane.layer.replaceChildren(fragment);
+      const same = done && done.entries === pane.entries;
+      if (same && done.first === first && done.last === last) return false;
+      if (same && first < done.last && done.first < last) slide(pane, first, last);
+      else rebuild(pane, first, last);
+      pane.rendered = { first, last, entries: pane.entries };
       pane.layer.style.transform = `translateY(${pane.offsets[first]}px)`;
       return true;
+    }
+
+    /** Scrolled: the rows that left the window go, those that came in are built; the others stay. */
+    function slide(pane, first, last) {
+      const done = pane.rendered;
+      const build = (from, to) => Array.from({ length: to - from }, (_, k) => entryRow(pane, from + k));
+      const drop = rows => rows.forEach(row => row.remove());
+      if (done.first < first) drop(pane.elements.splice(0, first - done.first));
+      if (last < done.last) drop(pane.elements.splice(last - Math.max(first, done.first)));
+      if (first < done.first) {
+        const rows = build(first, done.first);
+        pane.layer.prepend(...rows);
+        pane.elements.unshift(...rows);
+      }
+      if (done.last < last) {
+        const rows = build(done.last, last);
+        pane.layer.append(...rows);
+        pane.elements.push(...rows);
+      }
+    }
+
+    /**
+     * A new window or new entries (a switch): each row already in the DOM that shows exactly what its
+     * place is to show stays (stepping through no-op passes shows the same rows); the others are built.
+     */
+    function rebuild(pane, first, last) {
+      const old = pane.elements;
+      const keep = !wrapping();  // a wrapped row's height is measured with its neighbours: never kept
+      pane.elements = [];
+      for (let d = first; d < last; d++) {
+        const was = old[d - first];
+        pane.elements.push(keep && was && looks.get(was) === look(pane, pane.entries[d]) ? was : entryRow(pane, d));
+      }
+      const kept = pane.elements.filter((row, i) => row === old[i]).length;
+      if (!kept) {
+        pane.layer.replaceChildren(...pane.elements);
+        return;
+      }
+      pane.elements.forEach((row, i) => { if (row !== old[i]) old[i] ? old[i].replaceWith(row) : pane.layer.append(row); });
+      old.slice(pane.elements.length).forEach(row => row.remove());
+    }
+
+    /** The row of entry d, its measured height set when lines wrap. */
+    function entryRow(pane, d) {
+      const row = renderEntry(pane, pane.entries[d]);
+      if (!wrapping()) looks.set(row, look(pane, pane.entries[d]));
+      else if (pane.measured[d]) row.style.height = pane.heights[d] + "px";
+      return row;
     }
 
     /**
@@ -201,7 +267,7 @@ const IRTracePanes = (() => {
     function measure(groups) {
       for (const group of groups) {
         const lead = group[0];
-        const [first, last] = lead.rendered;
+        const { first, last } = lead.rendered;
         const anchor = R.entryAt(lead.offsets, lead.scroller.scrollTop);
         const into = lead.scroller.scrollTop - lead.offsets[anchor];
         const found = [];
@@ -229,6 +295,21 @@ const IRTracePanes = (() => {
         scheduleRender();  // the window may have moved with the heights
       }
     }
+
+    /** What renderEntry shows for an entry, as a string: a row built for an equal string can show it. */
+    function look(pane, entry) {
+      if (entry < 0) {
+        const fold = view.folds[-entry - 1];
+        return `fold ${-entry - 1} ${fold.start} ${fold.end}`;  // its button expands fold number -entry - 1
+      }
+      const { rows } = view, item = entry >> 1, side = entry & 1;
+      const b = rows.b[item], a = rows.a[item], hunk = view.hunkOf[item];
+      const current = hunk >= 0 && hunk === view.current ? (item === view.hunks[hunk].start ? 2 : 1) : 0;
+      const warned = side === 1 && a >= 0 ? view.anchors.get(a) : undefined;
+      return [shownLayout() === "unified", rows.kind[item], side, b, a, b >= 0 ? view.before[b] : -1, a >= 0 ? view.after[a] : -1,
+        current, warned ? warned.join("\n") : ""].join(" ");
+    }
+
     /** One entry of a pane: a line of one side (unified: with both line numbers), a filler, or a fold. */
     function renderEntry(pane, entry) {
       if (entry < 0) return renderFold(pane, -entry - 1);
@@ -238,15 +319,17 @@ const IRTracePanes = (() => {
       const line = side === 0 ? rows.b[item] : rows.a[item];
       const changedSide = side === 0 ? "del" : "ins";
       const renamed = kind === IRTraceRenumber.KIND_RENAMED;  // equal but for value names: marked, not hidden
-      const row = app.make("div", "row " + (line < 0 ? "filler" : kind === R.KIND_EQUAL ? "eq" : renamed ? "renamed" : changedSide));
-      const both = kind === R.KIND_EQUAL || renamed;  // unified: a line of both sides shows both numbers
-      const numbers = shownLayout() === "unified"
-        ? [app.make("span", "ln old", both || side === 0 ? String(rows.b[item] + 1) : ""),
-          app.make("span", "ln new", both || side === 1 ? String(rows.a[item] + 1) : "")]
-        : [app.make("span", "ln", line < 0 ? "" : String(line + 1))];
-      const marker = app.make("span", "mk", line < 0 || kind === R.KIND_EQUAL ? " " : renamed ? "\u2248" : side === 0 ? "\u2212" : "+");
+      const unified = shownLayout() === "unified";
+      const row = rowTemplates[unified ? 1 : 0].cloneNode(true);
+      row.className = "row " + (line < 0 ? "filler" : kind === R.KIND_EQUAL ? "eq" : renamed ? "renamed" : changedSide);
+      const gutter = row.firstChild, marker = gutter.lastChild, code = row.lastChild;
+      if (unified) {
+        const both = kind === R.KIND_EQUAL || renamed;  // a line of both sides shows both numbers
+        if (both || side === 0) gutter.firstChild.textContent = String(rows.b[item] + 1);
+        if (both || side === 1) gutter.firstChild.nextSibling.textContent = String(rows.a[item] + 1);
+      } else if (line >= 0) gutter.firstChild.textContent = String(line + 1);
+      marker.textContent = line < 0 || kind === R.KIND_EQUAL ? " " : renamed ? "\u2248" : side === 0 ? "\u2212" : "+";
       if (renamed) marker.title = "Renamed: equal to the other side but for value names";
-      const code = app.make("span", "code");
       const warned = side === 1 && line >= 0 ? view.anchors.get(line) : undefined;
       if (warned) {
         row.classList.add("warned");
@@ -262,7 +345,6 @@ const IRTracePanes = (() => {
         const words = kind === R.KIND_PAIR || renamed ? wordsOf(item) : null;
         paint(code, id, words ? words[side === 0 ? "before" : "after"] : [], changedSide);
       }
-      row.append(...numbers, marker, code);
       return row;
     }
 
@@ -372,8 +454,9 @@ const IRTracePanes = (() => {
      * Bring rows [start, end) on screen in every active pane with a few rows of context above, and the
      * first element matching `selector` inside them (a changed word, a search match) into the visible
      * width, right of the gutter; when lines wrap, into the visible height. The panes stay in sync.
+     * `overscan`: the entries built beyond the screen.
      */
-    function revealRows(start, end, selector) {
+    function revealRows(start, end, selector, overscan = OVERSCAN) {
       const fold = view.folds.findIndex(f => f.start <= start && start < f.end);
       if (fold >= 0) { view.expanded[fold] = 1; layout(); }
       const list = active();
@@ -384,13 +467,19 @@ const IRTracePanes = (() => {
         return Math.max(pane.offsets[Math.max(0, d - CONTEXT_ROWS)], pane.offsets[d] - heights[list.indexOf(pane)] / 3);
       };
       setScroll(aim, 0);
-      render();
+      render(overscan);
       if (wrapping()) {  // measured heights may have moved the rows: aim again
         list.forEach(pane => assign(pane, aim(pane), 0));
-        render();
+        render(overscan);
       }
       if (!selector) return;
-      const marks = list.map(pane => firstMark(pane, start, end, selector)).filter(Boolean);
+      let marks = list.map(pane => firstMark(pane, start, end, selector));
+      // The rows built end inside the ones to reveal, none with a mark yet: look as far as the full overscan.
+      if (marks.some((mark, i) => !mark && continues(list[i], start, end))) {
+        render();
+        marks = list.map(pane => firstMark(pane, start, end, selector));
+      }
+      marks = marks.filter(Boolean);
       if (!marks.length) return;
       const spots = marks.map(({ pane, mark, order }) => {
         const box = pane.scroller.getBoundingClientRect(), at = mark.getBoundingClientRect();
@@ -414,11 +503,17 @@ const IRTracePanes = (() => {
       list.filter(pane => !spots.some(spot => spot.pane === pane)).forEach(pane => {
         if (shownLayout() !== "split") assign(pane, pane.scroller.scrollTop, left);
       });
-      render();
+      render(overscan);
+    }
+
+    /** Whether the entry after a pane's built ones still shows one of rows [start, end). */
+    function continues(pane, start, end) {
+      const entry = pane.entries[pane.rendered.last];
+      return entry >= 0 && (entry >> 1) >= start && (entry >> 1) < end;
     }
 
     function firstMark(pane, start, end, selector) {
-      const [first] = pane.rendered;
+      const { first } = pane.rendered;
       for (let i = 0; i < pane.elements.length; i++) {
         const entry = pane.entries[first + i];
         if (entry < 0 || (entry >> 1) < start || (entry >> 1) >= end) continue;
@@ -530,14 +625,30 @@ const IRTracePanes = (() => {
       const mark = assigned.get(scroller);
       assigned.delete(scroller);
       const echo = mark && near(mark.top, top) && near(mark.left, left);
+      if (echo) return;  // we scrolled it, and built its rows then (a render now would build the whole overscan)
+      followOthers(source);
+      scheduleRender();
+    }
+
+    /** Bring the other active panes where `source` now is. */
+    function followOthers(source) {
       const list = active();
-      if (!echo && view && list.includes(source)) {
-        for (const target of list) {
-          if (target === source) continue;
-          const want = follow(source, target);
-          if (!near(target.scroller.scrollTop, want) || !near(target.scroller.scrollLeft, left)) assign(target, want, left);
-        }
+      if (!view || !list.includes(source)) return;
+      const left = source.scroller.scrollLeft;
+      for (const target of list) {
+        if (target === source) continue;
+        const want = follow(source, target);
+        if (!near(target.scroller.scrollTop, want) || !near(target.scroller.scrollLeft, left)) assign(target, want, left);
       }
+    }
+
+    /**
+     * A pane scrolled from the keyboard: the others follow at once rather than on its scroll event,
+     * a frame later (the panes move together, and what they show can be read right away).
+     */
+    function scrolled(scroller) {
+      const source = panes.find(pane => pane.scroller === scroller);
+      if (source) followOthers(source);
       scheduleRender();
     }
 
@@ -626,7 +737,7 @@ const IRTracePanes = (() => {
       button.dataset.text = button.textContent;
       button.addEventListener("click", () => copySide(Number(button.dataset.side), button));
     });
-    return { show, clear, repaint, relayout, reveal, stepChange, rowOfAfterLine, firstRowWhere, allRows };
+    return { show, clear, repaint, relayout, reveal, stepChange, rowOfAfterLine, firstRowWhere, allRows, scrolled };
   }
 
   return { create };

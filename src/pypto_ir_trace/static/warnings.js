@@ -17,6 +17,10 @@ const IRTraceWarnings = (() => {
       { root: el.warnings, rootMargin: "0px 0px 200px 0px" },
     );
     let shown = null;  // {pass, lines, target: Map(log line -> snapshot line), length, built}
+    // Whether the reader scrolled the log: only then does the next one need scrolling back to its top
+    // (assigning scrollTop lays the page out there and then, in the middle of a pass switch).
+    let scrolled = false;
+    el.warnings.addEventListener("scroll", () => { scrolled = el.warnings.scrollTop > 0; }, { passive: true });
 
     /** Show the log of a pass (or of a comparison: the warnings are its after snapshot's). */
     function show(pass) {
@@ -24,7 +28,8 @@ const IRTraceWarnings = (() => {
       more.remove();
       el.warningsText.replaceChildren();
       el.warnings.hidden = !pass.warnings;
-      el.warnings.scrollTop = 0;
+      if (scrolled) el.warnings.scrollTop = 0;
+      scrolled = false;
       shown = null;
       if (!pass.warnings) return;
       if (!split.has(pass.index)) split.set(pass.index, pass.warnings.split("\n"));
