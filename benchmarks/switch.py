@@ -21,8 +21,9 @@ import gen_dump  # noqa: E402  (sibling scripts, not a package)
 import run  # noqa: E402
 
 # One switch: the keydown, then two requestAnimationFrame callbacks; the second runs once the frame
-# the first one opened has been styled, laid out and painted, so it includes the whole update.
-SWITCHES = """async (count) => {
+# the first one opened has been styled, laid out and painted, so it includes the whole update. `pause`:
+# milliseconds waited after each switch (a reader who stops: the work the viewer leaves for then is done).
+SWITCHES = """async ([count, pause]) => {
   const nav = document.querySelector('nav[aria-label="Passes"]');
   const frame = () => new Promise(resolve => requestAnimationFrame(resolve));
   nav.querySelector('button').click();
@@ -36,6 +37,7 @@ SWITCHES = """async (count) => {
     await frame(); await frame();
     if (nav.querySelector('[aria-current="true"]') === was) break;  // the last visible pass
     times.push(performance.now() - t0);
+    if (pause) await new Promise(resolve => setTimeout(resolve, pause));
   }
   return times;
 }"""
@@ -86,7 +88,7 @@ def thread_times(events: list, switches: int) -> dict:
     return {name: ms / switches for name, ms in spent.items()}
 
 
-def measure(report: Path, switches: int, rounds: int, profile: bool, cpu: bool = False) -> dict:
+def measure(report: Path, switches: int, rounds: int, profile: bool, cpu: bool = False, pause: int = 0) -> dict:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
@@ -105,12 +107,12 @@ def measure(report: Path, switches: int, rounds: int, profile: bool, cpu: bool =
                 cdp.send("Profiler.setSamplingInterval", {"interval": 200})
                 cdp.send("Profiler.start")
             for _ in range(rounds):
-                figures["times"] += page.evaluate(SWITCHES, switches)
+                figures["times"] += page.evaluate(SWITCHES, [switches, pause])
             if cdp:
                 figures["profile"] = self_times(cdp.send("Profiler.stop")["profile"])
             if cpu:
                 browser.start_tracing(page=page, categories=["toplevel", "devtools.timeline"])
-                traced = page.evaluate(SWITCHES, switches)
+                traced = page.evaluate(SWITCHES, [switches, pause])
                 events = json.loads(browser.stop_tracing())
                 events = events["traceEvents"] if isinstance(events, dict) else events
                 figures["cpu"] = thread_times(events, max(len(traced), 1))
@@ -127,13 +129,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--profile", action="store_true", help="also print the top self times (CDP profiler)")
     parser.add_argument("--cpu", action="store_true", help="also print main-thread CPU time per switch (a trace)")
+    parser.add_argument("--pause", type=int, default=0, metavar="MS",
+                        help="wait this long after each switch (the CPU time then includes what the viewer builds once the reader pauses)")
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/pypto-ir-trace-bench"))
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--fresh", action="store_true", help="generate the dump again even if --workdir has it")
     args = parser.parse_args(argv)
     args.workdir.mkdir(parents=True, exist_ok=True)
     report = args.report or build_report(args.workdir, args.case, args.seed, args.fresh)
-    figures = measure(report, args.switches, args.rounds, args.profile, args.cpu)
+    figures = measure(report, args.switches, args.rounds, args.profile, args.cpu, args.pause)
     times = sorted(figures["times"])
     print(f"report: {report} ({report.stat().st_size / 1024:,.0f} KB)")
     print(f"open: {figures['open_ms']:.0f} ms")
