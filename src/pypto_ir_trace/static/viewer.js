@@ -190,7 +190,7 @@ const IRTraceViewer = (() => {
       app.warnings.show(pass);
       fillFunctions(p, picked);
       app.panes.show(true);
-      app.passList.revealSelected();  // the one layout read of a switch, once the DOM is all written
+      app.passList.revealSelected();  // last, once the DOM is all written: its layout read lays out the new rows too
       writeLink();
     }
 
