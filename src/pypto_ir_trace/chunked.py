@@ -16,6 +16,7 @@ while it parses and queries, so threads would not help.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import os
 import signal
@@ -114,6 +115,13 @@ def _in_worker(index: int):
     return _job.piece(index)
 
 
+def _worker_starts() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's (one line, exit 130), not a traceback here
+    # The garbage collector would walk every object inherited from the parent, copying each page it
+    # touches: they are never garbage here, so it leaves them alone.
+    gc.freeze()
+
+
 def _run(job: _Job, workers: int) -> list | None:
     """Every piece of the job, in order; None if one is not clean."""
     count = len(job.pieces)
@@ -136,9 +144,7 @@ def _in_workers(job: _Job, workers: int) -> list:
     global _job
     _job = job  # set before the workers fork: they inherit it instead of receiving the text
     try:
-        # Ctrl-C is the parent's to handle (one line, exit 130): a worker would print a traceback
-        pool = ProcessPoolExecutor(workers, mp_context=get_context("fork"), initializer=signal.signal,
-                                   initargs=(signal.SIGINT, signal.SIG_IGN))
+        pool = ProcessPoolExecutor(workers, mp_context=get_context("fork"), initializer=_worker_starts)
         try:
             return list(pool.map(_in_worker, range(len(job.pieces))))
         finally:
