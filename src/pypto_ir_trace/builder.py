@@ -6,6 +6,7 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
+from itertools import chain
 
 from tree_sitter import Tree
 
@@ -65,12 +66,10 @@ class _Lines:
             marks |= self.marks[line_id]
         return dump_level(marks)
 
-    def implicit(self, texts: list[list[int]], level: str | None, leaves_implicit) -> tuple[int, ...]:
-        """The ids, among these texts' lines, of those naming what the level leaves out (sorted)."""
-        if leaves_implicit is None:
-            return ()
-        marked = {i for i, marks in self.marks.items() if leaves_implicit(level, marks)}
-        return tuple(sorted(set().union(*(marked.intersection(ids) for ids in texts))))
+    def implicit(self, texts: list[list[int]], wanted: int) -> tuple[int, ...]:
+        """The ids, among these texts' lines, of those with a wanted mark (sorted)."""
+        marked = {i for i, marks in self.marks.items() if marks & wanted} if wanted else set()
+        return tuple(sorted(marked.intersection(chain.from_iterable(texts)))) if marked else ()
 
 
 class _Working:
@@ -159,7 +158,7 @@ def _pipeline(dump: Dump, name: str, lines: _Lines, step: Callable[[], None],
         snapshot_text.append(after)
         step()
     level = lines.level(texts[snapshot_text[-1]].ids, record.dump_level) if record.dump_level else None
-    implicit = lines.implicit([text.ids for text in texts], level, record.leaves_implicit)
+    implicit = lines.implicit([text.ids for text in texts], record.implicit_marks(level) if record.implicit_marks else 0)
     return Pipeline(
         name=name,
         format=dump.format,

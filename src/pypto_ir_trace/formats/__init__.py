@@ -28,15 +28,15 @@ class Format:
     level_queries: tuple[str, ...] = ()
     level_marks: Callable[[dict, list[int], int, int], list[tuple[int, int]]] | None = None
     dump_level: Callable[[int], str | None] | None = None
-    # (level, a line's marks) -> whether the line names what that level leaves out (the advice to re-dump)
-    leaves_implicit: Callable[[str | None, int], bool] | None = None
+    # level -> the marks of lines naming what that level leaves out (the advice to re-dump); 0: none
+    implicit_marks: Callable[[str | None], int] | None = None
 
 
 FORMATS = {
     record.name: record
     for record in (
         Format("pypto", "a PyPTO passes_dump", LANGUAGES["python"], pypto.looks_like, pypto.read, pypto.anchors,
-               ("level",), pypto.level_marks, pypto.dump_level, pypto.leaves_implicit),
+               ("level",), pypto.level_marks, pypto.dump_level, pypto.implicit_marks),
         Format("mlir-tree", "an MLIR tree dump", LANGUAGES["mlir"], mlir.looks_like_tree, mlir.read_tree, mlir.anchors),
         Format("mlir-stream", "an MLIR after-all stream", LANGUAGES["mlir"], mlir.looks_like_stream, mlir.read_stream,
                mlir.anchors),

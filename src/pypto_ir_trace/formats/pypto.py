@@ -77,9 +77,9 @@ def dump_level(marks: int) -> str | None:
     return "CONCISE" if marks & IMPLICIT else None
 
 
-def leaves_implicit(level: str | None, marks: int) -> bool:
+def implicit_marks(level: str | None) -> int:
     """On a CONCISE dump, a line naming a tile or distributed tensor type hides its layout (@implicit)."""
-    return level == "CONCISE" and bool(marks & IMPLICIT)
+    return IMPLICIT if level == "CONCISE" else 0
 
 
 def _numbered_files(root: Path) -> set[str]:
