@@ -8,10 +8,10 @@ whole text's numbering), and the tree is dropped.
 
 A piece is kept only when its tree has no syntax error and its regions lie inside it (a context that
 is not a class header would put a region in the context rows); else the caller parses the text whole.
-On such pieces, regions and highlights are those of the whole parse (tested on every real snapshot,
-cut small). Pieces are remembered by their lines: the next snapshot parses only the pieces its pass
-changed. Many new pieces go to forked worker processes, one per core: py-tree-sitter holds the GIL
-while it parses and queries, so threads would not help.
+On such pieces, regions, highlights and marks are those of the whole parse (tested on the last
+snapshot of every real dump, cut small). Pieces are remembered by their lines: the next snapshot
+parses only the pieces its pass changed. Many new pieces go to forked worker processes, one per core:
+py-tree-sitter holds the GIL while it parses and queries, so threads would not help.
 """
 
 from __future__ import annotations
