@@ -50,23 +50,17 @@ def _tags(language) -> dict[str, int]:
 
 def highlight(
     tree: Tree, lines: list[str], rows: list[tuple[int, int]], language, offsets: list[int] | None = None
-) -> dict[int, list[int]]:
+) -> dict[int, tuple[int, ...]]:
     """Spans for the lines in each [first, stop) row range: row -> flat (gap, length, class, ...).
 
     `gap` counts UTF-16 code units from the end of the previous span (the viewer indexes JS strings).
     Where captures overlap, the one that starts first wins, then the capture named first in the query.
     `offsets`: where each line starts in the parsed bytes (structure.source), if the caller has them.
     """
-    return dict(spans_by_row(tree, lines, rows, language, offsets))
-
-
-def spans_by_row(tree: Tree, lines: list[str], rows: list[tuple[int, int]], language, offsets: list[int] | None = None):
-    """highlight()'s (row, spans) pairs one at a time, in row order: a caller that stores them as they
-    come never holds a whole snapshot's worth twice."""
     if offsets is None:
         offsets = structure.source(lines)[1]
-    for first, stop, captures in walk(tree, rows, _query(language)):
-        yield from spans_of(captures, lines, offsets, first, stop, language)
+    return {row: spans for first, stop, captures in walk(tree, rows, _query(language))
+            for row, spans in spans_of(captures, lines, offsets, first, stop, language)}
 
 
 def walk(tree: Tree, rows: list[tuple[int, int]], query: Query):

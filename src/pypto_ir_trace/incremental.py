@@ -27,11 +27,6 @@ class IncrementalParser:
         self._ids: list[int] = []
         self._offsets: list[int] = [0]
 
-    @property
-    def tree(self) -> Tree | None:
-        """The tree of the text parsed last."""
-        return self._tree
-
     def parse(self, lines: list[str], ids: list[int]) -> Tree:
         """Parse lines (ids: their interned ids, equal ids for equal lines); rows of the tree are line indices."""
         source, offsets = structure.source(lines)

@@ -7,9 +7,7 @@ import re
 from bisect import bisect_right
 from pathlib import Path
 
-
 from ..dump import Dump, DumpError, Snapshot, display_title, read_warnings
-from ..languages.python import GRAMMAR
 
 # File naming is the compiler's contract, not language knowledge.
 _NUMBERED = re.compile(r"^(\d+)_.*\.(py|log)$")
