@@ -57,3 +57,14 @@ def test_only_requested_rows_are_highlighted():
     lines = ["a = 1", "b = 2", "c = 3"]
     found = highlight.highlight(structure.parse(lines, PYTHON), lines, [(1, 2)], PYTHON)
     assert set(found) == {1}
+
+
+def test_rows_inside_a_string_that_starts_above_them_are_string():
+    """Only rows 1-2 are new (the rest of the text was seen before): the string that starts on row 0
+    still colours them, and nothing past the requested rows is returned."""
+    lines = ['x = """first', "second", 'third"""', "y = 1"]
+    found = highlight.highlight(structure.parse(lines, PYTHON), lines, [(1, 3)], PYTHON)
+    classes = highlight.classes()
+    assert set(found) == {1, 2}
+    assert found[1] == (0, len("second"), classes.index("string"))
+    assert found[2] == (0, len('third"""'), classes.index("string"))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from functools import cache
 from operator import attrgetter
 
@@ -13,14 +13,13 @@ from .languages import LANGUAGES
 
 CHUNK = 4096  # rows per query cursor: bounds the captures held at once, whatever the run's length
 
-# A span travels as one int until its row is flattened: sorting ints is several times cheaper than
-# sorting tuples, and no tuple is made per span. Bits from high to low: start column, capture order
-# in the query, end column (tree-sitter columns are uint32), class.
-_CLASS_BITS, _END_BITS, _ORDER_BITS = 8, 32, 8
-_END_SHIFT = _CLASS_BITS
-_ORDER_SHIFT = _END_SHIFT + _END_BITS
-_START_SHIFT = _ORDER_SHIFT + _ORDER_BITS
-_CLASS_MASK, _END_MASK = (1 << _CLASS_BITS) - 1, (1 << _END_BITS) - 1
+# A capture travels as one int until its row is flattened: sorting ints is several times cheaper than
+# sorting tuples, and no tuple is made per capture. Bits from high to low: start byte in the parsed
+# text, capture order in the query, length in bytes (tree-sitter lengths are uint32). Sorted, a chunk's
+# captures come in the order the viewer paints them: by start, then the capture written first.
+_LENGTH_BITS, _ORDER_BITS = 32, 8
+_START_SHIFT = _LENGTH_BITS + _ORDER_BITS
+_LENGTH_MASK, _ORDER_MASK = (1 << _LENGTH_BITS) - 1, (1 << _ORDER_BITS) - 1
 _START_BYTE, _END_BYTE = attrgetter("start_byte"), attrgetter("end_byte")
 
 
@@ -40,12 +39,13 @@ def classes() -> tuple[str, ...]:
 
 
 @cache
-def _tags(language) -> dict[str, int]:
-    """Capture name -> its order and class, packed as in a span's int."""
+def _orders(language) -> tuple[dict[str, int], tuple[int, ...]]:
+    """Capture name -> its order, placed as in a capture's int; and each order's class (index in classes())."""
     query = _query(language)
     index = {name: i for i, name in enumerate(classes())}
-    assert query.capture_count <= 1 << _ORDER_BITS and len(index) <= 1 << _CLASS_BITS
-    return {query.capture_name(i): i << _ORDER_SHIFT | index[query.capture_name(i)] for i in range(query.capture_count)}
+    assert query.capture_count <= 1 << _ORDER_BITS
+    names = [query.capture_name(i) for i in range(query.capture_count)]
+    return {name: i << _LENGTH_BITS for i, name in enumerate(names)}, tuple(index[name] for name in names)
 
 
 def highlight(
@@ -79,70 +79,74 @@ def walk(tree: Tree, rows: list[tuple[int, int]], query: Query):
 
 def spans_of(captures: dict, lines: list[str], offsets: list[int], first: int, stop: int, language):
     """(row, spans) for the rows of [first, stop) that have any, from a walk's captures (other names ignored)."""
-    for row, keys in enumerate(_bucketed(captures, language, offsets, first, stop), first):
-        if keys:
-            yield row, _flatten(lines[row], keys)
-
-
-def _bucketed(captures: dict, language, offsets: list[int], first: int, stop: int) -> list[list[int]]:
-    """Per row of [first, stop): its spans as ints, unsorted (columns are UTF-8 bytes)."""
-    buckets: list[list[int]] = [[] for _ in range(stop - first)]
-    tags = _tags(language)
+    orders, order_class = _orders(language)
+    keys = []
     for name, nodes in captures.items():
-        tag = tags.get(name)
-        if tag is None:
-            continue  # another reader's capture
-        for start, end in zip(map(_START_BYTE, nodes), map(_END_BYTE, nodes)):
-            # Searched among the chunk's lines only: a node that starts earlier gets row first - 1,
-            # which is all the code below needs to know about it.
-            row = bisect_right(offsets, start, first, stop + 1) - 1
-            if row >= stop:
-                continue
-            line_start = offsets[row]
-            if end < offsets[row + 1]:  # the common case, kept cheap: the node ends on its own line
-                if row >= first and end > start:
-                    buckets[row - first].append(
-                        (start - line_start) << _START_SHIFT | (end - line_start) << _END_SHIFT | tag
-                    )
-                continue
-            last = bisect_right(offsets, end) - 1  # the node spans lines: its share of each
-            for at in range(max(row, first), min(last, stop - 1) + 1):
-                begin = start - offsets[at] if at == row else 0
-                finish = end - offsets[at] if at == last else offsets[at + 1] - 1 - offsets[at]
-                if finish > begin:
-                    buckets[at - first].append(begin << _START_SHIFT | finish << _END_SHIFT | tag)
-    return buckets
-
-
-def _flatten(line: str, keys: list[int]) -> tuple[int, ...]:
-    """A row's spans as the model keeps them (a tuple: made where the work is, in a piece's worker)."""
+        order = orders.get(name)
+        if order is not None:  # else another reader's capture
+            keys += [start << _START_SHIFT | order | end - start
+                     for start, end in zip(map(_START_BYTE, nodes), map(_END_BYTE, nodes))]
     keys.sort()
-    flat: list[int] = []
+    later: dict[int, list[int]] = {}  # row -> the parts of nodes that start on an earlier row
+    at = bisect_left(keys, offsets[first] << _START_SHIFT)
+    for key in keys[:at]:  # nodes that start before the chunk: only their parts in it count
+        _spill(key, first, offsets, stop, later)
+    for row in range(first, stop):
+        end = bisect_left(keys, offsets[row + 1] << _START_SHIFT, at)
+        row_keys = keys[at:end]
+        at = end
+        if row in later:
+            row_keys = sorted(row_keys + later.pop(row))
+        if row_keys:
+            spans = _flatten(lines[row], row_keys, row, offsets, stop, later, order_class)
+            if spans:
+                yield row, spans
+
+
+def _flatten(line: str, keys: list[int], row: int, offsets: list[int], stop: int, later: dict, order_class) -> tuple:
+    """A row's spans from its sorted captures, as the model keeps them (a tuple: made where the work
+    is, in a piece's worker). A node that runs past the line's end leaves its next lines' parts in `later`."""
+    line_start = offsets[row]
+    length = offsets[row + 1] - 1 - line_start  # in bytes, without the newline
+    flat: list[int] = []  # gap, length, class: byte columns here
     covered = 0
-    if line.isascii():  # the common case: byte columns are UTF-16 columns
-        for key in keys:
-            start = key >> _START_SHIFT
-            if start >= covered:
-                end = key >> _END_SHIFT & _END_MASK
-                flat += (start - covered, end - start, key & _CLASS_MASK)
-                covered = end
-        return tuple(flat)
-    to_utf16 = _utf16_columns(line)
     for key in keys:
-        start = key >> _START_SHIFT
-        if start >= covered:
-            end = key >> _END_SHIFT & _END_MASK
-            begin, finish = to_utf16(start), to_utf16(end)
-            flat += (begin - to_utf16(covered), finish - begin, key & _CLASS_MASK)
+        start = (key >> _START_SHIFT) - line_start
+        end = start + (key & _LENGTH_MASK)
+        if end > length:
+            _spill(key, row + 1, offsets, stop, later)
+            end = length
+        if start >= covered and end > start:
+            flat += (start - covered, end - start, order_class[key >> _LENGTH_BITS & _ORDER_MASK])
             covered = end
-    return tuple(flat)
+    return tuple(flat) if line.isascii() else _in_utf16(line, flat)  # ASCII: bytes are UTF-16 units
 
 
-def _utf16_columns(line: str):
-    """Map a UTF-8 byte column of the line to a UTF-16 column."""
-    table = [0]
+def _spill(key: int, row: int, offsets: list[int], stop: int, later: dict) -> None:
+    """The parts of a node on the rows from `row` that it reaches (each row's part starts at column 0)."""
+    start = key >> _START_SHIFT
+    end = start + (key & _LENGTH_MASK)
+    last = min(bisect_right(offsets, end) - 1, stop - 1)
+    order = key & (_ORDER_MASK << _LENGTH_BITS)
+    for at in range(row, last + 1):
+        finish = min(end, offsets[at + 1] - 1) - offsets[at]
+        if finish > 0:
+            later.setdefault(at, []).append(offsets[at] << _START_SHIFT | order | finish)
+
+
+def _in_utf16(line: str, flat: list[int]) -> tuple[int, ...]:
+    """Spans with byte columns as spans with UTF-16 columns (the viewer indexes JS strings)."""
+    table = [0]  # UTF-8 byte column -> UTF-16 column
     units = 0
     for char in line:
         units += 2 if ord(char) > 0xFFFF else 1
         table.extend([units] * len(char.encode("utf-8", errors="surrogatepass")))
-    return lambda column: table[min(column, len(table) - 1)]
+    converted: list[int] = []
+    covered = byte = 0  # the previous span's end, in UTF-16 units and in bytes
+    for i in range(0, len(flat), 3):
+        start = byte + flat[i]
+        byte = start + flat[i + 1]
+        begin, finish = table[min(start, len(table) - 1)], table[min(byte, len(table) - 1)]
+        converted += (begin - covered, finish - begin, flat[i + 2])
+        covered = finish
+    return tuple(converted)
