@@ -7,6 +7,8 @@ import gzip
 import json
 import re
 
+import pytest
+
 from pypto_ir_trace import model, render
 from modeltools import load_dump, report_of
 
@@ -38,8 +40,11 @@ def test_json_inside_is_safe_too():
     assert json.loads(text) == {"x": HOSTILE}
 
 
-def test_streamed_encoding_is_the_gzip_of_safe_json():
-    """encode_data compresses slice by slice: the bytes must be those of the whole text compressed at once."""
+@pytest.mark.parametrize("batch", [1 << 22, 997])
+def test_streamed_encoding_is_the_gzip_of_safe_json(monkeypatch, batch):
+    """encode_data compresses batch by batch in a thread: the bytes must be those of the whole text
+    compressed at once (with small batches, many wait their turn in the thread)."""
+    monkeypatch.setattr(render, "_BATCH", batch)
     long = [HOSTILE + str(i) for i in range(3 * 4096 + 5)]
     data = {"lines": long, "spans": [[i, i % 7, 3] for i in range(9000)], "nested": {"ids": tuple(range(5000)),
             "short": [1, 2], "empty": [], "text": HOSTILE}, "n": None, "flag": True}

@@ -9,6 +9,8 @@ import hashlib
 import json
 import re
 import zlib
+from collections import deque
+from concurrent.futures import Future, ThreadPoolExecutor
 from importlib import resources
 
 import jinja2
@@ -50,13 +52,37 @@ def encode_data(data: object) -> str:
 
     Dumps are text-heavy; compressed, a report is several times smaller, and base64 cannot close
     its <script> element whatever the dump says. The page inflates it with DecompressionStream.
-    The JSON is compressed as it is encoded, a slice at a time: the whole text never exists at once
-    (it is several times the report's size), and the bytes are those of safe_json.
+    The JSON is compressed as it is encoded, a batch at a time: the whole text never exists at once
+    (it is several times the report's size), and the bytes are those of safe_json. zlib lets go of
+    the GIL while it compresses, so a thread compresses one batch while this one encodes the next.
     """
     packer = zlib.compressobj(6, zlib.DEFLATED, 31)  # 31: a gzip member, with mtime 0
-    packed = [packer.compress(_escaped(piece).encode("utf-8")) for piece in _json_pieces(data)]
+    packed: list[bytes] = []
+    with ThreadPoolExecutor(1) as thread:  # one thread: batches are compressed in the order they come
+        pending: deque[Future[bytes]] = deque()
+        for batch in _batches(_json_pieces(data)):
+            pending.append(thread.submit(packer.compress, batch))
+            if len(pending) > 2:  # encoding is the slower half: this rarely waits, and bounds what is held
+                packed.append(pending.popleft().result())
+        packed += (future.result() for future in pending)
     packed.append(packer.flush())
     return base64.b64encode(b"".join(packed)).decode("ascii")
+
+
+_BATCH = 1 << 22  # bytes of JSON compressed at once: big, so the two threads rarely wait for the GIL
+
+
+def _batches(pieces):
+    """The pieces' safe JSON as UTF-8, joined into batches of about _BATCH bytes."""
+    batch: list[bytes] = []
+    size = 0
+    for piece in pieces:
+        batch.append(_escaped(piece).encode("utf-8"))
+        size += len(batch[-1])
+        if size >= _BATCH:
+            yield b"".join(batch)
+            batch, size = [], 0
+    yield b"".join(batch)
 
 
 _SLICE = 4096  # items of a long array encoded at once
