@@ -169,7 +169,8 @@ def test_every_real_dump_reads_in_pieces_as_whole(tmp_path, cut_small):
 
 
 FRAGMENTS = ["    def m(self):", "        pass", "def f(x):", "    return x", "    '''", "'''", "    y = (", "    )",
-             "x = 1", "class C:", "    @pl.function", "        z = 2", "    # note", "", "        if z:", "            w = 3"]
+             "x = 1", "class C:", "    @pl.function", "        z = 2", "    # note", "# top", "", "        if z:",
+             "            w = 3"]
 
 
 @settings(max_examples=int(os.environ.get("HYPOTHESIS_EXAMPLES", "150")), deadline=None,
@@ -185,3 +186,12 @@ def test_generated_programs_read_in_pieces_as_whole(edits):
         patch.setattr(chunked, "PIECES_FROM", 0)
         patch.setattr(chunked, "PIECE_LINES", 6)
         same_as_whole(lines)
+
+
+def test_a_comment_at_the_class_column_is_no_cut(cut_small):
+    """Python reads code indented under a comment as the block above it: `pass` here belongs to the
+    last method, and the pieces must say so (found by the generated programs above)."""
+    lines = program(12) + ["    # note", "", "        pass"]
+    assert all(lines[first].strip() != "# note" for first, _, _ in python.cuts(lines, 6))
+    assert same_as_whole(lines)
+    assert in_pieces(lines)[0].regions[-1].end == len(lines)

@@ -85,6 +85,7 @@ def cuts(lines: list[str], size: int) -> list[tuple[int, int, range]]:
     A piece starts where the indentation drops back to the module's column, or to the column of the
     body of a top-level class; then its context is the class's header (the run of column-0 lines above
     its body: decorators, `class Name:`), parsed with it so its members stay that class's methods.
+    A comment's column says nothing: code indented under it still belongs to the block above.
     Whether the cut is outside every bracket and string is for the parse to say (chunked.py checks each
     piece). A cut is taken where the text says so (a hash of its next two lines), not at a fixed count,
     so an edit moves only the cuts near it.
@@ -95,8 +96,8 @@ def cuts(lines: list[str], size: int) -> list[tuple[int, int, range]]:
     run = -1  # first row of the current run of column-0 lines
     previous = 0  # indentation of the last non-blank line
     for row, line in enumerate(lines):
-        if not line.strip():
-            continue
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue  # Python's tokenizer: blank and comment-only lines neither indent nor dedent
         indent = indent_of(line)
         if indent == 0:
             at = range(0) if previous > 0 else None
