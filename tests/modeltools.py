@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from pypto_ir_trace import builder, model
+from pypto_ir_trace import builder, model, structure
 from pypto_ir_trace.formats import load
+from pypto_ir_trace.languages import MLIR, mlir
 
 
 def load_dump(path, format_name=None):
@@ -65,3 +66,8 @@ def source(data: dict, t: int, cache: dict | None = None) -> str:
 def regions(entry: dict) -> list[list]:
     """A text's regions as [key, kind, start, end] lists."""
     return [[r["key"], r["kind"], r["start"], r["end"]] for r in entry["regions"]]
+
+
+def value_spans(lines: list[str]) -> list[list[tuple[int, int]]]:
+    """Per line, the spans of its MLIR value names, from a fresh parse (what the builder stores per line)."""
+    return mlir.names_in(structure.parse(lines, MLIR), lines, [(0, len(lines))])

@@ -7,10 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from modeltools import value_spans
 from pypto_ir_trace import grammar
 from pypto_ir_trace.dump import split_lines
 from pypto_ir_trace.formats import mlir as mlir_format
-from pypto_ir_trace.languages import mlir
+from pypto_ir_trace.languages import MLIR, mlir
+from pypto_ir_trace.structure import parse
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "mlir"
 # The independent oracle: a function definition as the printer writes it, one per line.
@@ -19,7 +21,7 @@ ORACLE = re.compile(r"^\s*(?:func\.func|llvm\.func|[a-z_]+\.func)\s+(?:(?:privat
 
 def analyze(text: str):
     lines, _ = split_lines(text)
-    return mlir.analyze(mlir.parse(lines), lines)
+    return mlir.analyze(parse(lines, MLIR), lines)
 
 
 def oracle_names(text: str) -> list[str]:
@@ -215,7 +217,7 @@ def test_iree_style_module_keeps_its_functions():
 def test_error_outside_functions_is_tolerated():
     text = "module {\n  util.global private @x = #util.byte_pattern<1> : !stream.resource<constant>{%sz}\n  func.func @f() {\n    return\n  }\n}\n"
     structure = analyze(text)
-    assert mlir.parse(split_lines(text)[0]).root_node.has_error
+    assert parse(split_lines(text)[0], MLIR).root_node.has_error
     assert structure.trusted, structure.reason
     assert [r.key for r in structure.regions] == ["@f"]
 
@@ -265,13 +267,13 @@ def test_value_spans_cut_result_marks_and_skip_strings():
         "  return %1 : i32",
         "}",
     ]
-    names = [[line[s:e] for s, e in spans] for line, spans in zip(lines, mlir.value_spans(lines))]
+    names = [[line[s:e] for s, e in spans] for line, spans in zip(lines, value_spans(lines))]
     assert names == [["%arg0"], ["%0", "%arg0"], ["^bb1", "%0"], ["^bb1", "%1"], ["%1"], []]
 
 
 def test_value_spans_count_characters_not_bytes():
     lines = ["func.func @f(%arg0: i32) {", '  %1 = x.op "é€", %arg0 : i32', '  x.use "ü"(%1, %1) : i32', "}"]
-    names = [[line[s:e] for s, e in spans] for line, spans in zip(lines, mlir.value_spans(lines))]
+    names = [[line[s:e] for s, e in spans] for line, spans in zip(lines, value_spans(lines))]
     assert names == [["%arg0"], ["%1", "%arg0"], ["%1", "%1"], []]
 
 
@@ -289,7 +291,7 @@ def test_highlights_name_what_a_reader_looks_for():
         "  return %true : i1",
         "}",
     ]
-    tree = mlir.parse(lines)
+    tree = parse(lines, MLIR)
     captured = {}
     for name, nodes in QueryCursor(mlir.query("highlights")).captures(tree.root_node).items():
         for node in nodes:

@@ -8,8 +8,8 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from modeltools import value_spans
 from pypto_ir_trace.dump import split_lines
-from pypto_ir_trace.languages import mlir
 from pypto_ir_trace.linediff import diff
 from pypto_ir_trace.renumber import masked, renamed
 
@@ -18,12 +18,12 @@ OPS = ["arith.addi", "arith.muli", "arith.subi", "arith.maxsi"]
 
 
 def run(before: list[str], after: list[str]) -> list[tuple[int, int]]:
-    return renamed(before, after, diff(before, after), mlir.value_spans(before), mlir.value_spans(after))
+    return renamed(before, after, diff(before, after), value_spans(before), value_spans(after))
 
 
 def check_exact(before: list[str], after: list[str], pairs: list[tuple[int, int]]) -> None:
     """Every pair is equal with names masked, and all pairs plus the unchanged lines fit one bijection."""
-    a_spans, b_spans = mlir.value_spans(before), mlir.value_spans(after)
+    a_spans, b_spans = value_spans(before), value_spans(after)
     forward: dict[str, str] = {}
     backward: dict[str, str] = {}
 

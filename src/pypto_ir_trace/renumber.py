@@ -1,6 +1,6 @@
 """Ignore renumbering: changed line pairs of one function that are equal under one consistent renaming.
 
-Language-agnostic: the caller says where the names are on each line (for MLIR, languages.mlir.value_spans:
+Language-agnostic: the caller says where the names are on each line (for MLIR, languages.mlir.names_in:
 SSA values and block labels). A pair is reported only when its two lines are equal once every name is
 masked (same operation, types, attributes, same sigils), and all reported pairs, together with the
 function's unchanged lines (where every name stands for itself), fit one bijection old name <-> new name.

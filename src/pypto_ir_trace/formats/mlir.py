@@ -31,7 +31,9 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
+from .. import structure
 from ..dump import Dump, DumpError, Snapshot, read_text, split_lines
+from ..languages import MLIR
 from ..languages import mlir as language
 
 HEADER_PREFIX = "// -----// IR Dump "
@@ -567,7 +569,7 @@ def _cut(source_text: str, entry: _Entry) -> str | None:
 
 @lru_cache(maxsize=16)
 def _op_regions(text: str) -> tuple:
-    return tuple(language.op_regions(language.parse(split_lines(text)[0])))
+    return tuple(language.op_regions(structure.parse(split_lines(text)[0], MLIR)))
 
 
 def _single_op(text: str) -> str | None:

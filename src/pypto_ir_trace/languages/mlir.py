@@ -31,10 +31,10 @@ from bisect import bisect_right
 from dataclasses import replace
 
 import tree_sitter_mlir
-from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
+from tree_sitter import Language, Node, Query, QueryCursor, Tree
 
 from .. import grammar
-from ..structure import Region, Structure, end_line, errors, indent_of, source, text
+from ..structure import Region, Structure, end_line, errors, indent_of, text
 
 NAME = "mlir"
 LANGUAGE = Language(tree_sitter_mlir.language())
@@ -49,14 +49,6 @@ _COMMENT_LABEL = re.compile(r"\^[\w$.-]+")
 def query(name: str) -> Query:
     """grammars/mlir/<name>.scm, compiled once."""
     return grammar.query(LANGUAGE, NAME, name)
-
-
-def parser() -> Parser:
-    return Parser(LANGUAGE)
-
-
-def parse(lines: list[str]) -> Tree:
-    return parser().parse(source(lines)[0])
 
 
 def analyze(tree: Tree, lines: list[str]) -> Structure:
@@ -103,13 +95,9 @@ def op_regions(tree: Tree) -> list[Region]:
     return sorted([*modules, *_regions(functions, containers)], key=lambda r: (r.start, -r.end))
 
 
-def value_spans(lines: list[str]) -> list[list[tuple[int, int]]]:
-    """Per line, the (start, end) character spans of its SSA value and block label names (values.scm)."""
-    return names_in(parse(lines), lines, [(0, len(lines))])
-
-
 def names_in(tree: Tree, lines: list[str], rows: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:
-    """value_spans read from a tree already parsed, for the lines in the [first, stop) row ranges (others: []).
+    """Per line in the [first, stop) row ranges (others: []), the (start, end) character spans of its SSA
+    value and block label names (values.scm), read from the text's tree.
 
     Result marks (`#1`, `:2`) are left out of the span. A span is only reported where the grammar reads
     a name: `%0` inside a string attribute is text, not a name.
@@ -123,14 +111,13 @@ def names_in(tree: Tree, lines: list[str], rows: list[tuple[int, int]]) -> list[
                 row, col = node.start_point
                 if not first <= row < stop or node.end_point.row != row or node.has_error:
                     continue
-                encoded = lines[row].encode("utf-8", errors="surrogatepass")
-                text = encoded[col : node.end_point.column].decode("utf-8", "replace")
+                name = text(node)
                 start = _char_column(lines[row], col)
                 if capture == "value.comment":
-                    spans[row].extend((start + m.start(), start + m.end()) for m in _COMMENT_LABEL.finditer(text))
+                    spans[row].extend((start + m.start(), start + m.end()) for m in _COMMENT_LABEL.finditer(name))
                     continue
-                cut = min((i for i in (text.find(m, 1) for m in _RESULT_MARKS) if i > 0), default=len(text))
-                spans[row].append((start, start + len(text[:cut])))
+                cut = min((i for i in (name.find(m, 1) for m in _RESULT_MARKS) if i > 0), default=len(name))
+                spans[row].append((start, start + len(name[:cut])))
     for row_spans in spans:
         row_spans.sort()
     return spans

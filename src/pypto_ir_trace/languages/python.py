@@ -9,9 +9,9 @@ tree-sitter always returns a tree, so "could not be parsed" is defined here:
 
 from __future__ import annotations
 
+import zlib
 from bisect import bisect_right
 from dataclasses import replace
-import zlib
 from functools import partial
 
 import tree_sitter_python
