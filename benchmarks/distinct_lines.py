@@ -16,6 +16,9 @@ import tempfile
 import time
 from pathlib import Path
 
+import tree_sitter_python
+from tree_sitter import Language, Parser
+
 
 def kernel(k: int, version: int) -> list[str]:
     lines = ["    @pl.function(type=pl.FunctionType.InCore)",
@@ -41,9 +44,6 @@ def write_dump(root: Path, kernels: int, renamed: int) -> Path:
 def host_reference(snapshot: Path, lines: int = 20_000) -> float:
     """CPU seconds per 100,000 lines for tree-sitter to parse this dump's lines (best of three), measured
     here: this host's speed at this moment, which moves the generation time by a fifth from hour to hour."""
-    import tree_sitter_python
-    from tree_sitter import Language, Parser
-
     parser = Parser(Language(tree_sitter_python.language()))
     with open(snapshot, encoding="utf-8") as stream:
         source = "".join(line for _, line in zip(range(lines), stream)).encode("utf-8")
