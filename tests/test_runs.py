@@ -271,9 +271,9 @@ def test_two_runs_to_stdout(tmp_path, capsys):
 
 def test_model_round_trip_of_runs():
     row = model.RunRow(1, None, False, 2, 3)
-    report = model.Report("t", "g", 3, {}, (), (), (), (), model.Runs(0, 1, model.RunRow(None, None, True, 0, 0), (row,), 0, ()))
+    report = model.Report("t", "g", 3, {}, (), (), (), (), (), model.Runs(0, 1, model.RunRow(None, None, True, 0, 0), (row,), 0, ()))
     assert model.to_json(report)["runs"] == {
         "this": 0, "baseline": 1, "input": {"this": None, "baseline": None, "same": True, "ins": 0, "del": 0},
         "rows": [{"this": 1, "baseline": None, "same": False, "ins": 2, "del": 3}], "first": 0, "reconverged": [],
     }
-    assert programs.DEFAULT_DIRECTORY and "runs" not in model.to_json(model.Report("t", "g", 3, {}, (), (), (), ()))
+    assert programs.DEFAULT_DIRECTORY and "runs" not in model.to_json(model.Report("t", "g", 3, {}, (), (), (), (), ()))

@@ -27,7 +27,10 @@ class _Lines:
     def __init__(self) -> None:
         self.ids: dict[str, int] = {}
         self.texts: list[str] = []  # line id -> its text
-        self.spans: list[tuple[int, ...]] = []  # stored as the model keeps them: no copy at the end
+        # Highlight spans as a table of distinct span lists: lines of one shape (the same tokens at the same
+        # columns) share one entry, which keeps the report and its encoding small on generated code.
+        self.spans: dict[tuple[int, ...], int] = {(): 0}  # span list -> its index in the table
+        self.line_spans: list[int] = []  # line id -> index of its spans in the table
         self.names: dict[int, list[tuple[int, int]]] = {}  # line id -> its value names (languages that have them)
         self.marks: dict[int, int] = {}  # line id -> its dump-level marks (formats that have them; few lines)
 
@@ -41,7 +44,7 @@ class _Lines:
             if line_id is None:
                 line_id = table[lines[row]] = len(table)
                 self.texts.append(lines[row])
-                self.spans.append(())
+                self.line_spans.append(0)
                 if new_rows and new_rows[-1][1] == row:  # measured: merging across gaps costs more than it saves
                     new_rows[-1] = (new_rows[-1][0], row + 1)
                 else:
@@ -52,9 +55,10 @@ class _Lines:
     def store(self, ids: list[int], facts: tuple[list, list, list]) -> None:
         """What _facts read of a text's new rows, kept per line: the first tree a line is seen in speaks."""
         spans, names, marks = facts
+        table, line_spans = self.spans, self.line_spans
         for row, found in spans:
-            if not self.spans[ids[row]]:
-                self.spans[ids[row]] = found
+            if not line_spans[ids[row]]:
+                line_spans[ids[row]] = table.setdefault(found, len(table))
         for row, found in names:
             self.names[ids[row]] = found
         for row, mark in marks:
@@ -113,6 +117,7 @@ def build(dumps: tuple[Dump, ...], context: int, progress: Progress | None = Non
         classes=highlight.classes(),
         lines=tuple(lines.ids),
         spans=tuple(lines.spans),
+        line_spans=tuple(lines.line_spans),
         pipelines=pipelines,
         runs=runs.section(pipelines, workings, 0, baseline) if baseline is not None else None,
     )
@@ -228,8 +233,11 @@ def _facts(record, tree: Tree, lines: list[str], rows: list[tuple[int, int]], of
     language = record.language
     spans, marks = [], []
     query = grammar.query(language.grammar, language.name, "highlights", *record.level_queries)
+    # One object per distinct span list: pickle sends a worker's repeats as references, not copies.
+    shapes: dict[tuple[int, ...], tuple[int, ...]] = {}
     for first, stop, captures in highlight.walk(tree, rows, query):  # one walk for highlights and marks
-        spans += highlight.spans_of(captures, lines, offsets, first, stop, language)
+        spans += [(row, shapes.setdefault(found, found))
+                  for row, found in highlight.spans_of(captures, lines, offsets, first, stop, language)]
         if record.level_marks:
             marks += record.level_marks(captures, offsets, first, stop)
     names = []

@@ -250,7 +250,7 @@ def test_the_reader_names_every_field_of_the_json(logic, case):
         assert got["regions"] == {k: {"ins": i, "del": d} for k, (i, d) in raw.get("regions", {}).items()}
         assert got["pieces"] == (len(raw["pieces"]) if "pieces" in raw else None)
     for id, spans in enumerate(read["highlights"]):
-        flat = data["spans"][id]
+        flat = data["spans"][data["line_spans"][id]]
         assert [h["name"] for h in spans] == [data["classes"][c] for c in flat[2::3]]
         assert all(0 <= h["start"] <= h["end"] <= len(data["lines"][id]) for h in spans)
 

@@ -3,9 +3,10 @@
  * The one reader of the report data: the only file that knows the JSON's shape. It turns the JSON
  * built by model.py into the named plain objects below; every other file reads only those.
  *
- * The JSON (schema 2, model.py's to_json), named fields; positional only inside segments, spans and implicit:
- *   {schema, generator, title, context, limits, classes, lines, spans, pipelines, runs?}
- *   lines[id], spans[id] = [gap, length, class, ...] (gap in UTF-16 units from the previous span's end)
+ * The JSON (schema 3, model.py's to_json), named fields; positional only inside segments, spans and implicit:
+ *   {schema, generator, title, context, limits, classes, lines, spans, line_spans, pipelines, runs?}
+ *   lines[id], its highlight spans spans[line_spans[id]] = [gap, length, class, ...] (gap in UTF-16 units from
+ *   the previous span's end; spans holds each distinct list once)
  *   pipelines[i] = {name, format, title, input, level?, implicit?, notes?, renumbering?, texts, passes}
  *   implicit = [gap, ...]: sorted line ids, each given as its difference from the one before (the first from 0)
  *   texts[t] = {ids} | {pass}, then {eol, final} | {eols}, regions [{key, kind, start, end, error?}], untrusted?
@@ -79,7 +80,7 @@ const IRTraceModel = (() => {
       limits: raw.limits,
       classes,
       lines: raw.lines,
-      highlights: id => highlights(raw.spans[id], classes),
+      highlights: id => highlights(raw.spans[raw.line_spans[id]], classes),
       pipelines: raw.pipelines.map(entry => readPipeline(entry, raw)),
     };
     report.runs = raw.runs ? readRuns(raw, report) : null;
