@@ -21,6 +21,7 @@ import hashlib
 import os
 import signal
 from array import array
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -80,6 +81,7 @@ class _Job:
     def __init__(self, language, facts: Facts, lines: list[str], new_rows, pieces):
         self.language, self.facts, self.lines, self.pieces = language, facts, lines, pieces
         self.new_rows = new_rows
+        self.new_stops = [stop for _, stop in new_rows]  # sorted, as the ranges are: a piece finds its own by bisection
         self.parser: Parser | None = None
 
     def piece(self, index: int) -> tuple[tuple[Region, ...], Any] | None:
@@ -100,11 +102,18 @@ class _Job:
         found = self.language.analyze(tree, lines)
         if not found.trusted or any(r.error or r.start < len(context) for r in found.regions):
             return None
-        rows = [(max(a, first) - shift, min(b, stop) - shift) for a, b in self.new_rows if a < stop and b > first]
+        rows = [(max(a, first) - shift, min(b, stop) - shift) for a, b in self._new_rows_in(first, stop)]
         facts = self.facts(tree, lines, rows, offsets)
         relative = tuple(replace(r, start=r.start - len(context), end=r.end - len(context),
                                  def_line=r.def_line - len(context)) for r in found.regions)
         return relative, tuple([(row + shift, value) for row, value in part] for part in facts)
+
+
+    def _new_rows_in(self, first: int, stop: int) -> list[tuple[int, int]]:
+        """The new row ranges that overlap [first, stop) (a text may have thousands: a scan per piece adds up)."""
+        low = bisect_right(self.new_stops, first)
+        high = bisect_left(self.new_stops, stop, low)  # the range ending at or past stop is the last one in it
+        return [r for r in self.new_rows[low : high + 1] if r[0] < stop]
 
 
 _job: _Job | None = None  # the job a forked worker inherited
