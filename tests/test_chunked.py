@@ -39,10 +39,10 @@ def whole(lines: list[str]):
 def in_pieces(lines: list[str], reader: chunked.PieceReader | None = None, ids: list[int] | None = None):
     """The structure and the facts of every row (all rows new), or None when the pieces were refused."""
     reader = reader or chunked.PieceReader(PYTHON, partial(builder._facts, PYPTO), workers=1)
-    found = reader.read(lines, ids or list(range(len(lines))), [(0, len(lines))])
-    if found is None:
+    pieces: list = []
+    regions = reader.read(lines, ids or list(range(len(lines))), [(0, len(lines))], pieces.append)
+    if regions is None:
         return None
-    regions, pieces = found
     return regions, tuple(sorted(part for piece in pieces for part in piece[i]) for i in range(3))
 
 

@@ -217,13 +217,11 @@ def _before(snapshot: Snapshot, snapshot_text: list[int], text_index: Callable[[
 def _read_text(text: str, parser: IncrementalParser, pieces: PieceReader, lines: _Lines, record, digest: bytes) -> _Working:
     split, endings = split_lines(text)
     ids, new_rows = lines.intern(split)
-    read = pieces.read(split, ids, new_rows)  # a big text, a piece at a time
-    if read is None:
+    found = pieces.read(split, ids, new_rows, partial(lines.store, ids))  # a big text, a piece at a time
+    if found is None:
         tree = parser.parse(split, ids)
-        read = record.language.analyze(tree, split), [_facts(record, tree, split, new_rows, parser.offsets)]
-    found, facts = read
-    for piece in facts:
-        lines.store(ids, piece)
+        found = record.language.analyze(tree, split)
+        lines.store(ids, _facts(record, tree, split, new_rows, parser.offsets))
     return _Working(_newlines(endings), ids, found, digest)
 
 

@@ -41,6 +41,7 @@ WORKERS_FROM = 4  # pieces to parse; fewer are parsed in this process (a fork co
 # (tree, lines, [first, stop) row ranges, line offsets) -> what the caller keeps of those rows, as lists
 # of (row, value) pairs
 Facts = Callable[[Tree, list[str], list[tuple[int, int]], list[int]], tuple[list[tuple[int, Any]], ...]]
+Keep = Callable[[tuple[list[tuple[int, Any]], ...]], None]  # takes the facts of one piece
 
 
 class PieceReader:
@@ -50,29 +51,32 @@ class PieceReader:
         self._workers = _cores() if workers is None else workers
         self._known: dict[bytes, tuple[Region, ...]] = {}  # a piece's lines and context -> its regions, row 0 first
 
-    def read(self, lines: list[str], ids: list[int], new_rows: list[tuple[int, int]]) -> tuple[Structure, list] | None:
-        """The text's structure and the facts of its new rows, read piece by piece; None when the text is
-        small, the language has no cuts, or a piece does not parse cleanly: then parse it whole."""
+    def read(self, lines: list[str], ids: list[int], new_rows: list[tuple[int, int]], keep: Keep) -> Structure | None:
+        """The text's structure, read piece by piece; None when the text is small, the language has no
+        cuts, or a piece does not parse cleanly: then parse it whole. `keep` receives the facts of each
+        new piece as it arrives, while the workers read the next ones (a refused text may have handed
+        over some: the whole parse gives the same facts for those rows)."""
         cuts = self._language.cuts
         if cuts is None or len(lines) < PIECES_FROM:
             return None
         pieces = cuts(lines, PIECE_LINES)
         keys = [_key(ids, first, stop, context) for first, stop, context in pieces]
         todo = [i for i, key in enumerate(keys) if key not in self._known]
-        found = _run(_Job(self._language, self._facts, lines, new_rows, [pieces[i] for i in todo]), self._workers) \
-            if todo else []
-        if found is None:
+
+        def arrived(index: int, found: tuple[tuple[Region, ...], Any]) -> None:
+            regions, facts = found
+            keep(facts)
+            self._known[keys[todo[index]]] = regions
+
+        if todo and not _run(_Job(self._language, self._facts, lines, new_rows, [pieces[i] for i in todo]),
+                             self._workers, arrived):
             return None
-        facts = []
-        for i, (regions, piece_facts) in zip(todo, found):
-            self._known[keys[i]] = regions
-            facts.append(piece_facts)
         regions = [
             replace(r, start=r.start + first, end=r.end + first, def_line=r.def_line + first)
             for key, (first, _, _) in zip(keys, pieces)
             for r in self._known[key]
         ]
-        return Structure(tuple(_rekeyed(regions))), facts
+        return Structure(tuple(_rekeyed(regions)))
 
 
 class _Job:
@@ -131,33 +135,36 @@ def _worker_starts() -> None:
     gc.freeze()
 
 
-def _run(job: _Job, workers: int) -> list | None:
-    """Every piece of the job, in order; None if one is not clean."""
+def _run(job: _Job, workers: int, arrived: Callable[[int, Any], None]) -> bool:
+    """Hands every piece of the job to `arrived`, in order, as it is read; False (and no more) at the first
+    piece that is not clean."""
     count = len(job.pieces)
     if count >= WORKERS_FROM and workers > 1:
         try:
-            results = _in_workers(job, min(workers, count))
+            return _in_workers(job, min(workers, count), arrived)
         except (BrokenProcessPool, OSError, ValueError):  # a worker died, or no fork here: read them here
             pass
-        else:
-            return None if any(result is None for result in results) else results
-    results = []
     for index in range(count):
-        results.append(job.piece(index))
-        if results[-1] is None:
-            return None
-    return results
+        found = job.piece(index)
+        if found is None:
+            return False
+        arrived(index, found)
+    return True
 
 
-def _in_workers(job: _Job, workers: int) -> list:
+def _in_workers(job: _Job, workers: int, arrived: Callable[[int, Any], None]) -> bool:
     global _job
     _job = job  # set before the workers fork: they inherit it instead of receiving the text
     try:
         pool = ProcessPoolExecutor(workers, mp_context=get_context("fork"), initializer=_worker_starts)
         try:
-            return list(pool.map(_in_worker, range(len(job.pieces))))
+            for index, found in enumerate(pool.map(_in_worker, range(len(job.pieces)))):
+                if found is None:
+                    return False
+                arrived(index, found)
+            return True
         finally:
-            pool.shutdown(cancel_futures=True)  # after Ctrl-C, only the pieces being parsed are finished
+            pool.shutdown(cancel_futures=True)  # after Ctrl-C or a refused piece, only the pieces being read finish
     finally:
         _job = None
 
