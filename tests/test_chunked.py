@@ -40,7 +40,9 @@ def in_pieces(lines: list[str], reader: chunked.PieceReader | None = None, ids: 
     """The structure and the facts of every row (all rows new), or None when the pieces were refused."""
     reader = reader or chunked.PieceReader(PYTHON, partial(builder._facts, PYPTO), workers=1)
     pieces: list = []
-    regions = reader.read(lines, ids or list(range(len(lines))), [(0, len(lines))], pieces.append)
+    with reader:
+        reading = reader.submit(lines, ids or list(range(len(lines))), [(0, len(lines))], pieces.append)
+        regions = reading.structure() if reading is not None else None
     if regions is None:
         return None
     return regions, tuple(sorted(part for piece in pieces for part in piece[i]) for i in range(3))
@@ -110,6 +112,37 @@ def test_a_piece_with_a_syntax_error_sends_the_text_to_the_whole_parse(cut_small
     assert in_pieces(lines) is None
 
 
+def test_a_text_refused_after_some_pieces_keeps_only_what_the_whole_parse_reads(cut_small, monkeypatch, make_dump):
+    """Pieces hand their facts over as they come in. When a later piece is refused, the whole parse speaks
+    for every line of the text, the earlier pieces' lines included: one reading per text, never a mix."""
+    lines = program(30)
+    lines.insert(len(lines) * 3 // 4, "        y = )")
+    dump = load_dump(make_dump({"00_frontend.py": "\n".join(lines) + "\n"}))
+
+    def seen(data: dict) -> dict:  # the model with each line's spans looked up (the table may hold more)
+        line_spans = data.pop("line_spans")
+        return {**data, "spans": [data["spans"][i] for i in line_spans]}
+
+    monkeypatch.setattr(chunked, "PIECES_FROM", 10**9)
+    expected = seen(model.to_json(report_of(dump)))
+    monkeypatch.setattr(chunked, "PIECES_FROM", 0)
+    read = chunked._Reader.read
+    handed: list = []
+
+    def marked(reader, task):  # a clean piece's highlights, as no parse would give them
+        found = read(reader, task)
+        if found is not None:
+            regions, (spans, names, marks) = found
+            found = regions, ([(row, (0, 1, 0)) for row, _ in spans], names, marks)
+            handed.append(task)
+        return found
+
+    monkeypatch.setattr(chunked._Reader, "read", marked)
+    monkeypatch.setattr(chunked, "_cores", lambda: 1)  # read here, where `handed` can count them
+    assert seen(model.to_json(report_of(dump))) == expected
+    assert len(handed) > 3  # pieces before the refused one were read and handed over
+
+
 def test_pieces_a_pass_did_not_change_are_not_parsed_again(cut_small, monkeypatch):
     lines = program(60)
     changed = list(lines)
@@ -118,8 +151,8 @@ def test_pieces_a_pass_did_not_change_are_not_parsed_again(cut_small, monkeypatc
     table: dict[str, int] = {}
     reader = chunked.PieceReader(PYTHON, partial(builder._facts, PYPTO), workers=1)
     parsed = []
-    piece = chunked._Job.piece
-    monkeypatch.setattr(chunked._Job, "piece", lambda job, i: parsed.append(job.pieces[i]) or piece(job, i))
+    read = chunked._Reader.read
+    monkeypatch.setattr(chunked._Reader, "read", lambda reader, task: parsed.append(task) or read(reader, task))
     first = in_pieces(lines, reader, [table.setdefault(line, len(table)) for line in lines])
     total, parsed[:] = len(parsed), []
     second = in_pieces(changed, reader, [table.setdefault(line, len(table)) for line in changed])
@@ -135,16 +168,26 @@ def test_worker_processes_read_as_this_process_does(cut_small, monkeypatch):
     assert serial is not None and forked == serial
 
 
-def _die(index: int) -> None:
+def _die(task) -> None:
     os._exit(1)
 
 
-def test_a_worker_that_dies_loses_nothing(cut_small, monkeypatch):
-    """Killed (out of memory, say), a worker breaks the pool: this process reads the pieces itself."""
+def _die_halfway(task):
+    """Reads the first half of the text's pieces, then dies (their results are in by then, or on the way)."""
+    if task.shift > 100:
+        os._exit(1)
+    return chunked._worker.read(task)
+
+
+@pytest.mark.parametrize("worker", [_die, _die_halfway])
+def test_a_worker_that_dies_loses_nothing(cut_small, monkeypatch, worker):
+    """Killed (out of memory, say), a worker breaks the pool: this process reads the pieces itself,
+    from the first one whose reading did not come back."""
     monkeypatch.setattr(chunked, "WORKERS_FROM", 2)
-    lines = program(30)
+    lines = program(40)
+    assert len(lines) > 200
     expected = in_pieces(lines)
-    monkeypatch.setattr(chunked, "_in_worker", _die)
+    monkeypatch.setattr(chunked, "_in_worker", worker)
     assert in_pieces(lines, chunked.PieceReader(PYTHON, partial(builder._facts, PYPTO), workers=2)) == expected
 
 

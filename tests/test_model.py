@@ -174,6 +174,16 @@ def test_no_level_when_the_program_shows_none(make_dump):
     assert "level" not in build(load_dump(make_dump({"00_frontend.py": "x = 1\n", "01_after_A.py": "x = 2\n"})))
 
 
+@pytest.mark.parametrize("passes", [0, 1, 3])
+def test_the_level_is_read_when_no_pass_changes_the_text(make_dump, passes):
+    """A dump whose passes are all no-ops (or that holds only its input) still says its level and its
+    implicit lines: every snapshot is read, diffed or not."""
+    text = "t: pl.Tile[[64], pl.FP32] = f()\n"
+    files = {"00_frontend.py": text, **{f"{i:02d}_after_P{i}.py": text for i in range(1, passes + 1)}}
+    data = build(load_dump(make_dump(files)))
+    assert data["level"] == "CONCISE" and implicit_lines(data) == [text.rstrip("\n")]
+
+
 def implicit_lines(data: dict) -> list[str]:
     """The lines the model flags as naming a type CONCISE prints without its layout (stored as gaps)."""
     return [data["lines"][i] for i in accumulate(data.get("implicit", []))]

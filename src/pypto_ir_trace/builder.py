@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from functools import partial
 from itertools import chain
+from typing import TypeVar
 
 from tree_sitter import Tree
 
@@ -19,6 +21,7 @@ from .model import Anchor, Diff, Newlines, Pass, Piece, Pipeline, Report, Text
 from .structure import Structure
 
 Progress = Callable[[int, int], None]  # (snapshots done, snapshots in all)
+T = TypeVar("T")
 
 
 class _Lines:
@@ -64,6 +67,14 @@ class _Lines:
         for row, mark in marks:
             self.marks[ids[row]] = self.marks.get(ids[row], 0) | mark
 
+    def forget(self, ids: list[int], rows: list[tuple[int, int]]) -> None:
+        """Drops what was stored for the lines in the row ranges (a text read in pieces, then whole)."""
+        for first, stop in rows:
+            for line_id in ids[first:stop]:
+                self.line_spans[line_id] = 0
+                self.names.pop(line_id, None)
+                self.marks.pop(line_id, None)
+
     def level(self, ids: list[int], dump_level: Callable[[int], str | None]) -> str | None:
         marks = 0
         for line_id in set(ids).intersection(self.marks):
@@ -76,15 +87,41 @@ class _Lines:
         return tuple(sorted(marked.intersection(chain.from_iterable(texts)))) if marked else ()
 
 
+class _Read:
+    """A distinct text, read once for the whole report: its line ids at once, its structure when it is
+    first needed (by then the workers have read its pieces while the passes before it were diffed)."""
+
+    def __init__(self, newlines: Newlines, ids: list[int], finish: Callable[[], Structure]):
+        self.newlines = newlines
+        self.ids = ids
+        self._finish: Callable[[], Structure] | None = finish
+        self._structure: Structure | None = None
+
+    @property
+    def structure(self) -> Structure:
+        self.finish()
+        assert self._structure is not None
+        return self._structure
+
+    def finish(self) -> None:
+        """Reads the text to the end: its structure, and the facts of the lines it shows first."""
+        if self._finish is not None:
+            self._structure, self._finish = self._finish(), None  # drops the text it held
+
+
 class _Working:
     """A distinct text while its pipeline is built; frozen into model.Text at the end."""
 
-    def __init__(self, newlines: Newlines, ids: list[int], structure: Structure, digest: bytes = b""):
-        self.newlines = newlines
-        self.ids = ids
-        self.structure = structure
+    def __init__(self, read: _Read, digest: bytes = b""):
+        self.read = read
+        self.newlines = read.newlines
+        self.ids = read.ids
         self.digest = digest  # of the text: byte-identical texts, also across pipelines
         self.produced_by: int | None = None
+
+    @property
+    def structure(self) -> Structure:
+        return self.read.structure
 
 
 def build(dumps: tuple[Dump, ...], context: int, progress: Progress | None = None, baseline: int | None = None) -> Report:
@@ -94,7 +131,7 @@ def build(dumps: tuple[Dump, ...], context: int, progress: Progress | None = Non
     the first pipeline of each (its runs section).
     """
     lines = _Lines()
-    parsed: dict[bytes, _Working] = {}  # language + digest -> a text read once for the whole report
+    parsed: dict[bytes, _Read] = {}  # language + digest -> a text read once for the whole report
     workings: list[list[_Working]] = [[] for _ in dumps]
     # (before digest, after digest) -> a pass's diff and its renamed line pairs, for the whole report
     diffs: dict[tuple[bytes, bytes], tuple[Diff, tuple[tuple[int, int], ...]]] = {}
@@ -124,64 +161,76 @@ def build(dumps: tuple[Dump, ...], context: int, progress: Progress | None = Non
 
 
 def _pipeline(dump: Dump, name: str, lines: _Lines, step: Callable[[], None],
-              parsed: dict[bytes, _Working], texts: list[_Working], diffs: dict) -> Pipeline:
+              parsed: dict[bytes, _Read], texts: list[_Working], diffs: dict) -> Pipeline:
     record = format_of(dump)
-    parser = IncrementalParser(record.language)
-    pieces = PieceReader(record.language, partial(_facts, record))
-    text_of: dict[bytes, int] = {}  # digest of a text -> its index: identical snapshots are handled once
-    names = _Names(record.language.names_in is not None, texts, lines)
-    snapshot_text: list[int] = []  # snapshot index -> text index
-    passes: list[Pass] = []
+    with PieceReader(record.language, partial(_facts, record)) as pieces:  # its workers serve every text
+        reader = _Reader(record, IncrementalParser(record.language), pieces, lines)
+        text_of: dict[bytes, int] = {}  # digest of a text -> its index: identical snapshots are handled once
+        names = _Names(record.language.names_in is not None, texts, lines)
+        snapshot_text: list[int] = []  # snapshot index -> text index
+        passes: list[Pass] = []
 
-    def text_index(text: str) -> int:
-        # Keyed by language too: the same bytes in two languages have two structures.
-        digest = hashlib.blake2b(text.encode("utf-8", errors="surrogatepass"), digest_size=20,
-                                 person=record.language.name.encode()).digest()
-        index = text_of.get(digest)
-        if index is None:
-            index = text_of[digest] = len(texts)
-            if digest not in parsed:  # another pipeline (the other run) may have read this very text
-                parsed[digest] = _read_text(text, parser, pieces, lines, record, digest)
-            known = parsed[digest]
-            texts.append(_Working(known.newlines, known.ids, known.structure, digest))
-        return index
+        def text_index(text: str) -> int:
+            # Keyed by language too: the same bytes in two languages have two structures.
+            digest = hashlib.blake2b(text.encode("utf-8", errors="surrogatepass"), digest_size=20,
+                                     person=record.language.name.encode()).digest()
+            index = text_of.get(digest)
+            if index is None:
+                index = text_of[digest] = len(texts)
+                if digest not in parsed:  # another pipeline (the other run) may have read this very text
+                    parsed[digest] = reader.start(text)
+                texts.append(_Working(parsed[digest], digest))
+            return index
 
-    for snapshot in dump.snapshots:
-        after = text_index(snapshot.text)  # read one at a time: only distinct texts' line ids stay in memory
-        if not snapshot.is_input:
-            before = _before(snapshot, snapshot_text, text_index)
-            diff, renamed = None, ()
-            if before != after:
-                old, new = texts[before], texts[after]
-                if (old.digest, new.digest) not in diffs:  # the other run may have made this very change
-                    found = _diff(compare.diff_pass(old.ids, old.structure, new.ids, new.structure))
-                    diffs[old.digest, new.digest] = found, names.renamed(before, after, found)
-                if new.produced_by is None and after != 0:
-                    new.produced_by = len(passes)
-                diff, renamed = diffs[old.digest, new.digest]
-            passes.append(replace(_pass(snapshot, before, after, diff, record.anchors), renamed=renamed))
-        snapshot_text.append(after)
-        step()
-    level = lines.level(texts[snapshot_text[-1]].ids, record.dump_level) if record.dump_level else None
-    implicit = lines.implicit([text.ids for text in texts], record.implicit_marks(level) if record.implicit_marks else 0)
-    return Pipeline(
-        name=name,
-        format=dump.format,
-        title=dump.title,
-        input_file=dump.input_file,
-        level=level,
-        implicit=implicit,
-        texts=tuple(_freeze(text, index, passes) for index, text in enumerate(texts)),
-        passes=tuple(passes),
-        notes=dump.notes,
-        renumbering=record.language.names_in is not None,
-    )
+        # Read one text at a time (only distinct texts' line ids stay in memory), the next one started before
+        # this pass is diffed: its pieces are read in the workers meanwhile.
+        for snapshot, after in zip(dump.snapshots, _one_ahead(text_index(s.text) for s in dump.snapshots)):
+            if not snapshot.is_input:
+                before = _before(snapshot, snapshot_text, text_index)
+                diff, renamed = None, ()
+                if before != after:
+                    old, new = texts[before], texts[after]
+                    if (old.digest, new.digest) not in diffs:  # the other run may have made this very change
+                        found = _diff(compare.diff_pass(old.ids, old.structure, new.ids, new.structure))
+                        diffs[old.digest, new.digest] = found, names.renamed(before, after, found)
+                    if new.produced_by is None and after != 0:
+                        new.produced_by = len(passes)
+                    diff, renamed = diffs[old.digest, new.digest]
+                passes.append(replace(_pass(snapshot, before, after, diff, record.anchors), renamed=renamed))
+            snapshot_text.append(after)
+            step()
+        for text in texts:  # also those no pass diff needed: their lines' marks count below
+            text.read.finish()
+        level = lines.level(texts[snapshot_text[-1]].ids, record.dump_level) if record.dump_level else None
+        implicit = lines.implicit([text.ids for text in texts], record.implicit_marks(level) if record.implicit_marks else 0)
+        return Pipeline(
+            name=name,
+            format=dump.format,
+            title=dump.title,
+            input_file=dump.input_file,
+            level=level,
+            implicit=implicit,
+            texts=tuple(_freeze(text, index, passes) for index, text in enumerate(texts)),
+            passes=tuple(passes),
+            notes=dump.notes,
+            renumbering=record.language.names_in is not None,
+        )
+
+
+def _one_ahead(items: Iterable[T]) -> Iterator[T]:
+    """The items in order, each given once the next one has been made."""
+    held: deque[T] = deque()
+    for item in items:
+        held.append(item)
+        if len(held) > 1:
+            yield held.popleft()
+    yield from held
 
 
 class _Names:
     """The renamed line pairs of a pass diff, for a language with value names (else none).
 
-    The names of each line were read once, from the tree the text was parsed into (_read_text).
+    The names of each line were read once, from the tree the text was parsed into (_Reader).
     """
 
     def __init__(self, enabled: bool, texts: list[_Working], lines: _Lines):
@@ -214,15 +263,28 @@ def _before(snapshot: Snapshot, snapshot_text: list[int], text_index: Callable[[
     return snapshot_text[snapshot.base if snapshot.base is not None else snapshot.index - 1]
 
 
-def _read_text(text: str, parser: IncrementalParser, pieces: PieceReader, lines: _Lines, record, digest: bytes) -> _Working:
-    split, endings = split_lines(text)
-    ids, new_rows = lines.intern(split)
-    found = pieces.read(split, ids, new_rows, partial(lines.store, ids))  # a big text, a piece at a time
-    if found is None:
-        tree = parser.parse(split, ids)
-        found = record.language.analyze(tree, split)
-        lines.store(ids, _facts(record, tree, split, new_rows, parser.offsets))
-    return _Working(_newlines(endings), ids, found, digest)
+class _Reader:
+    """Starts reading the distinct texts of one pipeline: their lines interned at once, their pieces sent
+    to the workers, their structure (and the facts of the lines they show first) taken when needed."""
+
+    def __init__(self, record, parser: IncrementalParser, pieces: PieceReader, lines: _Lines):
+        self.record, self.parser, self.pieces, self.lines = record, parser, pieces, lines
+
+    def start(self, text: str) -> _Read:
+        split, endings = split_lines(text)
+        ids, new_rows = self.lines.intern(split)
+        reading = self.pieces.submit(split, ids, new_rows, partial(self.lines.store, ids))  # a big text, in pieces
+        return _Read(_newlines(endings), ids, partial(self._finish, split, ids, new_rows, reading))
+
+    def _finish(self, split: list[str], ids: list[int], new_rows, reading) -> Structure:
+        found = reading.structure() if reading is not None else None
+        if found is None:  # a small text, or a piece that does not read cleanly: the whole text, parsed
+            if reading is not None:
+                self.lines.forget(ids, new_rows)  # one reading speaks for a text: its pieces' facts go
+            tree = self.parser.parse(split, ids)
+            found = self.record.language.analyze(tree, split)
+            self.lines.store(ids, _facts(self.record, tree, split, new_rows, self.parser.offsets))
+        return found
 
 
 def _facts(record, tree: Tree, lines: list[str], rows: list[tuple[int, int]], offsets: list[int]) -> tuple[list, list, list]:

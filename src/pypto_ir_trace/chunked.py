@@ -10,8 +10,10 @@ A piece is kept only when its tree has no syntax error and its regions lie insid
 is not a class header would put a region in the context rows); else the caller parses the text whole.
 On such pieces, regions, highlights and marks are those of the whole parse (tested on the last
 snapshot of every real dump, cut small). Pieces are remembered by their lines: the next snapshot
-parses only the pieces its pass changed. Many new pieces go to forked worker processes, one per core:
-py-tree-sitter holds the GIL while it parses and queries, so threads would not help.
+parses only the pieces its pass changed. New pieces go to worker processes, one per core, forked once
+by the first text with several new pieces and kept for the next texts: the caller sends a text's pieces
+and prepares the next text while they are read. py-tree-sitter holds the GIL while it parses and
+queries, so threads would not help.
 """
 
 from __future__ import annotations
@@ -23,9 +25,9 @@ import signal
 from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from multiprocessing import get_context
 from typing import Any
 
@@ -36,40 +38,87 @@ from .structure import Region, Structure
 
 PIECES_FROM = 50_000  # lines; below, a whole tree is cheap and the incremental parser re-uses it
 PIECE_LINES = 2_048  # the least lines in a piece (but the last)
-WORKERS_FROM = 4  # pieces to parse; fewer are parsed in this process (a fork costs more than they do)
+WORKERS_FROM = 4  # new pieces that start the worker processes; fewer are read here (a fork costs more)
 
 # (tree, lines, [first, stop) row ranges, line offsets) -> what the caller keeps of those rows, as lists
 # of (row, value) pairs
 Facts = Callable[[Tree, list[str], list[tuple[int, int]], list[int]], tuple[list[tuple[int, Any]], ...]]
 Keep = Callable[[tuple[list[tuple[int, Any]], ...]], None]  # takes the facts of one piece
+Found = tuple[tuple[Region, ...], tuple[list[tuple[int, Any]], ...]]  # a clean piece's regions and facts
 
 
 class PieceReader:
-    def __init__(self, language, facts: Facts, workers: int | None = None):
-        self._language = language
-        self._facts = facts
-        self._workers = _cores() if workers is None else workers
-        self._known: dict[bytes, tuple[Region, ...]] = {}  # a piece's lines and context -> its regions, row 0 first
+    """Reads big texts a piece at a time; new pieces go to worker processes that live as long as the
+    reader (a `with` block), so one text's pieces are read while the caller prepares the next text."""
 
-    def read(self, lines: list[str], ids: list[int], new_rows: list[tuple[int, int]], keep: Keep) -> Structure | None:
-        """The text's structure, read piece by piece; None when the text is small, the language has no
-        cuts, or a piece does not parse cleanly: then parse it whole. `keep` receives the facts of each
-        new piece as it arrives, while the workers read the next ones (a refused text may have handed
-        over some: the whole parse gives the same facts for those rows)."""
-        cuts = self._language.cuts
+    def __init__(self, language, facts: Facts, workers: int | None = None):
+        self._here = _Reader(language, facts)
+        self._workers = _cores() if workers is None else workers
+        self._pool: ProcessPoolExecutor | None = None
+        # a piece's lines and context -> its regions, row 0 first (None: it does not read cleanly)
+        self._known: dict[bytes, tuple[Region, ...] | None] = {}
+        self._sent: dict[bytes, _Sent] = {}  # pieces sent to be read, not yet in
+
+    def __enter__(self) -> PieceReader:
+        return self
+
+    def __exit__(self, *_) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)  # after Ctrl-C, only the pieces being read finish
+            self._pool = None
+
+    def submit(self, lines: list[str], ids: list[int], new_rows: list[tuple[int, int]], keep: Keep) -> Reading | None:
+        """Sends the text's new pieces to be read, or None when the text is small or the language has no
+        cuts: then parse it whole. `keep` receives the facts of the `new_rows` ([first, stop) ranges) of
+        each new piece when it comes in, whichever text asks for it first."""
+        cuts = self._here.language.cuts
         if cuts is None or len(lines) < PIECES_FROM:
             return None
         pieces = cuts(lines, PIECE_LINES)
         keys = [_key(ids, first, stop, context) for first, stop, context in pieces]
-        todo = [i for i, key in enumerate(keys) if key not in self._known]
+        new = {key: piece for key, piece in zip(keys, pieces) if key not in self._known and key not in self._sent}
+        pool = self._pool_for(len(new))
+        stops = [stop for _, stop in new_rows]  # sorted, as the ranges are: a piece finds its own by bisection
+        for key, (first, stop, context) in new.items():
+            shift = first - len(context)  # a row of the piece's own text + shift = its row in the whole text
+            rows = [(max(a, first) - shift, min(b, stop) - shift) for a, b in _overlapping(new_rows, stops, first, stop)]
+            task = _Task(lines[context.start : context.stop] + lines[first:stop], len(context), shift, rows)
+            self._sent[key] = _Sent(task, _send(pool, task), keep)
+        return Reading(self, pieces, keys)
 
-        def arrived(index: int, found: tuple[tuple[Region, ...], Any]) -> None:
-            regions, facts = found
-            keep(facts)
-            self._known[keys[todo[index]]] = regions
+    def _pool_for(self, pieces: int) -> ProcessPoolExecutor | None:
+        """The workers, started by the first text with enough new pieces; None: read here."""
+        if self._pool is None and pieces >= WORKERS_FROM and self._workers > 1:
+            try:
+                self._pool = ProcessPoolExecutor(self._workers, mp_context=get_context("fork"),
+                                                 initializer=_worker_starts, initargs=(self._here,))
+            except (OSError, ValueError):  # no fork here
+                return None
+        return self._pool
 
-        if todo and not _run(_Job(self._language, self._facts, lines, new_rows, [pieces[i] for i in todo]),
-                             self._workers, arrived):
+    def _take(self, key: bytes) -> None:
+        """Waits for a piece that was sent, hands its facts over and remembers its regions."""
+        sent = self._sent.pop(key, None)
+        if sent is None:  # known already
+            return
+        found = None
+        if sent.future is not None:
+            try:
+                found = sent.future.result()
+            except BrokenProcessPool:  # a worker died: this piece and the next ones are read here
+                if self._pool is not None:
+                    self._pool.shutdown(wait=False)
+                self._pool = sent.future = None
+        if sent.future is None:
+            found = self._here.read(sent.task)
+        self._known[key] = found[0] if found is not None else None
+        if found is not None:
+            sent.keep(found[1])
+
+    def _structure(self, pieces: list[tuple[int, int, range]], keys: list[bytes]) -> Structure | None:
+        for key in keys:
+            self._take(key)
+        if any(self._known[key] is None for key in keys):
             return None
         regions = [
             replace(r, start=r.start + first, end=r.end + first, def_line=r.def_line + first)
@@ -79,94 +128,94 @@ class PieceReader:
         return Structure(tuple(_rekeyed(regions)))
 
 
-class _Job:
-    """One text's pieces to parse: what a worker process needs, inherited when it is forked."""
+class Reading:
+    """One text's pieces as they are read: the caller takes its structure when it needs it."""
 
-    def __init__(self, language, facts: Facts, lines: list[str], new_rows, pieces):
-        self.language, self.facts, self.lines, self.pieces = language, facts, lines, pieces
-        self.new_rows = new_rows
-        self.new_stops = [stop for _, stop in new_rows]  # sorted, as the ranges are: a piece finds its own by bisection
+    def __init__(self, reader: PieceReader, pieces: list[tuple[int, int, range]], keys: list[bytes]):
+        self._reader, self._pieces, self._keys = reader, pieces, keys
+
+    def structure(self) -> Structure | None:
+        """The text's structure once every piece is in, or None when one does not read cleanly: then parse
+        the text whole (the facts of its clean pieces have been handed over: the caller replaces them)."""
+        return self._reader._structure(self._pieces, self._keys)
+
+
+@dataclass
+class _Task:
+    """A piece to read: its lines after its context's, and the rows whose facts are wanted."""
+
+    lines: list[str]
+    context: int  # rows of context before the piece
+    shift: int  # a row of these lines + shift = its row in the whole text
+    rows: list[tuple[int, int]]  # [first, stop) ranges, in these lines' numbering
+
+
+@dataclass
+class _Sent:
+    task: _Task
+    future: Future | None  # None: read here when it is needed
+    keep: Keep
+
+
+class _Reader:
+    """What reads a piece, here or in a worker process: the language, the caller's facts, a parser."""
+
+    def __init__(self, language, facts: Facts):
+        self.language, self.facts = language, facts
         self.parser: Parser | None = None
 
-    def piece(self, index: int) -> tuple[tuple[Region, ...], Any] | None:
-        """The piece's regions (row 0 at its first line) and the facts of its new rows; None if unclean.
+    def read(self, task: _Task) -> Found | None:
+        """The piece's regions (row 0 at its first line) and the facts of its wanted rows; None if unclean.
 
         The piece is parsed as its own small text, context lines first: tree-sitter reads them as it
         would read them in the whole text, and only the piece's bytes are ever made.
         """
-        first, stop, context = self.pieces[index]
-        lines = self.lines[context.start : context.stop] + self.lines[first:stop]
-        shift = first - len(context)  # a row of the small text + shift = its row in the whole text
-        source, offsets = structure.source(lines)
+        source, offsets = structure.source(task.lines)
         if self.parser is None:
             self.parser = Parser(self.language.grammar)
         tree = self.parser.parse(source)
         if tree.root_node.has_error:
             return None
-        found = self.language.analyze(tree, lines)
-        if not found.trusted or any(r.error or r.start < len(context) for r in found.regions):
+        found = self.language.analyze(tree, task.lines)
+        if not found.trusted or any(r.error or r.start < task.context for r in found.regions):
             return None
-        rows = [(max(a, first) - shift, min(b, stop) - shift) for a, b in self._new_rows_in(first, stop)]
-        facts = self.facts(tree, lines, rows, offsets)
-        relative = tuple(replace(r, start=r.start - len(context), end=r.end - len(context),
-                                 def_line=r.def_line - len(context)) for r in found.regions)
-        return relative, tuple([(row + shift, value) for row, value in part] for part in facts)
+        facts = self.facts(tree, task.lines, task.rows, offsets)
+        relative = tuple(replace(r, start=r.start - task.context, end=r.end - task.context,
+                                 def_line=r.def_line - task.context) for r in found.regions)
+        return relative, tuple([(row + task.shift, value) for row, value in part] for part in facts)
 
 
-    def _new_rows_in(self, first: int, stop: int) -> list[tuple[int, int]]:
-        """The new row ranges that overlap [first, stop) (a text may have thousands: a scan per piece adds up)."""
-        low = bisect_right(self.new_stops, first)
-        high = bisect_left(self.new_stops, stop, low)  # the range ending at or past stop is the last one in it
-        return [r for r in self.new_rows[low : high + 1] if r[0] < stop]
+def _overlapping(ranges: list[tuple[int, int]], stops: list[int], first: int, stop: int) -> list[tuple[int, int]]:
+    """The sorted, disjoint ranges that overlap [first, stop) (a text may have thousands: no scan per piece)."""
+    low = bisect_right(stops, first)
+    high = bisect_left(stops, stop, low)  # the range ending at or past stop is the last one in it
+    return [r for r in ranges[low : high + 1] if r[0] < stop]
 
 
-_job: _Job | None = None  # the job a forked worker inherited
+def _send(pool: ProcessPoolExecutor | None, task: _Task) -> Future | None:
+    if pool is None:
+        return None
+    try:
+        return pool.submit(_in_worker, task)
+    except (BrokenProcessPool, RuntimeError):  # a worker died earlier: read it here
+        return None
 
 
-def _in_worker(index: int):
-    assert _job is not None
-    return _job.piece(index)
+_worker: _Reader | None = None  # a worker process's reader, inherited when it was forked
 
 
-def _worker_starts() -> None:
+def _worker_starts(reader: _Reader) -> None:
+    global _worker
+    _worker = reader
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's (one line, exit 130), not a traceback here
     # The garbage collector would walk every object inherited from the parent, copying each page it
     # touches: they are never garbage here, so it leaves them alone.
     gc.freeze()
 
 
-def _run(job: _Job, workers: int, arrived: Callable[[int, Any], None]) -> bool:
-    """Hands every piece of the job to `arrived`, in order, as it is read; False (and no more) at the first
-    piece that is not clean."""
-    count = len(job.pieces)
-    if count >= WORKERS_FROM and workers > 1:
-        try:
-            return _in_workers(job, min(workers, count), arrived)
-        except (BrokenProcessPool, OSError, ValueError):  # a worker died, or no fork here: read them here
-            pass
-    for index in range(count):
-        found = job.piece(index)
-        if found is None:
-            return False
-        arrived(index, found)
-    return True
-
-
-def _in_workers(job: _Job, workers: int, arrived: Callable[[int, Any], None]) -> bool:
-    global _job
-    _job = job  # set before the workers fork: they inherit it instead of receiving the text
-    try:
-        pool = ProcessPoolExecutor(workers, mp_context=get_context("fork"), initializer=_worker_starts)
-        try:
-            for index, found in enumerate(pool.map(_in_worker, range(len(job.pieces)))):
-                if found is None:
-                    return False
-                arrived(index, found)
-            return True
-        finally:
-            pool.shutdown(cancel_futures=True)  # after Ctrl-C or a refused piece, only the pieces being read finish
-    finally:
-        _job = None
+def _in_worker(task: _Task) -> Found | None:
+    assert _worker is not None
+    return _worker.read(task)
 
 
 def _cores() -> int:
