@@ -39,20 +39,24 @@ class _Lines:
 
     def intern(self, lines: list[str]) -> tuple[list[int], list[tuple[int, int]]]:
         """Line ids, and the [first, stop) row ranges of lines never seen before (only those get highlighted)."""
-        table = self.ids
+        table, texts = self.ids, self.texts
         ids = list(map(table.get, lines))
         new_rows: list[tuple[int, int]] = []
-        for row in (row for row, line_id in enumerate(ids) if line_id is None):
-            line_id = table.get(lines[row])
-            if line_id is None:
-                line_id = table[lines[row]] = len(table)
-                self.texts.append(lines[row])
-                self.line_spans.append(0)
-                if new_rows and new_rows[-1][1] == row:  # measured: merging across gaps costs more than it saves
-                    new_rows[-1] = (new_rows[-1][0], row + 1)
-                else:
-                    new_rows.append((row, row + 1))
-            ids[row] = line_id
+        first = stop = -1  # the run of new rows being gathered
+        for row in [row for row, line_id in enumerate(ids) if line_id is None]:
+            line = lines[row]
+            count = len(table)
+            ids[row] = line_id = table.setdefault(line, count)
+            if line_id == count:  # first seen here
+                texts.append(line)
+                if row != stop:  # measured: merging across gaps costs more than it saves
+                    if first >= 0:
+                        new_rows.append((first, stop))
+                    first = row
+                stop = row + 1
+        if first >= 0:
+            new_rows.append((first, stop))
+        self.line_spans += [0] * (len(table) - len(self.line_spans))
         return ids, new_rows
 
     def store(self, ids: list[int], facts: tuple[list, list, list]) -> None:
