@@ -116,7 +116,7 @@ class _Read:
 class _Working:
     """A distinct text while its pipeline is built; frozen into model.Text at the end."""
 
-    def __init__(self, read: _Read, digest: bytes = b""):
+    def __init__(self, read: _Read, digest: bytes):
         self.read = read
         self.newlines = read.newlines
         self.ids = read.ids

@@ -1,8 +1,9 @@
 """The report model: the typed, deterministic data the viewer reads (one reader in the page: static/model.js).
 
 It follows the information, not the printed size: each distinct line is stored once, with the index of
-its highlight spans in a table of distinct span lists, each distinct snapshot text once, as the diff of the pass that
-first produced it, and a no-op pass stores nothing but its counts. `to_json` is the only serialisation.
+its highlight spans in a table of distinct span lists; each distinct snapshot text once, as the diff of
+the pass that first produced it; and a no-op pass stores nothing but its counts. `to_json` is the only
+serialisation.
 """
 
 from __future__ import annotations

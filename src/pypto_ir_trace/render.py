@@ -82,7 +82,7 @@ _LAST_BLOCK = bytes([3, 0])  # an empty final block: the batches end on sync flu
 
 def _deflate(batch: bytes, primer: bytes) -> bytes:
     """The batch as raw deflate blocks, ending on a byte boundary so that the next batch's blocks can follow."""
-    packer = zlib.compressobj(6, zlib.DEFLATED, -15, zdict=primer) if primer else zlib.compressobj(6, zlib.DEFLATED, -15)
+    packer = zlib.compressobj(6, zlib.DEFLATED, -15, zdict=primer)  # an empty primer primes nothing
     return packer.compress(batch) + packer.flush(zlib.Z_SYNC_FLUSH)
 
 
