@@ -550,7 +550,8 @@ def _bases(entries: list[_Entry]) -> tuple[list[tuple[int | None, str | None]], 
 
 
 def _cut(source_text: str, entry: _Entry) -> str | None:
-    """The entry's op as it stands in an enclosing dump, dedented and under that dump's header line."""
+    """The entry's op as it stands in an enclosing dump, dedented: the text its first local dump is
+    diffed against (without a header line: a snapshot's text has none, see Snapshot.header_lines)."""
     key = _single_op(entry.text()) if entry.content is None else entry.op_id
     if key is None:
         return None
@@ -564,7 +565,7 @@ def _cut(source_text: str, entry: _Entry) -> str | None:
         line[indent:] if not line[:indent].strip() else line.lstrip(" ")
         for line in lines[region.start : region.end]
     ]
-    return "".join(line + "\n" for line in [lines[0], *body]) + "\n"
+    return "".join(line + "\n" for line in body) + "\n"
 
 
 @lru_cache(maxsize=16)
