@@ -122,6 +122,9 @@ class _Working:
         self.ids = read.ids
         self.digest = digest  # of the text: byte-identical texts, also across pipelines
         self.produced_by: int | None = None
+        # Served as a pass's before text while no pass had produced it (an explicit base text, or the input):
+        # stored whole, never later rebuilt from a pass, whose before text may be rebuilt from this one.
+        self.root = False
 
     @property
     def structure(self) -> Structure:
@@ -191,13 +194,14 @@ def _pipeline(dump: Dump, name: str, lines: _Lines, step: Callable[[], None],
         for snapshot, after in zip(dump.snapshots, _one_ahead(text_index(s.text) for s in dump.snapshots)):
             if not snapshot.is_input:
                 before = _before(snapshot, snapshot_text, text_index)
+                texts[before].root = texts[before].root or texts[before].produced_by is None
                 diff, renamed = None, ()
                 if before != after:
                     old, new = texts[before], texts[after]
                     if (old.digest, new.digest) not in diffs:  # the other run may have made this very change
                         found = _diff(compare.diff_pass(old.ids, old.structure, new.ids, new.structure))
                         diffs[old.digest, new.digest] = found, names.renamed(before, after, found)
-                    if new.produced_by is None and after != 0:
+                    if new.produced_by is None and not new.root and after != 0:
                         new.produced_by = len(passes)
                     diff, renamed = diffs[old.digest, new.digest]
                 passes.append(replace(_pass(snapshot, before, after, diff, record.anchors), renamed=renamed))
