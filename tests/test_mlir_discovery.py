@@ -252,10 +252,10 @@ def test_local_scope_dumps_are_diffed_against_their_own_op():
     cut = 0
     for s in dump.snapshots[1:]:
         folder = s.filename.rsplit("/", 1)[0]
-        if folder.count("/") == 0:  # the module itself: against the previous module dump, or the empty input
-            assert "local scope" not in s.detail
+        if folder.count("/") == 0:  # the module itself: against the previous module dump (with the local
+            assert "local scope" not in s.detail  # dumps since put in), or the empty input
             base = base_of(dump, s)
-            assert base.index == 0 or base.filename.rsplit("/", 1)[0] == folder
+            assert s.base_text is not None or base.index == 0 or base.filename.rsplit("/", 1)[0] == folder
             continue
         assert s.detail.endswith("local scope") and folder.rsplit("/", 1)[-1] in s.detail
         if s.base_text is not None:
@@ -280,6 +280,66 @@ def test_a_pass_that_left_a_local_op_alone_is_a_no_op_on_its_first_dump():
     assert s.base_text == s.text
 
 
+def before_text(dump, s) -> str:
+    return s.base_text if s.base_text is not None else base_of(dump, s).text
+
+
+@pytest.mark.parametrize("local,scoped", [("tree_dir_no_module_scope", "tree_dir"),
+                                          ("stream_no_module_scope.txt", "stream.txt")])
+def test_a_whole_dump_after_local_ones_gets_the_ir_its_pass_received(local, scoped):
+    """Oracle: the module-scope run of the same pipeline prints the whole IR before every pass. A dump of
+    the whole module in a local-scope run must be diffed against that same IR (the previous module dump
+    with the functions' local dumps since put in), not the previous module dump: else a no-op module pass
+    shows what the function passes before it changed."""
+    read = mlir.read_stream if local.endswith(".txt") else mlir.read_tree
+    checked = 0
+    for program in ("multi_func", "failing_bufferize"):
+        ours, theirs = read(FIXTURES / program / local), read(FIXTURES / program / scoped)
+        scoped_by = {s.filename if s.path else s.index: s for s in theirs.snapshots}
+        wholes = [s for s in ours.snapshots[1:] if "local scope" not in s.detail]
+        for s in wholes[1:]:  # the first has no whole dump before it: against the empty input
+            twin = scoped_by[s.filename if s.path else s.index]
+            assert twin.text == s.text
+            assert before_text(ours, s) == base_of(theirs, twin).text, (program, local, s.filename)
+            checked += 1
+    assert checked == 4
+
+
+def test_a_splice_drops_the_aliases_no_op_uses_any_more(tmp_path):
+    """A local dump prints attributes in full (no #map aliases); the module printer prints only the aliases
+    the IR uses, so after a function pass removed the last use of #map, the module's Before has none."""
+    m = "builtin_module_no-symbol-name"
+    aliases = "#map = affine_map<(d0) -> (d0 + 1)>\n#map1 = affine_map<(d0) -> (d0 * 2)>\n"
+    files = {  # @f uses #map1, @g uses #map; canonicalize rewrites @g without it
+        f"{m}/0_cse.mlir": header("cse", "CSE") + "\n" + aliases + module("f", "g", body="%0 = affine.apply #map(%arg0)").replace(
+            "#map(", "#map1(", 1),
+        f"{m}/func_func_g/0_0_canonicalize.mlir": header() + "\n" + FUNC.format(name="g", body="%0 = arith.addi %arg0, %arg0 : i32"),
+        f"{m}/1_symbol-dce.mlir": header("symbol-dce", "SymbolDCE") + "\n" + "#map = affine_map<(d0) -> (d0 * 2)>\n"
+        + module("f", "g", body="%0 = arith.addi %arg0, %arg0 : i32").replace(
+            "%0 = arith.addi %arg0, %arg0 : i32", "%0 = affine.apply #map(%arg0)", 1),
+    }
+    dump = mlir.read_tree(write_tree(tmp_path / "t", files))
+    first, g, dce = dump.snapshots[1:]
+    assert g.base_text is not None and "%0 = affine.apply" in g.base_text  # @g cut out of the module dump
+    received = dce.base_text.split("\n")
+    assert received[0] == "#map1 = affine_map<(d0) -> (d0 * 2)>"  # @f still uses #map1; nothing uses #map now
+    assert "  func.func @g(%arg0: i32) -> i32 {" in received and "    %0 = arith.addi %arg0, %arg0 : i32" in received
+    assert not any("not found" in n for n in dump.notes)
+
+
+def test_a_whole_dump_after_a_local_op_it_cannot_place_says_so(tmp_path):
+    m = "builtin_module_no-symbol-name"
+    files = {
+        f"{m}/0_cse.mlir": header("cse", "CSE") + "\n" + module("f"),
+        f"{m}/func_func_h/0_0_canonicalize.mlir": header() + "\n" + FUNC.format(name="h", body=""),
+        f"{m}/1_inline.mlir": header("inline", "Inliner") + "\n" + module("f"),
+    }
+    dump = mlir.read_tree(write_tree(tmp_path / "t", files))
+    inline = dump.snapshots[3]
+    assert inline.base == 1 and inline.base_text is None
+    assert any(n.startswith("1 dump(s) of the whole IR follow a local dump whose op was not found") for n in dump.notes)
+
+
 def test_local_scope_stream_tells_functions_apart():
     dump = mlir.read_stream(FIXTURES / "multi_func/stream_no_module_scope.txt")
     for s in dump.snapshots[1:]:
@@ -288,7 +348,7 @@ def test_local_scope_stream_tells_functions_apart():
             symbol = re.search(r"@\w+", whole(s).split("\n")[1]).group()
             assert base.index == 0 or symbol in whole(base).split("\n")[1] or s.base_text
         else:
-            assert base.index == 0 or "local scope" not in base.detail
+            assert s.base_text is not None or base.index == 0 or "local scope" not in base.detail
 
 
 # --- odd cases, synthetic ----------------------------------------------------------------------

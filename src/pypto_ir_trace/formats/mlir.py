@@ -8,9 +8,11 @@ What a snapshot is, and what it is diffed against (Snapshot.base / base_text):
   argument ("canonicalize"). An After dump is diffed against the latest Before dump of the same op
   and pass that no After has answered yet: that is exactly what the pass did, whatever ran between.
 - A whole dump (--mlir-print-ir-module-scope, or a dump of the top-level op) is diffed against the
-  previous whole dump. A local-scope dump holds only its op: it is diffed against that op's previous
-  dump, or, for the op's first dump, against the op's text cut out of the latest dump of an enclosing
-  op (indentation removed), or against the empty input when there is none: never against the module.
+  previous whole dump, with the local-scope dumps since put in place of their ops (the IR its pass
+  received: else it would show what those passes changed as its own). A local-scope dump holds only
+  its op: it is diffed against that op's previous dump, or, for the op's first dump, against the op's
+  text cut out of the latest dump of an enclosing op (indentation removed), or against the empty
+  input when there is none: never against the module.
 Tree order (the README's integer-tuple rule): a file's key interleaves its folders and counters,
 ((top folder, c1), (next folder, c2), ...), compared as tuples, so a prefix sorts first. The names
 do not order sibling ops that ran after the same parent dump: each op's dumps are kept together (a
@@ -49,6 +51,7 @@ _DIAGNOSTIC = re.compile(
     r"^(?P<file><unknown>|[^\s:\"]+?):(?P<line>\d+)(?::(?P<col>\d+))?: "
     r"(?P<severity>error|warning|note|remark): (?P<msg>.*)$"
 )
+_ALIAS = re.compile(r"^(?P<name>[#!][A-Za-z_][\w.$-]*) = ")  # an attribute or type alias definition
 _THREADING = "without disabling multi-threading"
 _THREADING_HELP = (
     "the compiler printed an error instead of IR: --mlir-print-ir-module-scope needs "
@@ -482,11 +485,18 @@ def _dump(source: Path, entries: list[_Entry], notes: list[str], format_name: st
     notes.insert(
         0, "MLIR dumps hold no copy of the pipeline's input: snapshot 0 is empty, so the first dump shows as added"
     )
-    bases, uncut = _bases(entries)
+    bases, uncut, unspliced = _bases(entries)
     if any(e.local for e in entries):
         notes.append(
             "local-scope dumps (no --mlir-print-ir-module-scope) hold only their op: each is diffed against that "
-            "op's previous dump, its first dump against the op cut out of the last dump of an enclosing op"
+            "op's previous dump, its first dump against the op cut out of the last dump of an enclosing op; "
+            "a dump of the whole IR after local ones is diffed against the previous whole dump with those "
+            "local dumps put in place of their ops"
+        )
+    if unspliced:
+        notes.append(
+            f"{unspliced} dump(s) of the whole IR follow a local dump whose op was not found in the previous "
+            "whole dump: they are diffed against that whole dump, so they also show what the local passes changed"
         )
     if uncut:
         notes.append(
@@ -514,11 +524,18 @@ def _dump(source: Path, entries: list[_Entry], notes: list[str], format_name: st
     return Dump(title=_title(source), snapshots=tuple(snapshots), format=format_name, notes=tuple(notes))
 
 
-def _bases(entries: list[_Entry]) -> tuple[list[tuple[int | None, str | None]], list[str]]:
-    """(base index, base text) for each entry, snapshot indices counting the empty input as 0."""
+def _bases(entries: list[_Entry]) -> tuple[list[tuple[int | None, str | None]], list[str], int]:
+    """(base index, base text) for each entry, snapshot indices counting the empty input as 0; the local
+    dumps that had nothing to cut their op from; how many whole dumps could not be given the local dumps
+    before them (diffed against the previous whole dump, so they also show what those passes changed)."""
     last_of: dict[str, int] = {}
     open_before: dict[tuple[str, str], int] = {}
     last_whole = 0
+    # The last whole dump with every local dump since put in place of its op (header line kept, as the
+    # dumps have it): what a whole dump's pass received. None: no local dump since, or one could not be put in.
+    current: str | None = None
+    lost = False  # a local dump since the last whole dump could not be put in
+    unspliced = 0
     bases: list[tuple[int | None, str | None]] = []
     uncut: list[str] = []
     for index, entry in enumerate(entries, start=1):
@@ -527,7 +544,11 @@ def _bases(entries: list[_Entry]) -> tuple[list[tuple[int | None, str | None]], 
         if not entry.header.before and step in open_before:
             base = open_before.pop(step)
         elif not entry.local:
-            base = last_whole
+            if current is not None and not lost:
+                text = current.split("\n", 1)[1]
+            else:
+                base = last_whole
+                unspliced += lost
         elif entry.op_id in last_of:
             base = last_of[entry.op_id]
         else:
@@ -544,28 +565,68 @@ def _bases(entries: list[_Entry]) -> tuple[list[tuple[int | None, str | None]], 
             open_before[step] = index
         last_of[entry.op_id] = index
         if not entry.local:
-            last_whole = index
+            last_whole, current, lost = index, None, False
+        elif last_whole and not lost:
+            current = _splice(current if current is not None else entries[last_whole - 1].text(), entry)
+            lost = current is None
         bases.append((base, text))
-    return bases, uncut
+    return bases, uncut, unspliced
 
 
-def _cut(source_text: str, entry: _Entry) -> str | None:
-    """The entry's op as it stands in an enclosing dump, dedented: the text its first local dump is
-    diffed against (without a header line: a snapshot's text has none, see Snapshot.header_lines)."""
+def _region_in(source_text: str, entry: _Entry):
+    """Where the local entry's op stands in an enclosing dump's text, or None."""
     key = _single_op(entry.text()) if entry.content is None else entry.op_id
     if key is None:
         return None
-    lines, _ = split_lines(source_text)
     name = key.rsplit("::", 1)[-1]
     region = _locate(_op_regions(source_text), name, entry.op_id)
     if region is None or (entry.where and not entry.where.endswith(f"_{name.removeprefix('@')}")):
         return None
+    return region
+
+
+def _cut(source_text: str, entry: _Entry) -> str | None:
+    """The entry's op as it stands in an enclosing dump, dedented: the text its first local dump is
+    diffed against (without a header line: a snapshot's text has none)."""
+    region = _region_in(source_text, entry)
+    if region is None:
+        return None
+    lines, _ = split_lines(source_text)
     indent = len(lines[region.def_line]) - len(lines[region.def_line].lstrip(" "))
     body = [
         line[indent:] if not line[:indent].strip() else line.lstrip(" ")
         for line in lines[region.start : region.end]
     ]
     return "".join(line + "\n" for line in body) + "\n"
+
+
+def _splice(whole: str, entry: _Entry) -> str | None:
+    """The whole dump's text (header line first) with the local entry's op replaced by the entry's text,
+    indented to where the op stands; None when the op cannot be found in it."""
+    region = _region_in(whole, entry)
+    if region is None:
+        return None
+    lines, _ = split_lines(whole)
+    indent = lines[region.def_line][: len(lines[region.def_line]) - len(lines[region.def_line].lstrip(" "))]
+    own = split_lines(entry.text())[0][1:]  # after its header line
+    while own and not own[-1].strip():  # a dump ends with a blank line
+        own.pop()
+    body = [indent + line if line else line for line in own]
+    return "".join(line + "\n" for line in _used_aliases([*lines[: region.start], *body, *lines[region.end :]]))
+
+
+def _used_aliases(lines: list[str]) -> list[str]:
+    """The lines without the alias definitions (`#map = ...` before the top op) that nothing uses any more:
+    MLIR prints only the aliases the IR uses, and a local dump prints none (its attributes in full)."""
+    definitions = []
+    for row in range(1, len(lines)):
+        match = _ALIAS.match(lines[row])
+        if match is None:
+            break
+        definitions.append((row, match["name"]))
+    text = "\n".join(lines)
+    unused = {row for row, name in definitions if len(re.findall(re.escape(name) + r"(?![\w.$-])", text)) < 2}
+    return [line for row, line in enumerate(lines) if row not in unused]
 
 
 @lru_cache(maxsize=16)
