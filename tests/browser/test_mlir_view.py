@@ -255,3 +255,15 @@ def test_switching_pipelines_keeps_ignore_renumbering_and_the_theme(open_report,
     assert "renamed" in counts(page)
     pipeline_box(page).select_option(label="kernel_aic")
     assert page.get_by_role("checkbox", name="Ignore renumbering").is_checked()
+
+
+@pytest.mark.parametrize("viewport", [(1024, 768), (1400, 900)])
+def test_what_the_pass_ran_on_stays_readable_at_common_widths(open_report, viewport):
+    """The op a pass ran on is the detail MLIR users read first: the picker beside it wraps before it is cut."""
+    page = open_report(MULTI, fragment="#pass=36", viewport=viewport).page
+    expect_heading(page, "36 canonicalize")
+    page.get_by_role("checkbox", name="Ignore renumbering").check()  # the longest counts: "+x −y, n renamed"
+    detail = page.locator("#pass-detail")
+    assert detail.inner_text() == "Canonicalizer on llvm.func @axpb_exp"
+    assert detail.evaluate("e => e.scrollWidth <= e.clientWidth"), detail.evaluate("e => [e.scrollWidth, e.clientWidth]")
+    assert page.get_by_role("combobox", name="Compare with").is_visible()

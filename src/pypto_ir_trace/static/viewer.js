@@ -183,7 +183,7 @@ const IRTraceViewer = (() => {
       const pass = app.shown(p);
       el.title.textContent = `${pass.label} ${pass.name}`;
       el.title.title = pass.detail ? `${pass.file}\n${pass.detail}` : pass.file;
-      el.detail.textContent = pass.detail;
+      el.detail.textContent = el.detail.title = pass.detail;  // the title shows a long one whole
       el.beforeFile.textContent = el.beforeFile.title = app.beforeFile(p);  // the title shows a truncated name whole
       el.afterFile.textContent = el.afterFile.title = pass.file;
       el.unifiedFile.textContent = el.unifiedFile.title = `${app.beforeFile(p)} \u2192 ${pass.file}`;
