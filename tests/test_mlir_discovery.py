@@ -700,3 +700,18 @@ def test_a_pypto_dump_is_not_mlir():
     real = Path(__file__).resolve().parents[1] / "fixtures" / "real" / "advanced_01_split_k_concise" / "passes_dump"
     assert not mlir.looks_like_tree(real)
     assert not any(mlir.looks_like_stream(p) for p in real.iterdir())
+
+
+def test_a_first_whole_dump_after_local_dumps_only_is_said_to_be_against_the_empty_input(tmp_path):
+    """Its counts are the whole module's, not the pass's: the reader is told why."""
+    m = "builtin_module_no-symbol-name"
+    files = {
+        f"{m}/func_func_f/0_0_cse.mlir": header("cse", "CSE") + "\n" + FUNC.format(name="f", body=""),
+        f"{m}/1_inline.mlir": header("inline", "Inliner") + "\n" + module("f"),
+        f"{m}/2_cse.mlir": header("cse", "CSE") + "\n" + module("f"),
+    }
+    dump = mlir.read_tree(write_tree(tmp_path / "t", files))
+    assert dump.snapshots[2].base == 0
+    assert any(n.startswith("the first dump of the whole IR (2 inline) comes after local dumps only") for n in dump.notes)
+    scoped = mlir.read_tree(FIXTURES / "multi_func/tree_dir")  # module scope: every dump is whole
+    assert not any("the first dump of the whole IR" in n for n in scoped.notes)

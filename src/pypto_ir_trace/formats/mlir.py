@@ -485,7 +485,7 @@ def _dump(source: Path, entries: list[_Entry], notes: list[str], format_name: st
     notes.insert(
         0, "MLIR dumps hold no copy of the pipeline's input: snapshot 0 is empty, so the first dump shows as added"
     )
-    bases, uncut, unspliced = _bases(entries)
+    bases, uncut, unspliced, unseen = _bases(entries)
     if any(e.local for e in entries):
         notes.append(
             "local-scope dumps (no --mlir-print-ir-module-scope) hold only their op: each is diffed against that "
@@ -497,6 +497,11 @@ def _dump(source: Path, entries: list[_Entry], notes: list[str], format_name: st
         notes.append(
             f"{unspliced} dump(s) of the whole IR follow a local dump whose op was not found in the previous "
             "whole dump: they are diffed against that whole dump, so they also show what the local passes changed"
+        )
+    if unseen:
+        notes.append(
+            f"the first dump of the whole IR ({unseen}) comes after local dumps only: the IR its pass received was "
+            "never printed whole, so it is shown against the empty input and its counts are the whole IR's"
         )
     if uncut:
         notes.append(
@@ -524,10 +529,11 @@ def _dump(source: Path, entries: list[_Entry], notes: list[str], format_name: st
     return Dump(title=_title(source), snapshots=tuple(snapshots), format=format_name, notes=tuple(notes))
 
 
-def _bases(entries: list[_Entry]) -> tuple[list[tuple[int | None, str | None]], list[str], int]:
+def _bases(entries: list[_Entry]) -> tuple[list[tuple[int | None, str | None]], list[str], int, str]:
     """(base index, base text) for each entry, snapshot indices counting the empty input as 0; the local
     dumps that had nothing to cut their op from; how many whole dumps could not be given the local dumps
-    before them (diffed against the previous whole dump, so they also show what those passes changed)."""
+    before them (diffed against the previous whole dump, so they also show what those passes changed);
+    the first whole dump when local dumps came before it ("21 finalize-memref-to-llvm"), else ""."""
     last_of: dict[str, int] = {}
     open_before: dict[tuple[str, str], int] = {}
     last_whole = 0
@@ -536,6 +542,7 @@ def _bases(entries: list[_Entry]) -> tuple[list[tuple[int | None, str | None]], 
     current: str | None = None
     lost = False  # a local dump since the last whole dump could not be put in
     unspliced = 0
+    unseen = ""
     bases: list[tuple[int | None, str | None]] = []
     uncut: list[str] = []
     for index, entry in enumerate(entries, start=1):
@@ -549,6 +556,8 @@ def _bases(entries: list[_Entry]) -> tuple[list[tuple[int | None, str | None]], 
             else:
                 base = last_whole
                 unspliced += lost
+                if not last_whole and last_of:  # only local dumps so far: nothing to put them in
+                    unseen = f"{index} {entry.header.arg}"
         elif entry.op_id in last_of:
             base = last_of[entry.op_id]
         else:
@@ -570,7 +579,7 @@ def _bases(entries: list[_Entry]) -> tuple[list[tuple[int | None, str | None]], 
             current = _splice(current if current is not None else entries[last_whole - 1].text(), entry)
             lost = current is None
         bases.append((base, text))
-    return bases, uncut, unspliced
+    return bases, uncut, unspliced, unseen
 
 
 def _region_in(source_text: str, entry: _Entry):
