@@ -268,7 +268,9 @@ def test_local_scope_dumps_are_diffed_against_their_own_op():
         else:
             base = base_of(dump, s)
             assert base.index == 0 or base.filename.rsplit("/", 1)[0] == folder, (s.filename, base.filename)
-    assert cut == 3  # the three llvm.func ops: their first dump is cut out of 5_reconcile-unrealized-casts
+    # The three llvm.func ops' first dumps are cut out of 5_reconcile-unrealized-casts, and the three functions'
+    # first dumps after 2_symbol-dce out of that (a module pass may have changed them).
+    assert cut == 6
     assert any("no enclosing dump" in note for note in dump.notes)
 
 
@@ -715,3 +717,71 @@ def test_a_first_whole_dump_after_local_dumps_only_is_said_to_be_against_the_emp
     assert any(n.startswith("the first dump of the whole IR (2 inline) comes after local dumps only") for n in dump.notes)
     scoped = mlir.read_tree(FIXTURES / "multi_func/tree_dir")  # module scope: every dump is whole
     assert not any("the first dump of the whole IR" in n for n in scoped.notes)
+
+
+def test_each_pass_names_what_it_is_diffed_against():
+    """The Before pane names its file: for a pass diffed against anything but the snapshot before it (its
+    op's own previous dump, its Before dump, an op cut out of a module dump, a module with local dumps put
+    in), that is not the previous snapshot's file."""
+    from modeltools import build
+
+    for dump in (mlir.read_tree(FIXTURES / "multi_func/tree_dir_no_module_scope"),
+                 mlir.read_stream(FIXTURES / "multi_func/stream_no_module_scope.txt")):
+        passes = build(dump)["passes"]
+        named = 0
+        for s, p in zip(dump.snapshots[1:], passes):
+            if s.base_text is not None:
+                assert p["beforeFile"] == s.base_name and re.search(r" (cut out of|with the \d+ local dump\(s\) after it)", s.base_name)
+            elif s.base is not None and s.base != s.index - 1:
+                assert p["beforeFile"] == dump.snapshots[s.base].filename
+            else:
+                assert "beforeFile" not in p
+                continue
+            named += 1
+        assert named >= 10, dump.title
+
+
+def test_a_local_dump_after_a_whole_dump_starts_from_its_op_as_the_whole_dump_shows_it(tmp_path):
+    """A module pass changes functions too: the next local dump of a function is diffed against the function
+    in that module dump (aliases written out, as a local dump prints them), not its own older dump, which
+    would show the module pass's changes as the function pass's."""
+    m = "builtin_module_no-symbol-name"
+    after_module = FUNC.format(name="f", body="%0 = affine.apply affine_map<(d0) -> (d0 + 1)>(%arg0)")
+    files = {
+        f"{m}/0_cse.mlir": header("cse", "CSE") + "\n" + module("f"),
+        f"{m}/func_func_f/0_0_canonicalize.mlir": header() + "\n" + FUNC.format(name="f", body="%0 = arith.addi %arg0, %arg0 : i32"),
+        f"{m}/1_lower.mlir": header("lower", "Lower") + "\n" + "#map = affine_map<(d0) -> (d0 + 1)>\n"
+        + module("f", body="%0 = affine.apply #map(%arg0)"),
+        f"{m}/func_func_f/1_1_canonicalize.mlir": header() + "\n" + after_module,  # changed nothing
+    }
+    dump = mlir.read_tree(write_tree(tmp_path / "t", files))
+    last = dump.snapshots[4]
+    assert last.base_text == last.text == after_module + "\n"
+    assert last.base_name == f"func_func_f cut out of {m}/1_lower.mlir"
+
+
+@pytest.mark.parametrize("local,scoped", [("tree_dir_no_module_scope", "tree_dir"),
+                                          ("stream_no_module_scope.txt", "stream.txt")])
+def test_local_dumps_change_what_the_module_scope_run_says_they_change(local, scoped):
+    """Oracle: the module-scope run of the same pipeline. Every function-level pass after a function's first
+    dump (its first is against the empty input in local scope) makes the same numbers of changes in both,
+    leaving out the canonicalize runs the inliner made while it worked (the module scope shows the
+    inliner's half-done work in them)."""
+    from modeltools import build
+
+    read = mlir.read_stream if local.endswith(".txt") else mlir.read_tree
+    ours, theirs = read(FIXTURES / "multi_func" / local), read(FIXTURES / "multi_func" / scoped)
+    our_passes, their_passes = build(ours)["passes"], build(theirs)["passes"]
+    position = {s.filename if s.path else s.index: k for k, s in enumerate(theirs.snapshots[1:])}
+    seen: set[str] = set()
+    compared = 0
+    for k, s in enumerate(ours.snapshots[1:]):
+        op = s.detail.split(" on ")[-1].split(",")[0]
+        first, _ = op not in seen, seen.add(op)
+        inliner = re.search(r"/0_[23]_canonicalize", s.filename) if s.path else 11 <= s.index <= 16
+        if "local scope" not in s.detail or first or inliner:
+            continue
+        twin = their_passes[position[s.filename if s.path else s.index]]
+        assert (our_passes[k]["ins"], our_passes[k]["del"]) == (twin["ins"], twin["del"]), (local, s.filename)
+        compared += 1
+    assert compared >= 15

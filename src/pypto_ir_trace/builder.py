@@ -204,7 +204,8 @@ def _pipeline(dump: Dump, name: str, lines: _Lines, step: Callable[[], None],
                     if new.produced_by is None and not new.root and after != 0:
                         new.produced_by = len(passes)
                     diff, renamed = diffs[old.digest, new.digest]
-                passes.append(replace(_pass(snapshot, before, after, diff, record.anchors), renamed=renamed))
+                passes.append(replace(_pass(snapshot, before, after, diff, record.anchors), renamed=renamed,
+                                      before_file=_before_file(dump, snapshot)))
             snapshot_text.append(after)
             step()
         for text in texts:  # also those no pass diff needed: their lines' marks count below
@@ -262,6 +263,15 @@ class _Names:
         for piece in pieces:
             found += renumber.in_pieces(old, new, [piece.segments], old_spans, new_spans)
         return tuple(sorted(found, key=lambda pair: pair[1]))
+
+
+def _before_file(dump: Dump, snapshot: Snapshot) -> str:
+    """What a pass is diffed against, for the Before pane, when it is not the snapshot before it ("": that one)."""
+    if snapshot.base_text is not None:
+        return snapshot.base_name
+    if snapshot.base is not None and snapshot.base != snapshot.index - 1:
+        return dump.snapshots[snapshot.base].filename
+    return ""
 
 
 def _before(snapshot: Snapshot, snapshot_text: list[int], text_index: Callable[[str], int]) -> int:

@@ -509,7 +509,7 @@ def _dump(source: Path, entries: list[_Entry], notes: list[str], format_name: st
             "their first dump is shown against the empty input"
         )
     snapshots = [Snapshot(0, "0", "input", "(input not dumped)", "", None, detail="the pipeline's input is not dumped")]
-    for index, (entry, (base, base_text)) in enumerate(zip(entries, bases), start=1):
+    for index, (entry, (base, base_text, base_name)) in enumerate(zip(entries, bases), start=1):
         snapshots.append(
             Snapshot(
                 index=index,
@@ -523,6 +523,7 @@ def _dump(source: Path, entries: list[_Entry], notes: list[str], format_name: st
                 failed=entry.header.failed,
                 base=None if base == index - 1 and base_text is None else base,
                 base_text=base_text,
+                base_name=base_name,
                 header_lines=1,
             )
         )
@@ -530,7 +531,7 @@ def _dump(source: Path, entries: list[_Entry], notes: list[str], format_name: st
 
 
 def _bases(entries: list[_Entry]) -> tuple[list[tuple[int | None, str | None]], list[str], int, str]:
-    """(base index, base text) for each entry, snapshot indices counting the empty input as 0; the local
+    """(base index, base text, what that text is) for each entry, snapshot indices counting the empty input as 0; the local
     dumps that had nothing to cut their op from; how many whole dumps could not be given the local dumps
     before them (diffed against the previous whole dump, so they also show what those passes changed);
     the first whole dump when local dumps came before it ("21 finalize-memref-to-llvm"), else ""."""
@@ -543,42 +544,47 @@ def _bases(entries: list[_Entry]) -> tuple[list[tuple[int | None, str | None]], 
     lost = False  # a local dump since the last whole dump could not be put in
     unspliced = 0
     unseen = ""
-    bases: list[tuple[int | None, str | None]] = []
+    bases: list[tuple[int | None, str | None, str]] = []
+    spliced = 0  # local dumps put in the last whole dump
     uncut: list[str] = []
     for index, entry in enumerate(entries, start=1):
         step = (entry.op_id, entry.header.arg)
-        base, text = None, None
+        base, text, name = None, None, ""
         if not entry.header.before and step in open_before:
             base = open_before.pop(step)
         elif not entry.local:
             if current is not None and not lost:
                 text = current.split("\n", 1)[1]
+                name = f"{entries[last_whole - 1].filename} with the {spliced} local dump(s) after it put in"
             else:
                 base = last_whole
                 unspliced += lost
                 if not last_whole and last_of:  # only local dumps so far: nothing to put them in
                     unseen = f"{index} {entry.header.arg}"
-        elif entry.op_id in last_of:
-            base = last_of[entry.op_id]
         else:
+            # The op as it stands now: its own last dump, unless a dump of an enclosing op came after it
+            # (a module pass changes functions too): then the op cut out of that one.
+            own = last_of.get(entry.op_id)
             enclosing = [last_of[a] for a in entry.ancestors if a in last_of]
             if last_whole:
                 enclosing.append(last_whole)
-            if enclosing:
+            if enclosing and (own is None or max(enclosing) > own):
                 source = entries[max(enclosing) - 1]
                 text = _cut(source.text(), entry)
+                name = f"{entry.where or entry.op_id} cut out of {source.filename}" if text is not None else ""
             if text is None:
-                base = 0
-                uncut.append(entry.filename)
+                base = own if own is not None else 0
+                if own is None:
+                    uncut.append(entry.filename)
         if entry.header.before:
             open_before[step] = index
         last_of[entry.op_id] = index
         if not entry.local:
-            last_whole, current, lost = index, None, False
+            last_whole, current, lost, spliced = index, None, False, 0
         elif last_whole and not lost:
             current = _splice(current if current is not None else entries[last_whole - 1].text(), entry)
-            lost = current is None
-        bases.append((base, text))
+            lost, spliced = current is None, spliced + 1
+        bases.append((base, text, name))
     return bases, uncut, unspliced, unseen
 
 
@@ -606,7 +612,26 @@ def _cut(source_text: str, entry: _Entry) -> str | None:
         line[indent:] if not line[:indent].strip() else line.lstrip(" ")
         for line in lines[region.start : region.end]
     ]
-    return "".join(line + "\n" for line in body) + "\n"
+    return _without_aliases("".join(line + "\n" for line in body) + "\n", lines)
+
+
+def _without_aliases(text: str, lines: list[str]) -> str:
+    """The text with the aliases the dump `lines` defines (`#map = affine_map<...>` before its top op)
+    written out: a local-scope dump prints every attribute and type in full."""
+    aliases = {}
+    for line in lines[1:]:
+        match = _ALIAS.match(line)
+        if match is None:
+            break
+        aliases[match["name"]] = line[match.end() :]
+    if not aliases:
+        return text
+    used = re.compile("|".join(re.escape(name) for name in sorted(aliases, key=len, reverse=True)) + r"(?![\w.$-])")
+    for _ in range(len(aliases)):  # an alias may be defined with another
+        text, count = used.subn(lambda m: aliases[m.group()], text)
+        if not count:
+            break
+    return text
 
 
 def _splice(whole: str, entry: _Entry) -> str | None:

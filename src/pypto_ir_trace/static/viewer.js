@@ -138,7 +138,7 @@ const IRTraceViewer = (() => {
         }
         return comparisons.get(key);
       },
-      beforeFile: p => snapshotFile(state.base === null ? p : state.base),
+      beforeFile: p => (state.base === null ? passes[p].beforeFile || snapshotFile(p) : snapshotFile(state.base)),
     };
     app.passList = IRTracePassList.create(app);
     app.functions = IRTraceFunctions.create(app);
