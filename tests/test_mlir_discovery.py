@@ -576,13 +576,9 @@ def test_the_first_pass_is_not_hidden():
     assert whole(dump.snapshots[0]) == "" and whole(first)
 
 
-ARCHIVE = Path("/tmp/mlir/mlir_dumps")
-
-
-@pytest.mark.skipif(not ARCHIVE.is_dir(), reason="an extra check over the whole archive; the fixtures cover its forms")
-def test_every_archive_form_discovers():
+def test_every_archive_form_discovers(archive):
     count = 0
-    for item in sorted(ARCHIVE.glob("*/*")):
+    for item in sorted(archive.glob("*/*")):
         if mlir.looks_like_tree(item):
             dump = mlir.read_tree(item)
         elif item.suffix == ".txt" and mlir.looks_like_stream(item) and "threading" not in item.name:
@@ -785,3 +781,50 @@ def test_local_dumps_change_what_the_module_scope_run_says_they_change(local, sc
         assert (our_passes[k]["ins"], our_passes[k]["del"]) == (twin["ins"], twin["del"]), (local, s.filename)
         compared += 1
     assert compared >= 15
+
+
+def test_after_change_dumps_leave_no_gaps_and_every_pass_changed_something():
+    """--mlir-print-ir-after-change prints only passes that changed the IR, with no gaps in the numbers."""
+    from modeltools import build
+
+    dump = mlir.read_tree(FIXTURES / "affine_matmul/variant_tree_dir_after_change")
+    assert not any("missing" in n for n in dump.notes)
+    passes = build(dump)["passes"]
+    assert len(passes) == 15 and all(p["before"] != p["after"] for p in passes)
+
+
+def test_flat_flags_put_the_inliners_canonicalize_before_the_inline_dump():
+    """`--inline --canonicalize ...`: every pass on builtin.module; the only function folders are the canonicalize
+    the inliner ran inside itself, numbered under the module's entry 0 (created, never dumped), so they come
+    first, and the module counter starts at 1 without a missing-dump note."""
+    dump = mlir.read_tree(FIXTURES / "multi_func/variant_tree_dir_flat_flags")
+    names = [(s.name, s.detail.split(" on ")[1]) for s in dump.snapshots[1:]]
+    nested = [n for n in names if n[1].startswith("func.func")]
+    assert len(nested) == 6 and names[:6] == nested and all(name == "canonicalize" for name, _ in nested)
+    assert [name for name, _ in names[6:]] == ["inline", "canonicalize", "cse", "convert-scf-to-cf", "convert-to-llvm",
+                                               "reconcile-unrealized-casts"]
+    assert not any("missing" in n for n in dump.notes)
+    assert any("sibling ops" in n for n in dump.notes)
+
+
+def test_file_times_do_not_order_a_tree(tmp_path):
+    """mtimes match the true order only when a copy kept them: the names and the IR decide, never the times."""
+    import shutil
+
+    source = FIXTURES / "multi_func/tree_dir"
+    copy = tmp_path / "tree_dir"
+    shutil.copytree(source, copy)
+    files = sorted(p for p in copy.rglob("*.mlir"))
+    for k, path in enumerate(files):  # the reverse of any order, a second apart
+        os.utime(path, (1_000_000 + (len(files) - k), 1_000_000 + (len(files) - k)))
+    assert [s.filename for s in mlir.read_tree(copy).snapshots] == [s.filename for s in mlir.read_tree(source).snapshots]
+
+
+def test_the_iree_threading_error_is_read_as_the_same_error(tmp_path):
+    """iree-compile prints the threading error plus a line of its own, and exits 0: still no IR, said so."""
+    stderr = tmp_path / "iree.stderr.txt"
+    stderr.write_text("<unknown>:0: error: IR print for module scope can't be setup on a pass-manager without disabling "
+                      "multi-threading first.\nFailed to apply pass manager CL options\n", encoding="utf-8")
+    assert mlir.looks_like_stream(stderr)
+    with pytest.raises(DumpError, match="--mlir-disable-threading"):
+        mlir.read_stream(stderr)
