@@ -91,3 +91,10 @@ def test_an_empty_directory_names_both_formats(tmp_path, capsys, folders):
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "holds no file" in err[0] and "00_frontend.py" in err[0] and "--mlir-disable-threading" in err[0]
     assert not (tmp_path / "r.html").exists()
+
+
+def test_a_failed_pass_is_named_on_stderr(output_dir, tmp_path, capsys):
+    assert cli.main([str(output_dir), "-o", str(tmp_path / "r.html")]) == 0
+    err = capsys.readouterr().err
+    assert "note: kernel_aic: 5 one-shot-bufferize failed: the pipeline stopped there (" in err
+    assert "kernel_aiv: " in err and "kernel_aiv: 5 " not in err and err.count(" failed: the pipeline stopped") == 1
