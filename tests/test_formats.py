@@ -98,3 +98,21 @@ def test_a_failed_pass_is_named_on_stderr(output_dir, tmp_path, capsys):
     err = capsys.readouterr().err
     assert "note: kernel_aic: 5 one-shot-bufferize failed: the pipeline stopped there (" in err
     assert "kernel_aiv: " in err and "kernel_aiv: 5 " not in err and err.count(" failed: the pipeline stopped") == 1
+
+
+@pytest.mark.parametrize("name", ["same", "hard link", "symlink"])
+def test_a_stream_being_read_is_never_written_over(tmp_path, capsys, name):
+    """-o naming the stream itself (under any name) is refused like a snapshot of a tree: one line, exit 1,
+    the stream untouched."""
+    stream = tmp_path / "stream.txt"
+    shutil.copyfile(MLIR / "multi_func" / "stream.txt", stream)
+    original = stream.read_bytes()
+    target = {"same": stream, "hard link": tmp_path / "other.html", "symlink": tmp_path / "link.html"}[name]
+    if name == "hard link":
+        target.hardlink_to(stream)
+    elif name == "symlink":
+        target.symlink_to(stream)
+    assert cli.main([str(stream), "-o", str(target)]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "refusing to write the report over" in err[0]
+    assert stream.read_bytes() == original

@@ -51,6 +51,7 @@ class Dump:
     format: str = "pypto"  # the name of the format record that read it
     notes: tuple[str, ...] = ()  # what the user must be told (ambiguous order, overwritten files); one line each
     name: str = ""  # the pipeline's name where a report holds several ("PyPTO", a codegen unit); default: title
+    files: tuple[Path, ...] = ()  # files read besides the snapshots' own (an MLIR stream): never written over
 
     @property
     def input_file(self) -> str:

@@ -224,7 +224,7 @@ def read_stream(path: Path) -> Dump:
             "headers do not name the op (no --mlir-print-ir-module-scope): a dump that holds one function is "
             "diffed against that function's previous dump, any other against the previous such dump"
         )
-    return _dump(file, dumps, notes, "mlir-stream")
+    return replace(_dump(file, dumps, notes, "mlir-stream"), files=(file,))
 
 
 def anchors(warnings: str, filename: str) -> list[tuple[int, int, str]]:
