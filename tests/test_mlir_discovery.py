@@ -867,3 +867,39 @@ def test_a_local_scope_run_shows_each_pass_the_changes_the_module_scope_run_show
     assert [p["file"] for p in ours] == [p["file"] for p in theirs]
     assert [(p["ins"], p["del"]) for p in ours] == [(p["ins"], p["del"]) for p in theirs]
     assert sum(p["before"] != p["after"] for p in ours) >= 5
+
+
+def test_a_splice_moves_the_regions_as_a_parse_would_find_them(tmp_path, monkeypatch):
+    """The spliced module is not parsed again (once per local dump): the regions it moves must be exactly the
+    ones a parse of the new text finds, on every splice of the fixtures' local-scope forms and a generated one."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    import gen_mlir
+
+    splice, checked = mlir._splice, []
+
+    def checking(whole, regions, entry):
+        found = splice(whole, regions, entry)
+        if found is not None:
+            text, moved = found
+            fresh = mlir._op_regions(text)
+            assert [(r.key, r.start, r.end, r.def_line) for r in moved] == [(r.key, r.start, r.end, r.def_line) for r in fresh]
+            checked.append(entry.filename)
+        return found
+
+    monkeypatch.setattr(mlir, "_splice", checking)
+    for program in ("multi_func", "failing_bufferize"):
+        mlir.read_tree(FIXTURES / program / "tree_dir_no_module_scope")
+        mlir.read_stream(FIXTURES / program / "stream_no_module_scope.txt")
+    mlir.read_tree(local_scope_copy(gen_mlir.generate(tmp_path / "g", functions=5, rounds=3, seed=4).path, tmp_path / "l"))
+    m = "builtin_module_no-symbol-name"  # an alias that goes with @g's last use, then @f spliced below it
+    mlir.read_tree(write_tree(tmp_path / "a", {
+        f"{m}/0_cse.mlir": header("cse", "CSE") + "\n#map = affine_map<(d0) -> (d0 + 1)>\n"
+        + module("g", "f").replace("arith.addi %arg0, %arg0", "affine.apply #map(%arg0) :", 1),
+        f"{m}/func_func_g/0_0_canonicalize.mlir": header() + "\n" + FUNC.format(name="g", body="%0 = arith.addi %arg0, %arg0 : i32"),
+        f"{m}/func_func_f/0_0_canonicalize.mlir": header() + "\n" + FUNC.format(name="f", body="%0 = arith.addi %arg0, %arg0 : i32"),
+        f"{m}/1_inline.mlir": header("inline", "Inliner") + "\n" + module("g", "f"),
+    }))
+    assert checked[-2:] == [f"{m}/func_func_g/0_0_canonicalize.mlir", f"{m}/func_func_f/0_0_canonicalize.mlir"]
+    assert len(checked) >= 50

@@ -539,8 +539,9 @@ def _bases(entries: list[_Entry]) -> tuple[list[tuple[int | None, str | None]], 
     open_before: dict[tuple[str, str], int] = {}
     last_whole = 0
     # The last whole dump with every local dump since put in place of its op (header line kept, as the
-    # dumps have it): what a whole dump's pass received. None: no local dump since, or one could not be put in.
-    current: str | None = None
+    # dumps have it), and its op regions: what a whole dump's pass received. None: no local dump since, or one
+    # could not be put in.
+    current: tuple[str, tuple] | None = None
     lost = False  # a local dump since the last whole dump could not be put in
     unspliced = 0
     unseen = ""
@@ -554,7 +555,7 @@ def _bases(entries: list[_Entry]) -> tuple[list[tuple[int | None, str | None]], 
             base = open_before.pop(step)
         elif not entry.local:
             if current is not None and not lost:
-                text = current.split("\n", 1)[1]
+                text = current[0].split("\n", 1)[1]
                 name = f"{entries[last_whole - 1].filename} with the {spliced} local dump(s) after it put in"
             else:
                 base = last_whole
@@ -582,19 +583,22 @@ def _bases(entries: list[_Entry]) -> tuple[list[tuple[int | None, str | None]], 
         if not entry.local:
             last_whole, current, lost, spliced = index, None, False, 0
         elif last_whole and not lost:
-            current = _splice(current if current is not None else entries[last_whole - 1].text(), entry)
+            if current is None:
+                whole = entries[last_whole - 1].text()
+                current = whole, _op_regions(whole)
+            current = _splice(*current, entry)
             lost, spliced = current is None, spliced + 1
         bases.append((base, text, name))
     return bases, uncut, unspliced, unseen
 
 
-def _region_in(source_text: str, entry: _Entry):
-    """Where the local entry's op stands in an enclosing dump's text, or None."""
+def _region_in(source_text: str, entry: _Entry, regions: tuple | None = None):
+    """Where the local entry's op stands in an enclosing dump's text (its op regions, if known), or None."""
     key = _single_op(entry.text()) if entry.content is None else entry.op_id
     if key is None:
         return None
     name = key.rsplit("::", 1)[-1]
-    region = _locate(_op_regions(source_text), name, entry.op_id)
+    region = _locate(_op_regions(source_text) if regions is None else regions, name, entry.op_id)
     if region is None or (entry.where and not entry.where.endswith(f"_{name.removeprefix('@')}")):
         return None
     return region
@@ -634,10 +638,11 @@ def _without_aliases(text: str, lines: list[str]) -> str:
     return text
 
 
-def _splice(whole: str, entry: _Entry) -> str | None:
-    """The whole dump's text (header line first) with the local entry's op replaced by the entry's text,
-    indented to where the op stands; None when the op cannot be found in it."""
-    region = _region_in(whole, entry)
+def _splice(whole: str, regions: tuple, entry: _Entry) -> tuple[str, tuple] | None:
+    """The whole dump's text (header line first, its op regions given) with the local entry's op replaced by
+    the entry's text, indented to where the op stands, and the new text's regions; None when the op cannot
+    be found in it."""
+    region = _region_in(whole, entry, regions)
     if region is None:
         return None
     lines, _ = split_lines(whole)
@@ -646,7 +651,32 @@ def _splice(whole: str, entry: _Entry) -> str | None:
     while own and not own[-1].strip():  # a dump ends with a blank line
         own.pop()
     body = [indent + line if line else line for line in own]
-    return "".join(line + "\n" for line in _used_aliases([*lines[: region.start], *body, *lines[region.end :]]))
+    spliced = [*lines[: region.start], *body, *lines[region.end :]]
+    kept = _used_aliases(spliced)
+    text = "".join(line + "\n" for line in kept)
+    moved = _moved(regions, region, _op_regions(entry.text()), len(body), len(spliced) - len(kept))
+    return text, moved if moved is not None else _op_regions(text)
+
+
+def _moved(regions: tuple, region, own: tuple, length: int, dropped: int) -> tuple | None:
+    """The regions after `region` was replaced by `length` lines (its local dump's regions `own`, header at row
+    0) and `dropped` alias lines above every op went: found without parsing the text again (a big module,
+    spliced once per local dump). None when the op holds other regions or its dump names it otherwise."""
+    if len(own) != 1 or own[0].end - own[0].start != length or own[0].key.rsplit("::", 1)[-1] != region.key.rsplit("::", 1)[-1]:
+        return None
+    delta = length - (region.end - region.start)
+    moved = []
+    for r in regions:
+        if r == region:
+            r = replace(r, end=r.start + length, def_line=r.start + own[0].def_line - own[0].start)
+        elif r.start >= region.end:
+            r = replace(r, start=r.start + delta, end=r.end + delta, def_line=r.def_line + delta)
+        elif r.start <= region.start and region.end <= r.end:
+            r = replace(r, end=r.end + delta)
+        elif r.end > region.start:  # inside the op: its dump decides what is there now
+            return None
+        moved.append(replace(r, start=r.start - dropped, end=r.end - dropped, def_line=r.def_line - dropped))
+    return tuple(moved)
 
 
 def _used_aliases(lines: list[str]) -> list[str]:
