@@ -276,6 +276,8 @@ def test_the_before_pane_names_what_the_pass_is_diffed_against(open_report):
     before = page.locator("#before-file")
     assert before.inner_text() == "llvm_func_expf_ext cut out of builtin_module_no-symbol-name/5_reconcile-unrealized-casts.mlir"
     assert counts(page) == "no-op"
+    assert page.get_by_text("No-op: this pass printed exactly the text it is diffed against (llvm_func_expf_ext cut "
+                            "out of builtin_module_no-symbol-name/5_reconcile-unrealized-casts.mlir).").is_visible()
     page.evaluate("location.hash = '#pass=3'")
     expect_heading(page, "3 canonicalize")
     assert before.inner_text() == "(input not dumped)"  # its first dump: nothing holds it before

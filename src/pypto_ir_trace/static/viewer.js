@@ -212,7 +212,9 @@ const IRTraceViewer = (() => {
       const pass = app.shown(p);
       if (state.base !== null) notes.unshift(["info", compareNote(p)]);
       else if (!passes.some(x => x.changed)) notes.unshift(["info", "The pipeline changed nothing: every pass printed the text of its predecessor."]);
-      else if (!pass.changed) notes.unshift(["info", "No-op: this pass printed exactly the text of its predecessor."]);
+      else if (!pass.changed) notes.unshift(["info", pass.beforeFile  // an MLIR op's own text, not the dump before
+        ? `No-op: this pass printed exactly the text it is diffed against (${pass.beforeFile}).`
+        : "No-op: this pass printed exactly the text of its predecessor."]);
       else if (!pass.ins && !pass.del && pass.renamedCount) notes.unshift(["info", "Only value names changed in this pass (Ignore renumbering is on)."]);
       else if (!pass.ins && !pass.del) notes.unshift(["info", "Only the line endings changed in this pass."]);
       if (pass.failed) notes.unshift(["warn", IRTracePipelines.failedNote(pass)]);
