@@ -69,3 +69,50 @@ def test_an_empty_ptoas_passes_is_a_clear_error(tmp_path):
     (tmp_path / "ptoas_passes").mkdir()
     with pytest.raises(DumpError, match="no codegen unit folder"):
         load(tmp_path / "ptoas_passes")
+
+
+def test_a_file_that_is_not_a_stream_says_what_a_stream_holds(tmp_path, capsys):
+    """An MLIR user's first guess may be the compiler's input or output (.mlir, no IR Dump header): the
+    error also says what a stream would hold."""
+    program = tmp_path / "input.mlir"
+    program.write_text("module {\n  func.func @f() {\n    return\n  }\n}\n", encoding="utf-8")
+    assert cli.main([str(program), "-o", str(tmp_path / "r.html")]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "not a directory" in err[0] and "no IR Dump header line" in err[0]
+    assert not (tmp_path / "r.html").exists()
+
+
+@pytest.mark.parametrize("folders", ["", "builtin_module_no-symbol-name/func_func_f"])
+def test_an_empty_directory_names_both_formats(tmp_path, capsys, folders):
+    """An empty MLIR tree (the compiler printed an error instead of IR) is as likely as an empty passes_dump/."""
+    root = tmp_path / "tree_dir"
+    (root / folders).mkdir(parents=True)
+    assert cli.main([str(root), "-o", str(tmp_path / "r.html")]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "holds no file" in err[0] and "00_frontend.py" in err[0] and "--mlir-disable-threading" in err[0]
+    assert not (tmp_path / "r.html").exists()
+
+
+def test_a_failed_pass_is_named_on_stderr(output_dir, tmp_path, capsys):
+    assert cli.main([str(output_dir), "-o", str(tmp_path / "r.html")]) == 0
+    err = capsys.readouterr().err
+    assert "note: kernel_aic: 5 one-shot-bufferize failed: the pipeline stopped there (" in err
+    assert "kernel_aiv: " in err and "kernel_aiv: 5 " not in err and err.count(" failed: the pipeline stopped") == 1
+
+
+@pytest.mark.parametrize("name", ["same", "hard link", "symlink"])
+def test_a_stream_being_read_is_never_written_over(tmp_path, capsys, name):
+    """-o naming the stream itself (under any name) is refused like a snapshot of a tree: one line, exit 1,
+    the stream untouched."""
+    stream = tmp_path / "stream.txt"
+    shutil.copyfile(MLIR / "multi_func" / "stream.txt", stream)
+    original = stream.read_bytes()
+    target = {"same": stream, "hard link": tmp_path / "other.html", "symlink": tmp_path / "link.html"}[name]
+    if name == "hard link":
+        target.hardlink_to(stream)
+    elif name == "symlink":
+        target.symlink_to(stream)
+    assert cli.main([str(stream), "-o", str(target)]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "refusing to write the report over" in err[0]
+    assert stream.read_bytes() == original

@@ -1,39 +1,16 @@
 """Every program of the real MLIR archive renders in every form it holds (trees with and without module
 scope, streams, variants), and the report rebuilds each snapshot's text exactly.
 
-The archive is ../shared/dumps/mlir-dumps.tar.xz beside the repository (or $PYPTO_MLIR_DUMPS); without it
-this test is skipped, with that reason.
+The archive is ../shared/dumps/mlir-dumps.tar.xz beside the repository (or $PYPTO_MLIR_DUMPS), unpacked by
+the `archive` fixture (conftest.py); without it these tests are skipped, with that reason.
 """
 
 from __future__ import annotations
 
-import lzma
-import os
-import tarfile
 from pathlib import Path
-
-import pytest
 
 from pypto_ir_trace import cli, render
 from modeltools import load_dump, source
-from dumptools import REPO
-
-
-def _archive() -> Path | None:
-    for candidate in (os.environ.get("PYPTO_MLIR_DUMPS"), REPO.parent / "shared/dumps/mlir-dumps.tar.xz"):
-        if candidate and Path(candidate).is_file():
-            return Path(candidate)
-    return None
-
-
-@pytest.fixture(scope="module")
-def archive(tmp_path_factory) -> Path:
-    if _archive() is None:
-        pytest.skip("the MLIR dump archive is not beside the repository (set PYPTO_MLIR_DUMPS)")
-    root = tmp_path_factory.mktemp("mlir")
-    with lzma.open(_archive()) as stream, tarfile.open(fileobj=stream) as tar:
-        tar.extractall(root, filter="data")
-    return root / "mlir_dumps"
 
 
 def _forms(program: Path) -> list[Path]:
@@ -65,3 +42,21 @@ def test_the_threading_error_is_one_line_saying_what_to_do(archive, tmp_path, ca
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--mlir-disable-threading" in err[0]
     assert not (tmp_path / "r.html").exists()
+
+
+def test_local_scope_whole_dumps_get_the_ir_the_module_scope_run_printed(archive):
+    """Every program: in the local-scope tree and stream, each dump of the whole module but the first is diffed
+    against exactly the IR the module-scope run of the same pipeline printed before that pass."""
+    checked = 0
+    for program in sorted(p for p in archive.iterdir() if p.is_dir() and not p.name.startswith("_")):
+        for local, scoped in (("tree_dir_no_module_scope", "tree_dir"), ("stream_no_module_scope.txt", "stream.txt")):
+            ours, theirs = load_dump(program / local), load_dump(program / scoped)
+            twins = {s.filename if s.path else s.index: s for s in theirs.snapshots}
+            wholes = [s for s in ours.snapshots[1:] if "local scope" not in s.detail]
+            for s in wholes[1:]:
+                twin = twins[s.filename if s.path else s.index]
+                before = s.base_text if s.base_text is not None else \
+                    ours.snapshots[s.base if s.base is not None else s.index - 1].text
+                assert before == theirs.snapshots[twin.index - 1].text, (program.name, local, s.filename)
+                checked += 1
+    assert checked >= 40

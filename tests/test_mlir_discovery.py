@@ -252,24 +252,94 @@ def test_local_scope_dumps_are_diffed_against_their_own_op():
     cut = 0
     for s in dump.snapshots[1:]:
         folder = s.filename.rsplit("/", 1)[0]
-        if folder.count("/") == 0:  # the module itself: against the previous module dump, or the empty input
-            assert "local scope" not in s.detail
+        if folder.count("/") == 0:  # the module itself: against the previous module dump (with the local
+            assert "local scope" not in s.detail  # dumps since put in), or the empty input
             base = base_of(dump, s)
-            assert base.index == 0 or base.filename.rsplit("/", 1)[0] == folder
+            assert s.base_text is not None or base.index == 0 or base.filename.rsplit("/", 1)[0] == folder
             continue
         assert s.detail.endswith("local scope") and folder.rsplit("/", 1)[-1] in s.detail
         if s.base_text is not None:
             cut += 1
             own = whole(s).split("\n")[1]  # the op's line, at column 0 in a local dump
             first = s.base_text.split("\n")
-            assert first[0].startswith(HEADER) and first[1].split("(")[0] == own.split("(")[0]
-            assert not first[1].startswith(" ")
-            assert s.base_text.rstrip("\n").endswith("}") or "{" not in first[1]
+            assert first[0].split("(")[0] == own.split("(")[0]  # no header line: a snapshot's text has none
+            assert not first[0].startswith(" ")
+            assert s.base_text.rstrip("\n").endswith("}") or "{" not in first[0]
         else:
             base = base_of(dump, s)
             assert base.index == 0 or base.filename.rsplit("/", 1)[0] == folder, (s.filename, base.filename)
-    assert cut == 3  # the three llvm.func ops: their first dump is cut out of 5_reconcile-unrealized-casts
+    # The three llvm.func ops' first dumps are cut out of 5_reconcile-unrealized-casts, and the three functions'
+    # first dumps after 2_symbol-dce out of that (a module pass may have changed them).
+    assert cut == 6
     assert any("no enclosing dump" in note for note in dump.notes)
+
+
+def test_a_pass_that_left_a_local_op_alone_is_a_no_op_on_its_first_dump():
+    """The op cut out of the enclosing dump is compared with the snapshot's text, which has no header line:
+    a canonicalize that changed nothing (the llvm.func declaration @expf_ext) must not delete one."""
+    dump = mlir.read_tree(FIXTURES / "multi_func/tree_dir_no_module_scope")
+    (s,) = [s for s in dump.snapshots if s.filename.endswith("llvm_func_expf_ext/5_0_canonicalize.mlir")]
+    assert s.base_text == s.text
+
+
+def before_text(dump, s) -> str:
+    return s.base_text if s.base_text is not None else base_of(dump, s).text
+
+
+@pytest.mark.parametrize("local,scoped", [("tree_dir_no_module_scope", "tree_dir"),
+                                          ("stream_no_module_scope.txt", "stream.txt")])
+def test_a_whole_dump_after_local_ones_gets_the_ir_its_pass_received(local, scoped):
+    """Oracle: the module-scope run of the same pipeline prints the whole IR before every pass. A dump of
+    the whole module in a local-scope run must be diffed against that same IR (the previous module dump
+    with the functions' local dumps since put in), not the previous module dump: else a no-op module pass
+    shows what the function passes before it changed."""
+    read = mlir.read_stream if local.endswith(".txt") else mlir.read_tree
+    checked = 0
+    for program in ("multi_func", "failing_bufferize"):
+        ours, theirs = read(FIXTURES / program / local), read(FIXTURES / program / scoped)
+        scoped_by = {s.filename if s.path else s.index: s for s in theirs.snapshots}
+        wholes = [s for s in ours.snapshots[1:] if "local scope" not in s.detail]
+        for s in wholes[1:]:  # the first has no whole dump before it: against the empty input
+            twin = scoped_by[s.filename if s.path else s.index]
+            assert twin.text == s.text
+            assert before_text(ours, s) == base_of(theirs, twin).text, (program, local, s.filename)
+            checked += 1
+    assert checked == 4
+
+
+def test_a_splice_drops_the_aliases_no_op_uses_any_more(tmp_path):
+    """A local dump prints attributes in full (no #map aliases); the module printer prints only the aliases
+    the IR uses, so after a function pass removed the last use of #map, the module's Before has none."""
+    m = "builtin_module_no-symbol-name"
+    aliases = "#map = affine_map<(d0) -> (d0 + 1)>\n#map1 = affine_map<(d0) -> (d0 * 2)>\n"
+    files = {  # @f uses #map1, @g uses #map; canonicalize rewrites @g without it
+        f"{m}/0_cse.mlir": header("cse", "CSE") + "\n" + aliases + module("f", "g", body="%0 = affine.apply #map(%arg0)").replace(
+            "#map(", "#map1(", 1),
+        f"{m}/func_func_g/0_0_canonicalize.mlir": header() + "\n" + FUNC.format(name="g", body="%0 = arith.addi %arg0, %arg0 : i32"),
+        f"{m}/1_symbol-dce.mlir": header("symbol-dce", "SymbolDCE") + "\n" + "#map = affine_map<(d0) -> (d0 * 2)>\n"
+        + module("f", "g", body="%0 = arith.addi %arg0, %arg0 : i32").replace(
+            "%0 = arith.addi %arg0, %arg0 : i32", "%0 = affine.apply #map(%arg0)", 1),
+    }
+    dump = mlir.read_tree(write_tree(tmp_path / "t", files))
+    first, g, dce = dump.snapshots[1:]
+    assert g.base_text is not None and "%0 = affine.apply" in g.base_text  # @g cut out of the module dump
+    received = dce.base_text.split("\n")
+    assert received[0] == "#map1 = affine_map<(d0) -> (d0 * 2)>"  # @f still uses #map1; nothing uses #map now
+    assert "  func.func @g(%arg0: i32) -> i32 {" in received and "    %0 = arith.addi %arg0, %arg0 : i32" in received
+    assert not any("not found" in n for n in dump.notes)
+
+
+def test_a_whole_dump_after_a_local_op_it_cannot_place_says_so(tmp_path):
+    m = "builtin_module_no-symbol-name"
+    files = {
+        f"{m}/0_cse.mlir": header("cse", "CSE") + "\n" + module("f"),
+        f"{m}/func_func_h/0_0_canonicalize.mlir": header() + "\n" + FUNC.format(name="h", body=""),
+        f"{m}/1_inline.mlir": header("inline", "Inliner") + "\n" + module("f"),
+    }
+    dump = mlir.read_tree(write_tree(tmp_path / "t", files))
+    inline = dump.snapshots[3]
+    assert inline.base == 1 and inline.base_text is None
+    assert any(n.startswith("1 dump(s) of the whole IR follow a local dump whose op was not found") for n in dump.notes)
 
 
 def test_local_scope_stream_tells_functions_apart():
@@ -280,7 +350,7 @@ def test_local_scope_stream_tells_functions_apart():
             symbol = re.search(r"@\w+", whole(s).split("\n")[1]).group()
             assert base.index == 0 or symbol in whole(base).split("\n")[1] or s.base_text
         else:
-            assert base.index == 0 or "local scope" not in base.detail
+            assert s.base_text is not None or base.index == 0 or "local scope" not in base.detail
 
 
 # --- odd cases, synthetic ----------------------------------------------------------------------
@@ -316,7 +386,7 @@ def test_files_found_at_any_depth_and_ordered_numerically(tmp_path):
     ]
     # The first local dump of @f is cut out of the enclosing module @kernel_a's dump, dedented.
     first_f = dump.snapshots[3]
-    assert first_f.base_text == header() + "\n" + FUNC.format(name="f", body="%0 = arith.addi %arg0, %arg0 : i32") + "\n"
+    assert first_f.base_text == FUNC.format(name="f", body="%0 = arith.addi %arg0, %arg0 : i32") + "\n"
     assert dump.snapshots[4].base is None and dump.snapshots[5].base is None
 
 
@@ -474,10 +544,10 @@ def test_a_nested_module_first_local_dump_is_cut_out_of_the_top_module(tmp_path)
     }
     dump = mlir.read_tree(write_tree(tmp_path / "t", files))
     inline, kernel, g = dump.snapshots[1:]
-    assert kernel.base_text == header("inline", "Inliner") + "\n" + module("f", "g", sym="kernel_a") + "\n"
+    assert kernel.base_text == module("f", "g", sym="kernel_a") + "\n"
     assert kernel.detail == "CSE on builtin_module_kernel_a, local scope"
     # @g's first dump: cut out of the latest enclosing dump, kernel_a's.
-    assert g.base_text == header("cse", "CSE") + "\n" + FUNC.format(name="g", body="%0 = arith.addi %arg0, %arg0 : i32") + "\n"
+    assert g.base_text == FUNC.format(name="g", body="%0 = arith.addi %arg0, %arg0 : i32") + "\n"
     assert not any("no enclosing dump" in n for n in dump.notes)
 
 
@@ -506,13 +576,9 @@ def test_the_first_pass_is_not_hidden():
     assert whole(dump.snapshots[0]) == "" and whole(first)
 
 
-ARCHIVE = Path("/tmp/mlir/mlir_dumps")
-
-
-@pytest.mark.skipif(not ARCHIVE.is_dir(), reason="an extra check over the whole archive; the fixtures cover its forms")
-def test_every_archive_form_discovers():
+def test_every_archive_form_discovers(archive):
     count = 0
-    for item in sorted(ARCHIVE.glob("*/*")):
+    for item in sorted(archive.glob("*/*")):
         if mlir.looks_like_tree(item):
             dump = mlir.read_tree(item)
         elif item.suffix == ".txt" and mlir.looks_like_stream(item) and "threading" not in item.name:
@@ -632,3 +698,208 @@ def test_a_pypto_dump_is_not_mlir():
     real = Path(__file__).resolve().parents[1] / "fixtures" / "real" / "advanced_01_split_k_concise" / "passes_dump"
     assert not mlir.looks_like_tree(real)
     assert not any(mlir.looks_like_stream(p) for p in real.iterdir())
+
+
+def test_a_first_whole_dump_after_local_dumps_only_is_said_to_be_against_the_empty_input(tmp_path):
+    """Its counts are the whole module's, not the pass's: the reader is told why."""
+    m = "builtin_module_no-symbol-name"
+    files = {
+        f"{m}/func_func_f/0_0_cse.mlir": header("cse", "CSE") + "\n" + FUNC.format(name="f", body=""),
+        f"{m}/1_inline.mlir": header("inline", "Inliner") + "\n" + module("f"),
+        f"{m}/2_cse.mlir": header("cse", "CSE") + "\n" + module("f"),
+    }
+    dump = mlir.read_tree(write_tree(tmp_path / "t", files))
+    assert dump.snapshots[2].base == 0
+    assert any(n.startswith("the first dump of the whole IR (2 inline) comes after local dumps only") for n in dump.notes)
+    scoped = mlir.read_tree(FIXTURES / "multi_func/tree_dir")  # module scope: every dump is whole
+    assert not any("the first dump of the whole IR" in n for n in scoped.notes)
+
+
+def test_each_pass_names_what_it_is_diffed_against():
+    """The Before pane names its file: for a pass diffed against anything but the snapshot before it (its
+    op's own previous dump, its Before dump, an op cut out of a module dump, a module with local dumps put
+    in), that is not the previous snapshot's file."""
+    from modeltools import build
+
+    for dump in (mlir.read_tree(FIXTURES / "multi_func/tree_dir_no_module_scope"),
+                 mlir.read_stream(FIXTURES / "multi_func/stream_no_module_scope.txt")):
+        passes = build(dump)["passes"]
+        named = 0
+        for s, p in zip(dump.snapshots[1:], passes):
+            if s.base_text is not None:
+                assert p["beforeFile"] == s.base_name and re.search(r" (cut out of|with the \d+ local dump\(s\) after it)", s.base_name)
+            elif s.base is not None and s.base != s.index - 1:
+                assert p["beforeFile"] == dump.snapshots[s.base].filename
+            else:
+                assert "beforeFile" not in p
+                continue
+            named += 1
+        assert named >= 10, dump.title
+
+
+def test_a_local_dump_after_a_whole_dump_starts_from_its_op_as_the_whole_dump_shows_it(tmp_path):
+    """A module pass changes functions too: the next local dump of a function is diffed against the function
+    in that module dump (aliases written out, as a local dump prints them), not its own older dump, which
+    would show the module pass's changes as the function pass's."""
+    m = "builtin_module_no-symbol-name"
+    after_module = FUNC.format(name="f", body="%0 = affine.apply affine_map<(d0) -> (d0 + 1)>(%arg0)")
+    files = {
+        f"{m}/0_cse.mlir": header("cse", "CSE") + "\n" + module("f"),
+        f"{m}/func_func_f/0_0_canonicalize.mlir": header() + "\n" + FUNC.format(name="f", body="%0 = arith.addi %arg0, %arg0 : i32"),
+        f"{m}/1_lower.mlir": header("lower", "Lower") + "\n" + "#map = affine_map<(d0) -> (d0 + 1)>\n"
+        + module("f", body="%0 = affine.apply #map(%arg0)"),
+        f"{m}/func_func_f/1_1_canonicalize.mlir": header() + "\n" + after_module,  # changed nothing
+    }
+    dump = mlir.read_tree(write_tree(tmp_path / "t", files))
+    last = dump.snapshots[4]
+    assert last.base_text == last.text == after_module + "\n"
+    assert last.base_name == f"func_func_f cut out of {m}/1_lower.mlir"
+
+
+@pytest.mark.parametrize("local,scoped", [("tree_dir_no_module_scope", "tree_dir"),
+                                          ("stream_no_module_scope.txt", "stream.txt")])
+def test_local_dumps_change_what_the_module_scope_run_says_they_change(local, scoped):
+    """Oracle: the module-scope run of the same pipeline. Every function-level pass after a function's first
+    dump (its first is against the empty input in local scope) makes the same numbers of changes in both,
+    leaving out the canonicalize runs the inliner made while it worked (the module scope shows the
+    inliner's half-done work in them)."""
+    from modeltools import build
+
+    read = mlir.read_stream if local.endswith(".txt") else mlir.read_tree
+    ours, theirs = read(FIXTURES / "multi_func" / local), read(FIXTURES / "multi_func" / scoped)
+    our_passes, their_passes = build(ours)["passes"], build(theirs)["passes"]
+    position = {s.filename if s.path else s.index: k for k, s in enumerate(theirs.snapshots[1:])}
+    seen: set[str] = set()
+    compared = 0
+    for k, s in enumerate(ours.snapshots[1:]):
+        op = s.detail.split(" on ")[-1].split(",")[0]
+        first, _ = op not in seen, seen.add(op)
+        inliner = re.search(r"/0_[23]_canonicalize", s.filename) if s.path else 11 <= s.index <= 16
+        if "local scope" not in s.detail or first or inliner:
+            continue
+        twin = their_passes[position[s.filename if s.path else s.index]]
+        assert (our_passes[k]["ins"], our_passes[k]["del"]) == (twin["ins"], twin["del"]), (local, s.filename)
+        compared += 1
+    assert compared >= 15
+
+
+def test_after_change_dumps_leave_no_gaps_and_every_pass_changed_something():
+    """--mlir-print-ir-after-change prints only passes that changed the IR, with no gaps in the numbers."""
+    from modeltools import build
+
+    dump = mlir.read_tree(FIXTURES / "affine_matmul/variant_tree_dir_after_change")
+    assert not any("missing" in n for n in dump.notes)
+    passes = build(dump)["passes"]
+    assert len(passes) == 15 and all(p["before"] != p["after"] for p in passes)
+
+
+def test_flat_flags_put_the_inliners_canonicalize_before_the_inline_dump():
+    """`--inline --canonicalize ...`: every pass on builtin.module; the only function folders are the canonicalize
+    the inliner ran inside itself, numbered under the module's entry 0 (created, never dumped), so they come
+    first, and the module counter starts at 1 without a missing-dump note."""
+    dump = mlir.read_tree(FIXTURES / "multi_func/variant_tree_dir_flat_flags")
+    names = [(s.name, s.detail.split(" on ")[1]) for s in dump.snapshots[1:]]
+    nested = [n for n in names if n[1].startswith("func.func")]
+    assert len(nested) == 6 and names[:6] == nested and all(name == "canonicalize" for name, _ in nested)
+    assert [name for name, _ in names[6:]] == ["inline", "canonicalize", "cse", "convert-scf-to-cf", "convert-to-llvm",
+                                               "reconcile-unrealized-casts"]
+    assert not any("missing" in n for n in dump.notes)
+    assert any("sibling ops" in n for n in dump.notes)
+
+
+def test_file_times_do_not_order_a_tree(tmp_path):
+    """mtimes match the true order only when a copy kept them: the names and the IR decide, never the times."""
+    import shutil
+
+    source = FIXTURES / "multi_func/tree_dir"
+    copy = tmp_path / "tree_dir"
+    shutil.copytree(source, copy)
+    files = sorted(p for p in copy.rglob("*.mlir"))
+    for k, path in enumerate(files):  # the reverse of any order, a second apart
+        os.utime(path, (1_000_000 + (len(files) - k), 1_000_000 + (len(files) - k)))
+    assert [s.filename for s in mlir.read_tree(copy).snapshots] == [s.filename for s in mlir.read_tree(source).snapshots]
+
+
+def test_the_iree_threading_error_is_read_as_the_same_error(tmp_path):
+    """iree-compile prints the threading error plus a line of its own, and exits 0: still no IR, said so."""
+    stderr = tmp_path / "iree.stderr.txt"
+    stderr.write_text("<unknown>:0: error: IR print for module scope can't be setup on a pass-manager without disabling "
+                      "multi-threading first.\nFailed to apply pass manager CL options\n", encoding="utf-8")
+    assert mlir.looks_like_stream(stderr)
+    with pytest.raises(DumpError, match="--mlir-disable-threading"):
+        mlir.read_stream(stderr)
+
+
+def local_scope_copy(tree: Path, out: Path) -> Path:
+    """The tree a run without --mlir-print-ir-module-scope prints: headers name no op, a function's dump holds
+    the function alone (dedented), the module's dumps are unchanged."""
+    for path in sorted(tree.rglob("*.mlir")):
+        lines = path.read_text(encoding="utf-8").split("\n")
+        head = re.sub(r" \('[^']+' operation(: @\S+)?\)", "", lines[0])
+        if path.parent.name.startswith("func_func_"):
+            name = path.parent.name.removeprefix("func_func_")
+            start = next(i for i, line in enumerate(lines) if line.startswith(f"  func.func @{name}("))
+            end = lines.index("  }", start)
+            text = "\n".join([head, *(line[2:] for line in lines[start : end + 1])]) + "\n\n"
+        else:
+            text = "\n".join([head, *lines[1:]])
+        target = out / path.relative_to(tree)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+    return out
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_local_scope_run_shows_each_pass_the_changes_the_module_scope_run_shows(tmp_path, seed):
+    """Oracle on generated pipelines (benchmarks/gen_mlir.py: module passes between nested function pipelines
+    that leave functions alone, renumber them or change them): read without module scope, every pass makes
+    exactly the changes it makes with module scope."""
+    import sys
+
+    from modeltools import build
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    import gen_mlir
+
+    scoped = gen_mlir.generate(tmp_path / "scoped", functions=4, rounds=3, seed=seed).path
+    local = local_scope_copy(scoped, tmp_path / "local")
+    ours, theirs = build(mlir.read_tree(local))["passes"], build(mlir.read_tree(scoped))["passes"]
+    assert [p["file"] for p in ours] == [p["file"] for p in theirs]
+    assert [(p["ins"], p["del"]) for p in ours] == [(p["ins"], p["del"]) for p in theirs]
+    assert sum(p["before"] != p["after"] for p in ours) >= 5
+
+
+def test_a_splice_moves_the_regions_as_a_parse_would_find_them(tmp_path, monkeypatch):
+    """The spliced module is not parsed again (once per local dump): the regions it moves must be exactly the
+    ones a parse of the new text finds, on every splice of the fixtures' local-scope forms and a generated one."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    import gen_mlir
+
+    splice, checked = mlir._splice, []
+
+    def checking(whole, regions, entry):
+        found = splice(whole, regions, entry)
+        if found is not None:
+            text, moved = found
+            fresh = mlir._op_regions(text)
+            assert [(r.key, r.start, r.end, r.def_line) for r in moved] == [(r.key, r.start, r.end, r.def_line) for r in fresh]
+            checked.append(entry.filename)
+        return found
+
+    monkeypatch.setattr(mlir, "_splice", checking)
+    for program in ("multi_func", "failing_bufferize"):
+        mlir.read_tree(FIXTURES / program / "tree_dir_no_module_scope")
+        mlir.read_stream(FIXTURES / program / "stream_no_module_scope.txt")
+    mlir.read_tree(local_scope_copy(gen_mlir.generate(tmp_path / "g", functions=5, rounds=3, seed=4).path, tmp_path / "l"))
+    m = "builtin_module_no-symbol-name"  # an alias that goes with @g's last use, then @f spliced below it
+    mlir.read_tree(write_tree(tmp_path / "a", {
+        f"{m}/0_cse.mlir": header("cse", "CSE") + "\n#map = affine_map<(d0) -> (d0 + 1)>\n"
+        + module("g", "f").replace("arith.addi %arg0, %arg0", "affine.apply #map(%arg0) :", 1),
+        f"{m}/func_func_g/0_0_canonicalize.mlir": header() + "\n" + FUNC.format(name="g", body="%0 = arith.addi %arg0, %arg0 : i32"),
+        f"{m}/func_func_f/0_0_canonicalize.mlir": header() + "\n" + FUNC.format(name="f", body="%0 = arith.addi %arg0, %arg0 : i32"),
+        f"{m}/1_inline.mlir": header("inline", "Inliner") + "\n" + module("g", "f"),
+    }))
+    assert checked[-2:] == [f"{m}/func_func_g/0_0_canonicalize.mlir", f"{m}/func_func_f/0_0_canonicalize.mlir"]
+    assert len(checked) >= 50

@@ -305,13 +305,9 @@ def test_highlights_name_what_a_reader_looks_for():
         assert name in captured.get(text, set()), (text, captured.get(text))
 
 
-ARCHIVE = Path("/tmp/mlir/mlir_dumps")
-
-
-@pytest.mark.skipif(not ARCHIVE.is_dir(), reason="an extra check over the whole archive; the fixtures cover its forms")
-def test_every_archive_snapshot_has_the_oracles_functions():
+def test_every_archive_snapshot_has_the_oracles_functions(archive):
     checked = 0
-    for item in sorted(ARCHIVE.glob("*/*")):
+    for item in sorted(archive.glob("*/*")):
         if mlir_format.looks_like_tree(item):
             dump = mlir_format.read_tree(item)
         elif item.suffix == ".txt" and mlir_format.looks_like_stream(item) and "threading" not in item.name:

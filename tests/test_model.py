@@ -201,3 +201,22 @@ def test_only_a_concise_dump_carries_implicit_lines(make_dump):
     explicit = "t: pl.Tile[[64], pl.FP32, pl.TileView(fractal=512)] = f()\n"
     data = build(load_dump(make_dump({"00_frontend.py": explicit, "01_after_A.py": explicit + "u = t\n"})))
     assert data["level"] == "EXPLICIT" and "implicit" not in data
+
+
+def test_a_text_first_met_as_an_explicit_base_is_rebuilt_without_a_cycle():
+    """An MLIR local dump whose pass left its op alone equals the base text cut for it, so no pass produces
+    that text then. When a later pass returns to it (B -> A after A -> B), it must not become that pass's
+    product: B is rebuilt from A, so A from B would be a cycle no reader can unwind."""
+    from pypto_ir_trace.dump import Dump, Snapshot
+
+    a = "func.func @f(%arg0: i32) -> i32 {\n  return %arg0 : i32\n}\n"
+    b = "func.func @f(%arg0: i32) -> i32 {\n  %0 = arith.addi %arg0, %arg0 : i32\n  return %0 : i32\n}\n"
+    snapshots = (
+        Snapshot(0, "0", "input", "input", "", None),
+        Snapshot(1, "1", "canonicalize", "1", a, None, base_text=a),
+        Snapshot(2, "2", "cse", "2", b, None),
+        Snapshot(3, "3", "canonicalize", "3", a, None),
+    )
+    data = build(Dump("t", snapshots, format="mlir-tree"))
+    assert [source(data, p["after"]) for p in data["passes"]] == [a, b, a]
+    assert [source(data, p["before"]) for p in data["passes"]] == [a, a, b]

@@ -122,6 +122,9 @@ class _Working:
         self.ids = read.ids
         self.digest = digest  # of the text: byte-identical texts, also across pipelines
         self.produced_by: int | None = None
+        # Served as a pass's before text while no pass had produced it (an explicit base text, or the input):
+        # stored whole, never later rebuilt from a pass, whose before text may be rebuilt from this one.
+        self.root = False
 
     @property
     def structure(self) -> Structure:
@@ -191,16 +194,18 @@ def _pipeline(dump: Dump, name: str, lines: _Lines, step: Callable[[], None],
         for snapshot, after in zip(dump.snapshots, _one_ahead(text_index(s.text) for s in dump.snapshots)):
             if not snapshot.is_input:
                 before = _before(snapshot, snapshot_text, text_index)
+                texts[before].root = texts[before].root or texts[before].produced_by is None
                 diff, renamed = None, ()
                 if before != after:
                     old, new = texts[before], texts[after]
                     if (old.digest, new.digest) not in diffs:  # the other run may have made this very change
                         found = _diff(compare.diff_pass(old.ids, old.structure, new.ids, new.structure))
                         diffs[old.digest, new.digest] = found, names.renamed(before, after, found)
-                    if new.produced_by is None and after != 0:
+                    if new.produced_by is None and not new.root and after != 0:
                         new.produced_by = len(passes)
                     diff, renamed = diffs[old.digest, new.digest]
-                passes.append(replace(_pass(snapshot, before, after, diff, record.anchors), renamed=renamed))
+                passes.append(replace(_pass(snapshot, before, after, diff, record.anchors), renamed=renamed,
+                                      before_file=_before_file(dump, snapshot)))
             snapshot_text.append(after)
             step()
         for text in texts:  # also those no pass diff needed: their lines' marks count below
@@ -258,6 +263,15 @@ class _Names:
         for piece in pieces:
             found += renumber.in_pieces(old, new, [piece.segments], old_spans, new_spans)
         return tuple(sorted(found, key=lambda pair: pair[1]))
+
+
+def _before_file(dump: Dump, snapshot: Snapshot) -> str:
+    """What a pass is diffed against, for the Before pane, when it is not the snapshot before it ("": that one)."""
+    if snapshot.base_text is not None:
+        return snapshot.base_name
+    if snapshot.base is not None and snapshot.base != snapshot.index - 1:
+        return dump.snapshots[snapshot.base].filename
+    return ""
 
 
 def _before(snapshot: Snapshot, snapshot_text: list[int], text_index: Callable[[str], int]) -> int:

@@ -119,6 +119,8 @@ def _run(args: argparse.Namespace) -> int:
             note(named + line)
         if len(dump.snapshots) == 1:
             note(f"{named}the dump holds only {dump.input_file}: no pass snapshot follows it")
+        for failed in (s for s in dump.snapshots if s.failed):  # a CI log says it without opening the report
+            note(f"{named}{failed.label} {failed.name} failed: the pipeline stopped there ({failed.filename})")
     progress = _Progress() if sys.stderr.isatty() else None
     try:
         if baseline:

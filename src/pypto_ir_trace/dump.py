@@ -27,6 +27,7 @@ class Snapshot:
     failed: bool = False  # the pass reported failure: the pipeline stopped here
     base: int | None = None  # index of the earlier snapshot this one is diffed against; None: the one before it
     base_text: str | None = None  # an explicit text to diff against instead (e.g. an op cut out of a module dump)
+    base_name: str = ""  # what base_text is, where the Before pane names its file ("@f cut out of 3_cse.mlir")
     header_lines: int = 0  # leading lines that name the dump (MLIR's "// -----// IR Dump After ..."), not its text
 
     @property
@@ -50,6 +51,7 @@ class Dump:
     format: str = "pypto"  # the name of the format record that read it
     notes: tuple[str, ...] = ()  # what the user must be told (ambiguous order, overwritten files); one line each
     name: str = ""  # the pipeline's name where a report holds several ("PyPTO", a codegen unit); default: title
+    files: tuple[Path, ...] = ()  # files read besides the snapshots' own (an MLIR stream): never written over
 
     @property
     def input_file(self) -> str:

@@ -82,6 +82,9 @@ class Pass:
     # (before line, after line) of changed lines equal under one consistent renaming of value names
     # within their function (renumber.py), sorted by after line; only for languages with value names
     renamed: tuple[tuple[int, int], ...] = ()
+    # what the pass is diffed against when not the snapshot before it (an MLIR Before dump, an op's own
+    # previous dump, an op cut out of a module dump); "": that one
+    before_file: str = ""
 
 
 @dataclass(frozen=True)
@@ -213,6 +216,8 @@ def _pass(p: Pass) -> dict:
     if p.failed:
         entry["failed"] = True
     entry.update({"before": p.before, "after": p.after, "ins": p.inserted, "del": p.deleted})
+    if p.before_file:
+        entry["beforeFile"] = p.before_file
     if p.warnings is not None:
         entry["warnings"] = p.warnings
     if p.anchors:

@@ -21,8 +21,9 @@ class OutputError(Exception):
 
 
 def dump_files(dump) -> list[Path]:
-    """The files a run reads: every snapshot and the .log beside it (a report written there would become one)."""
-    files = []
+    """The files a run reads: every snapshot and the .log beside it (a report written there would become one),
+    and any other file the dump was read from (an MLIR stream holds every snapshot)."""
+    files = list(dump.files)
     for snapshot in dump.snapshots:
         if snapshot.path is not None:
             files += [snapshot.path, snapshot.path.with_suffix(".log")]

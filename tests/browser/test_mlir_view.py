@@ -255,3 +255,34 @@ def test_switching_pipelines_keeps_ignore_renumbering_and_the_theme(open_report,
     assert "renamed" in counts(page)
     pipeline_box(page).select_option(label="kernel_aic")
     assert page.get_by_role("checkbox", name="Ignore renumbering").is_checked()
+
+
+@pytest.mark.parametrize("viewport", [(1024, 768), (1400, 900)])
+def test_what_the_pass_ran_on_stays_readable_at_common_widths(open_report, viewport):
+    """The op a pass ran on is the detail MLIR users read first: the picker beside it wraps before it is cut."""
+    page = open_report(MULTI, fragment="#pass=36", viewport=viewport).page
+    expect_heading(page, "36 canonicalize")
+    page.get_by_role("checkbox", name="Ignore renumbering").check()  # the longest counts: "+x −y, n renamed"
+    detail = page.locator("#pass-detail")
+    assert detail.inner_text() == "Canonicalizer on llvm.func @axpb_exp"
+    assert detail.evaluate("e => e.scrollWidth <= e.clientWidth"), detail.evaluate("e => [e.scrollWidth, e.clientWidth]")
+    assert page.get_by_role("combobox", name="Compare with").is_visible()
+
+
+def test_the_before_pane_names_what_the_pass_is_diffed_against(open_report):
+    """In local scope a pass is diffed against its op's text, not the dump before it (another function's)."""
+    page = open_report("mlir/multi_func/tree_dir_no_module_scope", fragment="#pass=34").page
+    expect_heading(page, "34 canonicalize")
+    before = page.locator("#before-file")
+    assert before.inner_text() == "llvm_func_expf_ext cut out of builtin_module_no-symbol-name/5_reconcile-unrealized-casts.mlir"
+    assert counts(page) == "no-op"
+    assert page.get_by_text("No-op: this pass printed exactly the text it is diffed against (llvm_func_expf_ext cut "
+                            "out of builtin_module_no-symbol-name/5_reconcile-unrealized-casts.mlir).").is_visible()
+    page.evaluate("location.hash = '#pass=3'")
+    expect_heading(page, "3 canonicalize")
+    assert before.inner_text() == "(input not dumped)"  # its first dump: nothing holds it before
+    page.evaluate("location.hash = '#pass=4'")
+    expect_heading(page, "4 cse")
+    assert before.inner_text() == "builtin_module_no-symbol-name/func_func_axpb_exp/0_0_canonicalize.mlir"
+    page.get_by_role("combobox", name="Compare with").select_option(label="1 canonicalize")
+    assert before.inner_text() == "builtin_module_no-symbol-name/func_func_expf_ext/0_0_canonicalize.mlir"

@@ -4,6 +4,7 @@ records, never a format's name."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -66,9 +67,25 @@ def load(path: str | Path, name: str | None = None) -> tuple[Dump, ...]:
     for record in FORMATS.values():
         if record.looks_like(root):
             return (_read(record, root),)
+    if root.is_file():  # the one format that is a file, with its first header line past where detection looks
+        try:
+            return (_read(FORMATS["mlir-stream"], root),)
+        except DumpError as err:
+            raise DumpError(f"input is not a directory: {root}; as an MLIR after-all stream: {err}") from None
     if not root.is_dir():
         raise DumpError(f"input is not a directory: {root}")
+    if not _holds_a_file(root):
+        raise DumpError(
+            f"{root} holds no file: nothing to read (a passes_dump/ starts with 00_frontend.py; an MLIR tree dir "
+            "stays empty when the compiler printed an error instead, e.g. --mlir-print-ir-module-scope without "
+            "--mlir-disable-threading)"
+        )
     return (_read(FORMATS["pypto"], root),)  # its error says what a passes_dump/ should hold
+
+
+def _holds_a_file(root: Path) -> bool:
+    """Anything but folders, at any depth (stops at the first)."""
+    return any(files for _, _, files in os.walk(root))
 
 
 def _read(record: Format, root: Path) -> Dump:

@@ -8,9 +8,11 @@ What a snapshot is, and what it is diffed against (Snapshot.base / base_text):
   argument ("canonicalize"). An After dump is diffed against the latest Before dump of the same op
   and pass that no After has answered yet: that is exactly what the pass did, whatever ran between.
 - A whole dump (--mlir-print-ir-module-scope, or a dump of the top-level op) is diffed against the
-  previous whole dump. A local-scope dump holds only its op: it is diffed against that op's previous
-  dump, or, for the op's first dump, against the op's text cut out of the latest dump of an enclosing
-  op (indentation removed), or against the empty input when there is none: never against the module.
+  previous whole dump, with the local-scope dumps since put in place of their ops (the IR its pass
+  received: else it would show what those passes changed as its own). A local-scope dump holds only
+  its op: it is diffed against that op's previous dump, or, for the op's first dump, against the op's
+  text cut out of the latest dump of an enclosing op (indentation removed), or against the empty
+  input when there is none: never against the module.
 Tree order (the README's integer-tuple rule): a file's key interleaves its folders and counters,
 ((top folder, c1), (next folder, c2), ...), compared as tuples, so a prefix sorts first. The names
 do not order sibling ops that ran after the same parent dump: each op's dumps are kept together (a
@@ -49,6 +51,7 @@ _DIAGNOSTIC = re.compile(
     r"^(?P<file><unknown>|[^\s:\"]+?):(?P<line>\d+)(?::(?P<col>\d+))?: "
     r"(?P<severity>error|warning|note|remark): (?P<msg>.*)$"
 )
+_ALIAS = re.compile(r"^(?P<name>[#!][A-Za-z_][\w.$-]*) = ")  # an attribute or type alias definition
 _THREADING = "without disabling multi-threading"
 _THREADING_HELP = (
     "the compiler printed an error instead of IR: --mlir-print-ir-module-scope needs "
@@ -221,7 +224,7 @@ def read_stream(path: Path) -> Dump:
             "headers do not name the op (no --mlir-print-ir-module-scope): a dump that holds one function is "
             "diffed against that function's previous dump, any other against the previous such dump"
         )
-    return _dump(file, dumps, notes, "mlir-stream")
+    return replace(_dump(file, dumps, notes, "mlir-stream"), files=(file,))
 
 
 def anchors(warnings: str, filename: str) -> list[tuple[int, int, str]]:
@@ -482,11 +485,23 @@ def _dump(source: Path, entries: list[_Entry], notes: list[str], format_name: st
     notes.insert(
         0, "MLIR dumps hold no copy of the pipeline's input: snapshot 0 is empty, so the first dump shows as added"
     )
-    bases, uncut = _bases(entries)
+    bases, uncut, unspliced, unseen = _bases(entries)
     if any(e.local for e in entries):
         notes.append(
             "local-scope dumps (no --mlir-print-ir-module-scope) hold only their op: each is diffed against that "
-            "op's previous dump, its first dump against the op cut out of the last dump of an enclosing op"
+            "op's previous dump, its first dump against the op cut out of the last dump of an enclosing op; "
+            "a dump of the whole IR after local ones is diffed against the previous whole dump with those "
+            "local dumps put in place of their ops"
+        )
+    if unspliced:
+        notes.append(
+            f"{unspliced} dump(s) of the whole IR follow a local dump whose op was not found in the previous "
+            "whole dump: they are diffed against that whole dump, so they also show what the local passes changed"
+        )
+    if unseen:
+        notes.append(
+            f"the first dump of the whole IR ({unseen}) comes after local dumps only: the IR its pass received was "
+            "never printed whole, so it is shown against the empty input and its counts are the whole IR's"
         )
     if uncut:
         notes.append(
@@ -494,7 +509,7 @@ def _dump(source: Path, entries: list[_Entry], notes: list[str], format_name: st
             "their first dump is shown against the empty input"
         )
     snapshots = [Snapshot(0, "0", "input", "(input not dumped)", "", None, detail="the pipeline's input is not dumped")]
-    for index, (entry, (base, base_text)) in enumerate(zip(entries, bases), start=1):
+    for index, (entry, (base, base_text, base_name)) in enumerate(zip(entries, bases), start=1):
         snapshots.append(
             Snapshot(
                 index=index,
@@ -508,63 +523,174 @@ def _dump(source: Path, entries: list[_Entry], notes: list[str], format_name: st
                 failed=entry.header.failed,
                 base=None if base == index - 1 and base_text is None else base,
                 base_text=base_text,
+                base_name=base_name,
                 header_lines=1,
             )
         )
     return Dump(title=_title(source), snapshots=tuple(snapshots), format=format_name, notes=tuple(notes))
 
 
-def _bases(entries: list[_Entry]) -> tuple[list[tuple[int | None, str | None]], list[str]]:
-    """(base index, base text) for each entry, snapshot indices counting the empty input as 0."""
+def _bases(entries: list[_Entry]) -> tuple[list[tuple[int | None, str | None]], list[str], int, str]:
+    """(base index, base text, what that text is) for each entry, snapshot indices counting the empty input as 0; the local
+    dumps that had nothing to cut their op from; how many whole dumps could not be given the local dumps
+    before them (diffed against the previous whole dump, so they also show what those passes changed);
+    the first whole dump when local dumps came before it ("21 finalize-memref-to-llvm"), else ""."""
     last_of: dict[str, int] = {}
     open_before: dict[tuple[str, str], int] = {}
     last_whole = 0
-    bases: list[tuple[int | None, str | None]] = []
+    # The last whole dump with every local dump since put in place of its op (header line kept, as the
+    # dumps have it), and its op regions: what a whole dump's pass received. None: no local dump since, or one
+    # could not be put in.
+    current: tuple[str, tuple] | None = None
+    lost = False  # a local dump since the last whole dump could not be put in
+    unspliced = 0
+    unseen = ""
+    bases: list[tuple[int | None, str | None, str]] = []
+    spliced = 0  # local dumps put in the last whole dump
     uncut: list[str] = []
     for index, entry in enumerate(entries, start=1):
         step = (entry.op_id, entry.header.arg)
-        base, text = None, None
+        base, text, name = None, None, ""
         if not entry.header.before and step in open_before:
             base = open_before.pop(step)
         elif not entry.local:
-            base = last_whole
-        elif entry.op_id in last_of:
-            base = last_of[entry.op_id]
+            if current is not None and not lost:
+                text = current[0].split("\n", 1)[1]
+                name = f"{entries[last_whole - 1].filename} with the {spliced} local dump(s) after it put in"
+            else:
+                base = last_whole
+                unspliced += lost
+                if not last_whole and last_of:  # only local dumps so far: nothing to put them in
+                    unseen = f"{index} {entry.header.arg}"
         else:
+            # The op as it stands now: its own last dump, unless a dump of an enclosing op came after it
+            # (a module pass changes functions too): then the op cut out of that one.
+            own = last_of.get(entry.op_id)
             enclosing = [last_of[a] for a in entry.ancestors if a in last_of]
             if last_whole:
                 enclosing.append(last_whole)
-            if enclosing:
+            if enclosing and (own is None or max(enclosing) > own):
                 source = entries[max(enclosing) - 1]
                 text = _cut(source.text(), entry)
+                name = f"{entry.where or entry.op_id} cut out of {source.filename}" if text is not None else ""
             if text is None:
-                base = 0
-                uncut.append(entry.filename)
+                base = own if own is not None else 0
+                if own is None:
+                    uncut.append(entry.filename)
         if entry.header.before:
             open_before[step] = index
         last_of[entry.op_id] = index
         if not entry.local:
-            last_whole = index
-        bases.append((base, text))
-    return bases, uncut
+            last_whole, current, lost, spliced = index, None, False, 0
+        elif last_whole and not lost:
+            if current is None:
+                whole = entries[last_whole - 1].text()
+                current = whole, _op_regions(whole)
+            current = _splice(*current, entry)
+            lost, spliced = current is None, spliced + 1
+        bases.append((base, text, name))
+    return bases, uncut, unspliced, unseen
 
 
-def _cut(source_text: str, entry: _Entry) -> str | None:
-    """The entry's op as it stands in an enclosing dump, dedented and under that dump's header line."""
+def _region_in(source_text: str, entry: _Entry, regions: tuple | None = None):
+    """Where the local entry's op stands in an enclosing dump's text (its op regions, if known), or None."""
     key = _single_op(entry.text()) if entry.content is None else entry.op_id
     if key is None:
         return None
-    lines, _ = split_lines(source_text)
     name = key.rsplit("::", 1)[-1]
-    region = _locate(_op_regions(source_text), name, entry.op_id)
+    region = _locate(_op_regions(source_text) if regions is None else regions, name, entry.op_id)
     if region is None or (entry.where and not entry.where.endswith(f"_{name.removeprefix('@')}")):
         return None
+    return region
+
+
+def _cut(source_text: str, entry: _Entry) -> str | None:
+    """The entry's op as it stands in an enclosing dump, dedented: the text its first local dump is
+    diffed against (without a header line: a snapshot's text has none)."""
+    region = _region_in(source_text, entry)
+    if region is None:
+        return None
+    lines, _ = split_lines(source_text)
     indent = len(lines[region.def_line]) - len(lines[region.def_line].lstrip(" "))
     body = [
         line[indent:] if not line[:indent].strip() else line.lstrip(" ")
         for line in lines[region.start : region.end]
     ]
-    return "".join(line + "\n" for line in [lines[0], *body]) + "\n"
+    return _without_aliases("".join(line + "\n" for line in body) + "\n", lines)
+
+
+def _without_aliases(text: str, lines: list[str]) -> str:
+    """The text with the aliases the dump `lines` defines (`#map = affine_map<...>` before its top op)
+    written out: a local-scope dump prints every attribute and type in full."""
+    aliases = {}
+    for line in lines[1:]:
+        match = _ALIAS.match(line)
+        if match is None:
+            break
+        aliases[match["name"]] = line[match.end() :]
+    if not aliases:
+        return text
+    used = re.compile("|".join(re.escape(name) for name in sorted(aliases, key=len, reverse=True)) + r"(?![\w.$-])")
+    for _ in range(len(aliases)):  # an alias may be defined with another
+        text, count = used.subn(lambda m: aliases[m.group()], text)
+        if not count:
+            break
+    return text
+
+
+def _splice(whole: str, regions: tuple, entry: _Entry) -> tuple[str, tuple] | None:
+    """The whole dump's text (header line first, its op regions given) with the local entry's op replaced by
+    the entry's text, indented to where the op stands, and the new text's regions; None when the op cannot
+    be found in it."""
+    region = _region_in(whole, entry, regions)
+    if region is None:
+        return None
+    lines, _ = split_lines(whole)
+    indent = lines[region.def_line][: len(lines[region.def_line]) - len(lines[region.def_line].lstrip(" "))]
+    own = split_lines(entry.text())[0][1:]  # after its header line
+    while own and not own[-1].strip():  # a dump ends with a blank line
+        own.pop()
+    body = [indent + line if line else line for line in own]
+    spliced = [*lines[: region.start], *body, *lines[region.end :]]
+    kept = _used_aliases(spliced)
+    text = "".join(line + "\n" for line in kept)
+    moved = _moved(regions, region, _op_regions(entry.text()), len(body), len(spliced) - len(kept))
+    return text, moved if moved is not None else _op_regions(text)
+
+
+def _moved(regions: tuple, region, own: tuple, length: int, dropped: int) -> tuple | None:
+    """The regions after `region` was replaced by `length` lines (its local dump's regions `own`, header at row
+    0) and `dropped` alias lines above every op went: found without parsing the text again (a big module,
+    spliced once per local dump). None when the op holds other regions or its dump names it otherwise."""
+    if len(own) != 1 or own[0].end - own[0].start != length or own[0].key.rsplit("::", 1)[-1] != region.key.rsplit("::", 1)[-1]:
+        return None
+    delta = length - (region.end - region.start)
+    moved = []
+    for r in regions:
+        if r == region:
+            r = replace(r, end=r.start + length, def_line=r.start + own[0].def_line - own[0].start)
+        elif r.start >= region.end:
+            r = replace(r, start=r.start + delta, end=r.end + delta, def_line=r.def_line + delta)
+        elif r.start <= region.start and region.end <= r.end:
+            r = replace(r, end=r.end + delta)
+        elif r.end > region.start:  # inside the op: its dump decides what is there now
+            return None
+        moved.append(replace(r, start=r.start - dropped, end=r.end - dropped, def_line=r.def_line - dropped))
+    return tuple(moved)
+
+
+def _used_aliases(lines: list[str]) -> list[str]:
+    """The lines without the alias definitions (`#map = ...` before the top op) that nothing uses any more:
+    MLIR prints only the aliases the IR uses, and a local dump prints none (its attributes in full)."""
+    definitions = []
+    for row in range(1, len(lines)):
+        match = _ALIAS.match(lines[row])
+        if match is None:
+            break
+        definitions.append((row, match["name"]))
+    text = "\n".join(lines)
+    unused = {row for row, name in definitions if len(re.findall(re.escape(name) + r"(?![\w.$-])", text)) < 2}
+    return [line for row, line in enumerate(lines) if row not in unused]
 
 
 @lru_cache(maxsize=16)

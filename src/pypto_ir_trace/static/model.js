@@ -10,7 +10,7 @@
  *   pipelines[i] = {name, format, title, input, level?, implicit?, notes?, renumbering?, texts, passes}
  *   implicit = [gap, ...]: sorted line ids, each given as its difference from the one before (the first from 0)
  *   texts[t] = {ids} | {pass}, then {eol, final} | {eols}, regions [{key, kind, start, end, error?}], untrusted?
- *   passes[p] = {label, name, file, detail?, failed?, before, after, ins, del, warnings?,
+ *   passes[p] = {label, name, file, detail?, failed?, before, after, ins, del, beforeFile?, warnings?,
  *                anchors? [{log, line, message}], pieces? [{key, ins, del, segments}], inserted?, regions? {key: [ins, del]},
  *                renamed? [[bLine, aLine]]}
  *   segments = [[bStart, aStart, eq, del, ins, eq, del, ins, ...]]
@@ -44,7 +44,7 @@
  *     source(t)          text t exactly as the file had it, newlines included
  *     compare(tb, ta)    any two texts diffed like a pass (compare.js): {before, after, ins, del, pieces,
  *                        inserted, regions}, the diff fields of a pass below
- *   passes[p] = {index, label, name, file, detail, failed, changed, before, after, ins, del, warnings,
+ *   passes[p] = {index, label, name, file, detail, failed, changed, before, after, ins, del, beforeFile, warnings,
  *                anchors, pieces, inserted, regions, renamed}
  *     before / after     text indices; a no-op pass has before == after (changed false) and pieces null
  *     warnings           the pass's .log text ("" when none); anchors: [{log, line, message}], log lines that
@@ -55,6 +55,8 @@
  *     inserted           ids of the inserted lines, in after order (with `before` they rebuild `after`)
  *     regions            Map(key -> {ins, del}) of the regions the pass changes
  *     detail, failed     what the pass ran on ("" when the format does not say); whether the pass failed
+ *     beforeFile         what `before` is when not the previous snapshot (an MLIR op's own previous dump, or
+ *                        a text the reader made: "@f cut out of 3_cse.mlir"); "": the previous snapshot
  *     renamed            [[b, a]]: before line b and after line a (a deleted and an inserted line of one
  *                        piece) are equal under one consistent renaming of value names; sorted by a
  *   runs = {ours, theirs, offset, input: {identical, ins, del}, rows, first, reconverged, pipeline}, or null
@@ -155,6 +157,7 @@ const IRTraceModel = (() => {
     const pass = {
       index, label: entry.label, name: entry.name, file: entry.file, detail: entry.detail || "", failed: Boolean(entry.failed),
       changed: entry.before !== entry.after, before: entry.before, after: entry.after, ins: entry.ins, del: entry.del,
+      beforeFile: entry.beforeFile || "",
       warnings: entry.warnings || "",
       anchors: (entry.anchors || []).map(({ log, line, message }) => ({ log, line, message })),
       pieces: null,

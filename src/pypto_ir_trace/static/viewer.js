@@ -138,7 +138,7 @@ const IRTraceViewer = (() => {
         }
         return comparisons.get(key);
       },
-      beforeFile: p => snapshotFile(state.base === null ? p : state.base),
+      beforeFile: p => (state.base === null ? passes[p].beforeFile || snapshotFile(p) : snapshotFile(state.base)),
     };
     app.passList = IRTracePassList.create(app);
     app.functions = IRTraceFunctions.create(app);
@@ -183,7 +183,7 @@ const IRTraceViewer = (() => {
       const pass = app.shown(p);
       el.title.textContent = `${pass.label} ${pass.name}`;
       el.title.title = pass.detail ? `${pass.file}\n${pass.detail}` : pass.file;
-      el.detail.textContent = pass.detail;
+      el.detail.textContent = el.detail.title = pass.detail;  // the title shows a long one whole
       el.beforeFile.textContent = el.beforeFile.title = app.beforeFile(p);  // the title shows a truncated name whole
       el.afterFile.textContent = el.afterFile.title = pass.file;
       el.unifiedFile.textContent = el.unifiedFile.title = `${app.beforeFile(p)} \u2192 ${pass.file}`;
@@ -212,7 +212,9 @@ const IRTraceViewer = (() => {
       const pass = app.shown(p);
       if (state.base !== null) notes.unshift(["info", compareNote(p)]);
       else if (!passes.some(x => x.changed)) notes.unshift(["info", "The pipeline changed nothing: every pass printed the text of its predecessor."]);
-      else if (!pass.changed) notes.unshift(["info", "No-op: this pass printed exactly the text of its predecessor."]);
+      else if (!pass.changed) notes.unshift(["info", pass.beforeFile  // an MLIR op's own text, not the dump before
+        ? `No-op: this pass printed exactly the text it is diffed against (${pass.beforeFile}).`
+        : "No-op: this pass printed exactly the text of its predecessor."]);
       else if (!pass.ins && !pass.del && pass.renamedCount) notes.unshift(["info", "Only value names changed in this pass (Ignore renumbering is on)."]);
       else if (!pass.ins && !pass.del) notes.unshift(["info", "Only the line endings changed in this pass."]);
       if (pass.failed) notes.unshift(["warn", IRTracePipelines.failedNote(pass)]);
