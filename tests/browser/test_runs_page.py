@@ -196,3 +196,16 @@ def test_the_unified_layout_works_in_both_views(open_report):
     assert page.get_by_role("heading", name="35 FoldNoOpReshape").is_visible()
     assert page.get_by_role("region", name="Baseline pass output").is_visible()
     assert diff.is_visible()
+
+
+def test_the_baselines_copy_buttons_copy_its_input_and_its_output(open_report):
+    page = open_report(*PAIR, fragment="#pass=37&view=effect", permissions=["clipboard-read", "clipboard-write"]).page
+    copied = {}
+    for side, file in (("input", "35_after_FuseCreateAssembleToSlice.py"), ("output", "36_after_DeriveCallDirections.py")):
+        page.get_by_role("button", name=f"Copy full source (baseline {side})").click()
+        page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('Copied')")
+        copied[side] = page.evaluate("() => navigator.clipboard.readText()")
+        assert (FIXTURES / "runs" / "variants_memory_planner_ptoas__01_LlamaMiniProgram_explicit" / "passes_dump" / file).read_text(
+            encoding="utf-8") == copied[side]
+        page.evaluate("() => { document.querySelector('#status').textContent = ''; }")
+    assert copied["input"] != copied["output"]
