@@ -209,3 +209,22 @@ def test_the_baselines_copy_buttons_copy_its_input_and_its_output(open_report):
             encoding="utf-8") == copied[side]
         page.evaluate("() => { document.querySelector('#status').textContent = ''; }")
     assert copied["input"] != copied["output"]
+
+
+def test_the_pass_lists_marks_follow_the_view(open_report):
+    """The ● of a picked function and the search counts' ▲ / ▼ say what each row's diff does in the view shown."""
+    page = open_report(*PAIR, fragment="#pass=37&fn=LlamaMiniProgram.kernel_add_scores").page
+    touched = lambda: page.evaluate("""() => [...document.querySelectorAll('#pass-list button.pass')]
+      .filter(b => b.classList.contains('touches')).map(b => b.textContent.trim().split(/\\s+/)[0])""")
+    listed = lambda: [label for label in re.search(r"is changed by \d+ pass(?:es)? \(([^)]*)\)",
+                                                   page.locator("#notes").inner_text()).group(1).split(", ") if label != "\u2026"]
+    assert touched()[:len(listed())] == listed() and "35" in touched()  # across: every row where the runs differ in it
+    page.get_by_role("button", name="Pass effect", exact=True).click()
+    assert touched() == listed() and "35" not in touched()  # effect: the passes of this run that change it
+    page.get_by_role("searchbox").fill("pl.const(0, pl.INT64)")
+    page.locator("#pass-list .hits").first.wait_for()
+    moved = lambda: page.evaluate("""() => [...document.querySelectorAll('#pass-list button.pass')]
+      .filter(b => b.querySelector('.hits.moved')).map(b => b.textContent.trim().split(/\\s+/)[0])""")
+    assert "32" in moved() and "34" in moved() and "35" not in moved()  # this run's passes that change the count
+    page.get_by_role("button", name="Across runs", exact=True).click()
+    assert "32" not in moved() and moved()[:2] == ["34", "35"]  # the runs' counts differ from 34 on

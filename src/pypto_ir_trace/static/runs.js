@@ -213,7 +213,9 @@ const IRTraceRuns = (() => {
       view = next;
       ui.across.setAttribute("aria-pressed", String(view === "across"));
       ui.effect.setAttribute("aria-pressed", String(view === "effect"));
+      app.passList.markHistory(state.wantedKey);  // the passes that change the picked function, in this view
       markRows();
+      app.search.relist();  // the counts' \u25b2 / \u25bc compare the snapshots of this view
       app.passList.applyFilters();
       if (state.selected >= 0) app.select(state.selected, true);
     }
