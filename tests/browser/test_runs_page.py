@@ -186,16 +186,31 @@ def test_compare_with_and_the_theme_in_both_views(open_report):
 
 
 def test_the_unified_layout_works_in_both_views(open_report):
-    """Unified has one Diff pane; the baseline's diff in Pass effect keeps its two (no page error either way)."""
+    """Unified: one Diff pane for this run, and one for the baseline's pass in Pass effect (no page error either way)."""
     page = open_report(*PAIR).page
     page.get_by_role("button", name="Unified").click()
     diff = page.get_by_role("region", name="Diff")
     assert diff.is_visible() and diff.locator("ins").count() > 0
     page.get_by_role("button", name="Pass effect", exact=True).click()
     page.keyboard.press("j")
-    assert page.get_by_role("heading", name="35 FoldNoOpReshape").is_visible()
-    assert page.get_by_role("region", name="Baseline pass output").is_visible()
-    assert diff.is_visible()
+    page.keyboard.press("j")
+    page.keyboard.press("j")
+    assert page.get_by_role("heading", name="37 DeriveCallDirections").is_visible()
+    baseline = page.get_by_role("region", name="Baseline pass changes")
+    assert baseline.is_visible() and diff.is_visible()
+    assert not page.get_by_role("region", name="Baseline pass input").is_visible()
+    assert not page.get_by_role("region", name="Baseline pass output").is_visible()
+    assert "35_after_FuseCreateAssembleToSlice.py \u2192 36_after_DeriveCallDirections.py" in baseline.inner_text()
+    assert baseline.locator(".row.del").count() > 0 and baseline.locator(".row.ins").count() > 0
+    assert baseline.locator(".gutter .ln.old").count() > 0  # both line numbers, as git diff prints them
+    # Switching layout keeps the place in the baseline's diff too: its changes are far right, as in this run's.
+    assert page.evaluate("document.querySelector('#scroll-baseline-unified').scrollLeft") > 0
+    page.get_by_role("button", name="Side by side").click()
+    assert not baseline.is_visible() and page.get_by_role("region", name="Baseline pass output").is_visible()
+    page.goto(page.url.split("#")[0] + "#pass=37&view=effect&layout=unified")  # a link to the layout
+    page.reload()
+    page.wait_for_selector("body[data-ready='true']", state="attached")
+    assert page.get_by_role("region", name="Baseline pass changes").is_visible()
 
 
 def test_the_baselines_copy_buttons_copy_its_input_and_its_output(open_report):

@@ -34,7 +34,7 @@ const IRTraceRuns = (() => {
     const ui = {
       across: $("runs-across"), effect: $("runs-effect"), baseline: $("runs-baseline"),
       baselineTitle: $("runs-baseline-title"), baselineCounts: $("runs-baseline-counts"),
-      baselineDiff: $("diff-baseline"), thisTitle: $("runs-this-title"), thisText: $("runs-this-text"), thisCounts: $("runs-this-counts"),
+      baselineDiff: $("diff-baseline"), baselineUnifiedFile: $("baseline-unified-file"), thisTitle: $("runs-this-title"), thisText: $("runs-this-text"), thisCounts: $("runs-this-counts"),
       main: el.diff.parentElement,
     };
     let view = "across";
@@ -64,8 +64,12 @@ const IRTraceRuns = (() => {
     const previousFile = (pipeline, p) => (p === 0 ? pipeline.input.file : pipeline.passes[p - 1].file);
 
     // ---- the baseline's panes (Pass effect) ------------------------------------------------------------
+    // The baseline's layout follows the page's once its panes are switched (baselineLayout): until then its
+    // relayout still reads the layout it shows, to keep its place.
+    let baselineShown = state.layout;
     const baselineState = new Proxy(state, {
       get(target, name) {
+        if (name === "layout") return baselineShown;
         if (name !== "key") return target[name];
         const shown = baselinePass[target.selected];
         const texts = app.pipeline.texts;
@@ -77,7 +81,7 @@ const IRTraceRuns = (() => {
     // Its own Expand all / Collapse all, never shown: the page's buttons press them too (below).
     const folds = { expand: app.make("button"), collapse: app.make("button") };
     const baselineEl = Object.assign({}, el, folds, {
-      diff: ui.baselineDiff, panes: [$("scroll-baseline-before"), $("scroll-baseline-after")],
+      diff: ui.baselineDiff, panes: ["before", "after", "unified"].map(side => $("scroll-baseline-" + side)),
       copyBefore: $("copy-baseline-before"), copyAfter: $("copy-baseline-after"),
       beforeFile: $("baseline-before-file"), afterFile: $("baseline-after-file"),
     });
@@ -161,14 +165,22 @@ const IRTraceRuns = (() => {
       ui.thisCounts.textContent = countsOf(effectOf[p], row.this !== null);
       ui.baseline.classList.toggle("absent", !shown);
       ui.baselineDiff.hidden = !shown;
-      ui.baselineDiff.className = el.diff.className;
+      baselineLayout();
       if (shown) {
         baselinePanes.show(true);
         baselineEl.beforeFile.textContent = baselineEl.beforeFile.title = baselineApp.beforeFile(p);
         baselineEl.afterFile.textContent = baselineEl.afterFile.title = shown.file;
+        ui.baselineUnifiedFile.textContent = ui.baselineUnifiedFile.title = `${baselineApp.beforeFile(p)} \u2192 ${shown.file}`;
       } else {
         baselinePanes.clear();
       }
+    }
+    /** The baseline's diff in the page's layout: its Before and After panes, or its one Diff pane (Unified). */
+    function baselineLayout() {
+      ui.baselineDiff.className = el.diff.className;
+      baselineShown = state.layout;
+      const unified = state.layout === "unified";
+      baselineEl.panes.forEach((scroller, i) => { scroller.parentElement.hidden = unified !== (i === 2); });
     }
     const countsOf = (pass, runsHere) => (!runsHere ? "absent" : pass.before !== pass.after ? `+${pass.ins} \u2212${pass.del}` : "no-op");
 
@@ -235,8 +247,7 @@ const IRTraceRuns = (() => {
     el.select.addEventListener("change", refresh);
     el.base.addEventListener("change", refresh);
     [el.split, el.stacked, el.unified].forEach(button => button.addEventListener("click", () => {
-      ui.baselineDiff.className = el.diff.className;
-      baselinePanes.relayout(() => {});
+      baselinePanes.relayout(baselineLayout);
       writeLink();
     }));
     const repaint = app.panes.repaint;  // search marks (and whatever else repaints) reach both diffs
