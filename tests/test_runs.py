@@ -277,3 +277,16 @@ def test_model_round_trip_of_runs():
         "rows": [{"this": 1, "baseline": None, "same": False, "ins": 2, "del": 3}], "first": 0, "reconverged": [],
     }
     assert programs.DEFAULT_DIRECTORY and "runs" not in model.to_json(model.Report("t", "g", 3, {}, (), (), (), (), ()))
+
+
+def test_the_summary_line_says_where_the_runs_part(tmp_path, capsys):
+    """The one-line summary names the first divergent pass, says so when the inputs differ already, and says plainly
+    when the runs never differ (as the page does)."""
+    two_runs(DSA, PTOAS, tmp_path)
+    assert capsys.readouterr().err.splitlines()[-1].endswith("first divergent after 34 AllocateMemoryAddr")
+    two_runs(DSA, DSA, tmp_path)
+    assert capsys.readouterr().err.splitlines()[-1].endswith("the two runs print identical IR after every pass")
+    this = write_dump(tmp_path / "new", {"00_frontend.py": PROGRAM + "# x\n", "01_after_A.py": PROGRAM + "# x\n"})
+    baseline = write_dump(tmp_path / "old", {"00_frontend.py": PROGRAM, "01_after_A.py": PROGRAM})
+    two_runs(this, baseline, tmp_path)
+    assert capsys.readouterr().err.splitlines()[-1].endswith("the runs differ already in their input")

@@ -152,7 +152,12 @@ def _summary(report) -> str:
     if report.runs is not None:
         rows = report.runs.rows
         first = report.runs.first_divergent
-        where = f"first divergent after {programs.row_name(report, rows[first])}" if first is not None else "identical"
+        if not report.runs.inputs.identical:  # what a pass did cannot part runs that differ from the start
+            where = "the runs differ already in their input"
+        elif first is not None:
+            where = f"first divergent after {programs.row_name(report, rows[first])}"
+        else:
+            where = "the two runs print identical IR after every pass"
         return f"two runs, {len(rows)} aligned passes, {where}"
     passes = [p for pipeline in report.pipelines for p in pipeline.passes]
     changed = sum(p.before != p.after for p in passes)
