@@ -243,3 +243,30 @@ def test_the_pass_lists_marks_follow_the_view(open_report):
     assert "32" in moved() and "34" in moved() and "35" not in moved()  # this run's passes that change the count
     page.get_by_role("button", name="Across runs", exact=True).click()
     assert "32" not in moved() and moved()[:2] == ["34", "35"]  # the runs' counts differ from 34 on
+
+
+def test_the_index_of_many_programs_fits_a_narrow_window(browser, tmp_path):
+    """At 1024 px the index's table fits the window (long program names wrap), and a program opens its two-run report."""
+    import shutil
+    from pypto_ir_trace import cli
+    long = "st_phase_fence_dep_compression__009_PartialReduceChainPhaseFence_explicit"  # the archive's longest name
+    new, old = tmp_path / "new", tmp_path / "old"
+    for root in (new, old):
+        shutil.copytree(FIXTURES / "real" / "advanced_01_split_k_explicit", root / long)
+        shutil.copytree(FIXTURES / "real" / "advanced_01_split_k_explicit", root / (long + "_2"))
+    edited = new / long / "passes_dump" / "42_after_MaterializeCommDomainScopes.py"
+    edited.write_text(edited.read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
+    out = tmp_path / "reports"
+    assert cli.main([str(new), "--baseline", str(old), "-o", str(out), "-q"]) == 0
+    context = browser.new_context(viewport={"width": 1024, "height": 768})
+    try:
+        page = context.new_page()
+        page.goto((out / "index.html").as_uri())
+        table = page.get_by_role("table", name="Programs whose runs differ")
+        assert table.get_by_role("cell", name="42 MaterializeCommDomainScopes").is_visible()
+        assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+        table.get_by_role("link", name=long).click()
+        page.wait_for_selector("body[data-ready='true']", state="attached")
+        assert "the runs diverge first after 42 MaterializeCommDomainScopes" in page.locator("#summary").inner_text()
+    finally:
+        context.close()
