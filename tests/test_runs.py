@@ -290,3 +290,22 @@ def test_the_summary_line_says_where_the_runs_part(tmp_path, capsys):
     baseline = write_dump(tmp_path / "old", {"00_frontend.py": PROGRAM, "01_after_A.py": PROGRAM})
     two_runs(this, baseline, tmp_path)
     assert capsys.readouterr().err.splitlines()[-1].endswith("the runs differ already in their input")
+
+
+def test_identical_programs_whose_pipelines_differ_say_so_in_the_index(tmp_path):
+    """A pass that changed nothing, run in one run only, leaves the IR identical: the program is collapsed with the
+    identical ones, but its line says the pipelines differ."""
+    new, old = tmp_path / "new", tmp_path / "old"
+    same = {"00_frontend.py": PROGRAM, "01_after_A.py": PROGRAM, "02_after_B.py": PROGRAM + "# b\n"}
+    for root in (new, old):
+        write_dump(root / "same", same)
+    write_dump(new / "noop", same)
+    write_dump(old / "noop", {"00_frontend.py": PROGRAM, "01_after_A.py": PROGRAM, "02_after_Noop.py": PROGRAM,
+                              "03_after_B.py": PROGRAM + "# b\n"})
+    out = tmp_path / "reports"
+    assert cli.main([str(new), "--baseline", str(old), "-o", str(out)]) == 0
+    rows = index_rows(out)
+    assert rows["same"]["status"] == rows["noop"]["status"] == "identical"
+    page = (out / "index.html").read_text(encoding="utf-8")
+    line = lambda name: re.search(rf'<li data-program="{name}" data-status="identical">(.*?)</li>', page, re.S).group(1)
+    assert "1 pass in one run only" in line("noop") and "one run only" not in line("same")

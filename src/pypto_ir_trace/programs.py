@@ -38,6 +38,7 @@ class Program:
     differing: int = 0  # rows after which the runs differ
     rows: int = 0  # aligned rows
     passes: tuple[int, int] = (0, 0)  # passes in this run, in the baseline
+    one_side: int = 0  # rows of a pass only one run runs: identical IR, yet the pipelines differ
 
 
 def _looks_like_dump(path: Path) -> bool:
@@ -140,8 +141,9 @@ def _summary(name: str, file: str, report: Report) -> Program:
     elif runs.first_divergent is not None:
         found = runs.rows[runs.first_divergent]
         first = row_name(report, found)
+    one_side = sum(row.this is None or row.baseline is None for row in runs.rows)
     return Program(name, status, file, first, found.inserted if found else 0, found.deleted if found else 0,
-                   differing, len(runs.rows), _passes(report))
+                   differing, len(runs.rows), _passes(report), one_side)
 
 
 def row_name(report: Report, row) -> str:
