@@ -270,3 +270,14 @@ def test_the_index_of_many_programs_fits_a_narrow_window(browser, tmp_path):
         assert "the runs diverge first after 42 MaterializeCommDomainScopes" in page.locator("#summary").inner_text()
     finally:
         context.close()
+
+
+def test_the_list_opens_with_the_rows_after_the_first_divergence_in_view(open_report):
+    """The red line where the runs part is not left at the list's bottom edge: the rows after it show too."""
+    page = open_report(*PAIR).page
+    inside = page.evaluate("""() => {
+      const list = document.querySelector('#pass-list').getBoundingClientRect();
+      const next = document.querySelector("#pass-list button[aria-current='true']").closest('li').nextElementSibling.getBoundingClientRect();
+      return next.top >= list.top && next.bottom <= list.bottom;
+    }""")
+    assert inside

@@ -262,6 +262,9 @@ const IRTraceRuns = (() => {
     }
     setView(viewOf(hash));
     if (state.selected < 0 && passes.length) app.select(0);
+    // The row opened on (the first divergence) mid-list, not at its bottom edge: the rows after it show too.
+    const opened = el.list.querySelector("button[aria-current='true']");
+    if (opened) opened.scrollIntoView({ block: "center" });
   }
 
   return { create };
