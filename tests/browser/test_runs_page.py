@@ -281,3 +281,24 @@ def test_the_list_opens_with_the_rows_after_the_first_divergence_in_view(open_re
       return next.top >= list.top && next.bottom <= list.bottom;
     }""")
     assert inside
+
+
+def test_runs_whose_inputs_differ_open_on_the_inputs(open_report):
+    """The runs differ from the start: an input row shows the baseline's input against this run's."""
+    page = open_report("runs/small/this", "--baseline", str(FIXTURES / "runs" / "small" / "other_input")).page
+    assert "the runs differ already in their input" in page.locator("#summary").inner_text()
+    assert page.get_by_role("heading", name="00 input").is_visible()
+    assert page.evaluate("location.hash") == "#pass=00"
+    assert page.locator("#pass-counts").inner_text() == "+1 \u22121 between the runs"
+    before, after = page.get_by_role("region", name="Before"), page.get_by_role("region", name="After")
+    assert "baseline: 00_frontend.py" in before.inner_text() and "this run: 00_frontend.py" in after.inner_text()
+    assert "# from demo.py:12" in before.locator(".row.del").inner_text() and after.locator(".row.ins").count() == 1
+    buttons = page.get_by_role("navigation", name="Passes").get_by_role("button")
+    assert buttons.count() == 4 and "added" not in buttons.nth(0).inner_text()
+    assert "runs-reconverged" in buttons.nth(1).get_attribute("class")  # identical again after InlineFunctions
+    page.get_by_role("button", name="Pass effect", exact=True).click()
+    assert "No pass ran: the two runs' inputs differ" in page.locator("#notes").inner_text()
+    assert page.locator("#runs-this-title").inner_text().strip().endswith("(the input: no pass ran)")
+    page.keyboard.press("j")
+    assert page.get_by_role("heading", name="01 InlineFunctions").is_visible()
+    assert page.get_by_role("region", name="Baseline pass output").is_visible()

@@ -108,22 +108,27 @@ const IRTraceRuns = (() => {
     }
     const sameEffect = (a, b) => changeOf(a) === changeOf(b);
     const rowName = p => `${passes[p].label} ${passes[p].name}`;
-    const oneSide = row => (row.baseline === null ? "this run only" : row.this === null ? "baseline only" : "");
+    const oneSide = row => (row.input ? "" : row.baseline === null ? "this run only" : row.this === null ? "baseline only" : "");
     const TAGS = { "this run only": "added", "baseline only": "removed" };
 
     function summary() {
-      const differing = rows.filter(({ row }) => !row.identical).length;
+      const differing = rows.filter(({ row }) => !row.identical && !row.input).length;
+      const passRows = rows.length - (runs.input.identical ? 0 : 1);
       if (!differing && runs.input.identical) return "The two runs print identical IR after every pass.";
       const parts = [];
       if (!runs.input.identical) parts.push(`the runs differ already in their input (${ours.input.file})`);
       else parts.push(`the runs diverge first after ${rowName(runs.first)}`);
       if (runs.reconverged.length) parts.push("identical again after " + runs.reconverged.map(rowName).join(", "));
-      parts.push(`${differing} of ${rows.length} passes differ`);
+      parts.push(`${differing} of ${passRows} passes differ`);
       return parts.join(" \u00b7 ");
     }
 
     function note(p) {
       const { row, files } = rows[p];
+      if (row.input) {
+        return view === "effect" ? "No pass ran: the two runs' inputs differ (Across runs shows how)."
+          : "The two runs' inputs differ: Across runs shows the baseline's input (Before) against this run's (After).";
+      }
       const side = oneSide(row);
       const name = passes[p].name;
       const only = side === "this run only" ? `${name} runs in this run only: the baseline is still at ${files[1]}. `
@@ -148,6 +153,7 @@ const IRTraceRuns = (() => {
       const compared = state.base !== null;
       if (!compared) {
         if (view === "across") el.counts.textContent = row.identical ? "identical in both runs" : `+${row.ins} \u2212${row.del} between the runs`;
+        else if (row.input) el.counts.textContent = "the inputs: no pass";
         else el.counts.textContent = `this run ${countsOf(effectOf[p], row.this !== null)} \u00b7 baseline ${countsOf(baselinePass[p], row.baseline !== null)}`;
         if (view === "across" && !row.identical) el.afterFile.textContent = el.afterFile.title = "this run: " + rows[p].files[0];
       }
@@ -158,11 +164,12 @@ const IRTraceRuns = (() => {
       ui.baseline.hidden = !effect;
       ui.thisTitle.hidden = !effect;
       if (!effect) return;
-      ui.thisText.textContent = row.this !== null ? `${rowName(p)}` : `(no ${passes[p].name} in this run: nothing changes)`;
+      const absent = where => (row.input ? "(the input: no pass ran)" : `(no ${passes[p].name} in ${where})`);
+      ui.thisText.textContent = row.this !== null ? `${rowName(p)}` : absent("this run: nothing changes");
       const shown = baselinePass[p];
-      ui.baselineTitle.textContent = shown ? `${shown.label} ${shown.name}` : `(no ${passes[p].name} in the baseline)`;
+      ui.baselineTitle.textContent = shown ? `${shown.label} ${shown.name}` : absent("the baseline");
       ui.baselineCounts.textContent = shown ? countsOf(shown, true) : "";
-      ui.thisCounts.textContent = countsOf(effectOf[p], row.this !== null);
+      ui.thisCounts.textContent = row.input ? "" : countsOf(effectOf[p], row.this !== null);
       ui.baseline.classList.toggle("absent", !shown);
       ui.baselineDiff.hidden = !shown;
       baselineLayout();
