@@ -302,3 +302,15 @@ def test_runs_whose_inputs_differ_open_on_the_inputs(open_report):
     page.keyboard.press("j")
     assert page.get_by_role("heading", name="01 InlineFunctions").is_visible()
     assert page.get_by_role("region", name="Baseline pass output").is_visible()
+
+
+def test_expand_all_reaches_the_baselines_folds_when_this_run_has_none(open_report):
+    """Pass effect on a pass only the baseline runs: this run's side is a no-op without folds, the baseline's has folds."""
+    reverse = ("runs/variants_memory_planner_ptoas__01_LlamaMiniProgram_explicit", "--baseline", str(FIXTURES / THIS))
+    page = open_report(*reverse, fragment="#pass=b34&view=effect").page
+    folds = page.get_by_role("region", name="Baseline pass input").get_by_role("button", name=re.compile("unchanged line"))
+    assert folds.count() > 0
+    expand = page.get_by_role("button", name="Expand all")
+    assert expand.is_enabled()
+    expand.click()
+    assert folds.count() == 0

@@ -175,6 +175,8 @@ const IRTraceRuns = (() => {
       baselineLayout();
       if (shown) {
         baselinePanes.show(true);
+        // The page's Expand all / Collapse all press the baseline's too: usable when either diff has folds.
+        el.expand.disabled = el.collapse.disabled = el.expand.disabled && folds.expand.disabled;
         baselineEl.beforeFile.textContent = baselineEl.beforeFile.title = baselineApp.beforeFile(p);
         baselineEl.afterFile.textContent = baselineEl.afterFile.title = shown.file;
         ui.baselineUnifiedFile.textContent = ui.baselineUnifiedFile.title = `${baselineApp.beforeFile(p)} \u2192 ${shown.file}`;
