@@ -309,3 +309,21 @@ def test_identical_programs_whose_pipelines_differ_say_so_in_the_index(tmp_path)
     page = (out / "index.html").read_text(encoding="utf-8")
     line = lambda name: re.search(rf'<li data-program="{name}" data-status="identical">(.*?)</li>', page, re.S).group(1)
     assert "1 pass in one run only" in line("noop") and "one run only" not in line("same")
+
+
+def test_a_broken_dump_of_a_program_the_other_root_has_fails_the_run(tmp_path, capsys):
+    """A program whose directory in one root holds no readable dump is an error naming it, not "baseline only";
+    a directory that is no dump in either root (logs, say) is no program."""
+    new, old = tmp_path / "new", tmp_path / "old"
+    for root in (new, old):
+        for program in ("functions", "crlf"):
+            shutil.copytree(FIXTURES / "viewer" / program, root / program)
+        (root / "logs").mkdir()
+    (new / "functions" / "passes_dump" / "00_frontend.py").unlink()  # the compile died: the dump is incomplete
+    out = tmp_path / "reports"
+    assert cli.main([str(new), "--baseline", str(old), "-o", str(out)]) == 1
+    assert error_of(capsys) == f"pypto-ir-trace: error: no 00_frontend.py in {new / 'functions' / 'passes_dump'}: is this a passes_dump/ directory?"
+    assert not out.exists()
+    shutil.copytree(FIXTURES / "viewer" / "functions", new / "functions", dirs_exist_ok=True)
+    assert cli.main([str(new), "--baseline", str(old), "-o", str(out)]) == 0
+    assert set(index_rows(out)) == {"functions", "crlf"}

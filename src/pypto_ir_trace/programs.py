@@ -81,11 +81,13 @@ def run(this_root: str, baseline_root: str, output_path: str | None, format_name
         raise UsageError("-o - writes one report, but two directories of programs give a directory of reports: name it with -o")
     target = Path(output_path or DEFAULT_DIRECTORY)
     _check_target(target, roots)
-    ours = {child.name: child for child in _children(roots[0]) if _looks_like_dump(child)}
-    theirs = {child.name: child for child in _children(roots[1]) if _looks_like_dump(child)}
+    ours, theirs = ({child.name: child for child in _children(root)} for root in roots)
+    # A program is a dump in either root; its directory in the other root is then read as one (a broken dump
+    # fails the run, naming it, rather than passing for a program that root lacks).
+    names = sorted(name for name in ours.keys() | theirs.keys()
+                   if any(name in side and _looks_like_dump(side[name]) for side in (ours, theirs)))
     temp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
     try:
-        names = sorted(ours.keys() | theirs.keys())
         listed = []
         for name in names:
             listed.append(_program(name, ours.get(name), theirs.get(name), format_name, context, temp))
