@@ -327,3 +327,19 @@ def test_a_broken_dump_of_a_program_the_other_root_has_fails_the_run(tmp_path, c
     shutil.copytree(FIXTURES / "viewer" / "functions", new / "functions", dirs_exist_ok=True)
     assert cli.main([str(new), "--baseline", str(old), "-o", str(out)]) == 0
     assert set(index_rows(out)) == {"functions", "crlf"}
+
+
+def test_programs_named_like_the_index_get_reports_of_their_own(tmp_path):
+    new, old = tmp_path / "new", tmp_path / "old"
+    for root in (new, old):
+        for name in ("index", "index_"):
+            shutil.copytree(FIXTURES / "viewer" / "functions", root / name)
+    edit(new, "index_", 2)
+    out = tmp_path / "reports"
+    assert cli.main([str(new), "--baseline", str(old), "-o", str(out)]) == 0
+    rows = index_rows(out)
+    assert len({row["href"] for row in rows.values()} | {"index.html"}) == 3
+    assert rows["index_"]["status"] == "differs" and rows["index"]["status"] == "identical"
+    for name, row in rows.items():
+        data = render.decode_data((out / row["href"]).read_text(encoding="utf-8"))
+        assert (data["runs"]["first"] is None) == (name == "index")

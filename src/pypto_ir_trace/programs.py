@@ -158,7 +158,8 @@ def row_name(report: Report, row) -> str:
 
 
 def _file_name(program: str) -> str:
-    return program + ".html" if program != "index" else "index_.html"
+    """`<program>.html`; one more `_` for names made of index and underscores, so none is index.html or another's."""
+    return program + ("_" if program.rstrip("_") == "index" else "") + ".html"
 
 
 def _check_target(target: Path, roots: tuple[Path, Path]) -> None:
