@@ -343,3 +343,24 @@ def test_programs_named_like_the_index_get_reports_of_their_own(tmp_path):
     for name, row in rows.items():
         data = render.decode_data((out / row["href"]).read_text(encoding="utf-8"))
         assert (data["runs"]["first"] is None) == (name == "index")
+
+
+def test_roots_of_mlir_trees(tmp_path):
+    """Roots of `<program>/` MLIR trees: their files lie at any depth, so a root looks like one tree to the eye;
+    its programs are its subdirectories, each a tree, and each program opens into its two-run report."""
+    mlir = FIXTURES / "mlir"
+    new, old = tmp_path / "new", tmp_path / "old"
+    shutil.copytree(mlir / "multi_func" / "tree_dir", new / "multi_func")
+    shutil.copytree(mlir / "multi_func" / "tree_dir", old / "multi_func")
+    shutil.copytree(mlir / "failing_bufferize" / "tree_dir", new / "failing")
+    shutil.copytree(mlir / "failing_bufferize" / "tree_dir_no_module_scope", old / "failing")
+    shutil.copytree(mlir / "matmul_bias_relu" / "variant_tree_dir_two_runs", new / "two_runs")
+    out = tmp_path / "reports"
+    assert cli.main([str(new), "--baseline", str(old), "-o", str(out)]) == 0
+    rows = index_rows(out)
+    assert {name: row["status"] for name, row in rows.items()} == {
+        "multi_func": "identical", "failing": "differs", "two_runs": "this run only"}
+    data = render.decode_data((out / rows["failing"]["href"]).read_text(encoding="utf-8"))
+    assert data["pipelines"][0]["format"] == "mlir-tree" and data["runs"]["first"] is not None
+    tree = mlir / "multi_func" / "tree_dir"  # one tree is still one dump, not a root of its op folders
+    assert not programs.is_root(tree) and not programs.is_root(tree / sorted(p.name for p in tree.iterdir())[0])

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from . import builder, index, render
 from .dump import Dump, DumpError
-from .formats import FORMATS, load
+from .formats import FORMATS, load, mlir
 from .model import Report
 from .output import OutputError
 
@@ -47,9 +47,15 @@ def _looks_like_dump(path: Path) -> bool:
 
 def is_root(path: Path) -> bool:
     """A directory of programs: not a dump itself, with at least one subdirectory that is one."""
-    if not path.is_dir() or _looks_like_dump(path):
+    if not path.is_dir():
         return False
-    return any(_looks_like_dump(child) for child in _children(path))
+    dumps = sum(_looks_like_dump(child) for child in _children(path))
+    if not dumps or not _looks_like_dump(path):
+        return dumps > 0
+    # MLIR tree files lie at any depth, so a directory of programs holding trees looks like a tree too: it is
+    # one of programs when its trees' tops lie below it, in several subdirectories that are dumps.
+    depth = mlir.tree_depth(path)
+    return not FORMATS["pypto"].looks_like(path) and dumps > 1 and depth is not None and depth > 0
 
 
 def _children(path: Path) -> list[Path]:
