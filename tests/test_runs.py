@@ -4,8 +4,11 @@ directory of reports for two roots of many programs with its index page."""
 from __future__ import annotations
 
 import difflib
+import lzma
+import os
 import re
 import shutil
+import tarfile
 from pathlib import Path
 
 import pytest
@@ -14,7 +17,7 @@ from pypto_ir_trace import cli, model, programs, render
 from pypto_ir_trace.dump import Dump, Snapshot
 from pypto_ir_trace.formats import FORMATS, Format
 from pypto_ir_trace.languages import LANGUAGES
-from dumptools import FIXTURES, PROGRAM, REAL, write_dump
+from dumptools import FIXTURES, PROGRAM, REAL, REPO, write_dump
 
 RUNS = FIXTURES / "runs"
 DSA = RUNS / "variants_memory_planner_dsa_rp__03_LlamaMiniProgram_explicit"  # runs AllocateMemoryAddr
@@ -364,3 +367,105 @@ def test_roots_of_mlir_trees(tmp_path):
     assert data["pipelines"][0]["format"] == "mlir-tree" and data["runs"]["first"] is not None
     tree = mlir / "multi_func" / "tree_dir"  # one tree is still one dump, not a root of its op folders
     assert not programs.is_root(tree) and not programs.is_root(tree / sorted(p.name for p in tree.iterdir())[0])
+
+
+# ---- the archive's 128 EXPLICIT programs -------------------------------------------------------------
+
+PYPTO_ARCHIVE = REPO.parent / "shared" / "dumps" / "real-pypto-dumps.tar.xz"  # or $PYPTO_DUMPS
+
+
+def _pypto_archive() -> Path | None:
+    for candidate in (os.environ.get("PYPTO_DUMPS"), PYPTO_ARCHIVE):
+        if candidate and Path(candidate).is_file():
+            return Path(candidate)
+    return None
+
+
+def expected_index_line(this: Path | None, baseline: Path | None) -> tuple[str, str | None]:
+    """(status, first divergent pass) of a program, found from its files alone: the passes paired by name with
+    difflib, each run's current snapshot compared byte for byte."""
+    if baseline is None or this is None:
+        return ("this run only" if baseline is None else "baseline only"), None
+    ours, theirs = snapshot_files(this), snapshot_files(baseline)
+    if ours[0].read_bytes() != theirs[0].read_bytes():
+        return "differs", "input"
+    named = [[re.match(r"(\d+)_after_(.+)\.py", f.name).groups() for f in files[1:]] for files in (ours, theirs)]
+    at = [0, 0]
+    walk = []  # (how the index names the row, this run's snapshot, the baseline's)
+    matcher = difflib.SequenceMatcher(None, [n for _, n in named[0]], [n for _, n in named[1]], autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            for k in range(i2 - i1):
+                at = [i1 + k + 1, j1 + k + 1]
+                walk.append((" ".join(named[0][i1 + k]), *at))
+            continue
+        for i in range(i1, i2):  # a run's own passes: this run's first, as align.py lists a gap
+            at[0] = i + 1
+            walk.append((" ".join(named[0][i]), *at))
+        for j in range(j1, j2):
+            at[1] = j + 1
+            walk.append((" ".join(named[1][j]) + " (baseline only)", *at))
+    first = next((name for name, i, j in walk if ours[i].read_bytes() != theirs[j].read_bytes()), None)
+    return ("differs", first) if first else ("identical", None)
+
+
+def test_the_archives_128_programs_with_edits_each_programs_line_is_right(tmp_path):
+    """The issue's case: the archive's 128 EXPLICIT programs against a copy with a handful of edits of every
+    kind (a snapshot, the input, the last pass, a pass removed, a pass renamed, a change carried to the end,
+    a program on one side only); every program's line of the index is checked against its files."""
+    archive = _pypto_archive()
+    if archive is None:
+        pytest.skip(f"the PyPTO dump archive is not at {PYPTO_ARCHIVE} (set PYPTO_DUMPS)")
+    with lzma.open(archive) as stream, tarfile.open(fileobj=stream) as tar:
+        tar.extractall(tmp_path / "archive", filter="data")
+    dumps = sorted(p for p in (tmp_path / "archive").rglob("*_explicit") if (p / "passes_dump").is_dir())
+    assert len(dumps) == 128
+    new, old = tmp_path / "new", tmp_path / "old"
+    new.mkdir()
+    old.mkdir()
+    for dump in dumps:
+        (old / dump.name).symlink_to(dump)
+        (new / dump.name).symlink_to(dump)
+    picked = [dumps[k].name for k in range(0, 128, 13)]
+
+    def own(program: str) -> list[Path]:  # this run's copy of a program, to edit
+        (new / program).unlink()
+        shutil.copytree(old / program, new / program)
+        return snapshot_files(new / program)
+
+    def append(path: Path) -> None:
+        path.write_text(path.read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
+
+    def changing(files: list[Path]) -> int:  # a pass in the middle that changed the text
+        return next(k for k in range(len(files) // 2, len(files)) if files[k].read_bytes() != files[k - 1].read_bytes())
+
+    append(own(picked[0])[5])
+    append(own(picked[1])[0])
+    append(own(picked[2])[-1])
+    files = own(picked[3])
+    append(files[20])
+    append(files[7])
+    (new / picked[4]).unlink()  # the baseline only
+    files = own(picked[5])  # a pass that changed the text removed, the later ones renumbered
+    k = changing(files)
+    files[k].unlink()
+    for path in files[k + 1:]:
+        label, rest = path.name.split("_", 1)
+        path.rename(path.with_name(f"{int(label) - 1:02d}_{rest}"))
+    files = own(picked[6])  # a pass renamed
+    k = changing(files)
+    files[k].rename(files[k].with_name(files[k].name.split("_after_")[0] + "_after_RenamedPass.py"))
+    for path in own(picked[7])[15:]:  # a change carried to the end, as a compiler change is
+        text = path.read_text(encoding="utf-8")
+        path.write_text(text.replace("pl.FP32", "pl.BF16", 1), encoding="utf-8")
+    (new / (picked[8] + "_copy")).symlink_to(old / picked[8])  # this run only
+    out = tmp_path / "reports"
+    assert cli.main([str(new), "--baseline", str(old), "-o", str(out), "-q"]) == 0
+    rows = index_rows(out)
+    names = sorted({p.name for p in new.iterdir()} | {p.name for p in old.iterdir()})
+    assert sorted(rows) == names
+    found = {name: (rows[name]["status"], rows[name]["first"]) for name in names}
+    expected = {name: expected_index_line(new / name if (new / name).exists() else None,
+                                          old / name if (old / name).exists() else None) for name in names}
+    assert found == expected
+    assert sum(status == "differs" for status, _ in found.values()) >= 6  # the edits did show
