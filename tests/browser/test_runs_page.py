@@ -314,3 +314,20 @@ def test_expand_all_reaches_the_baselines_folds_when_this_run_has_none(open_repo
     assert expand.is_enabled()
     expand.click()
     assert folds.count() == 0
+
+
+def test_printing_pass_effect_prints_both_runs_diffs(open_report):
+    page = open_report(*PAIR, fragment="#pass=37&view=effect").page
+    page.emulate_media(media="print")
+    heads = lambda: page.evaluate("""() => [...document.querySelectorAll('.print-table')]
+      .filter(table => table.offsetParent !== null).map(table => table.tHead.textContent)""")
+    page.wait_for_function("() => document.querySelectorAll('.print-table').length > 0")
+    shown = heads()
+    assert len(shown) == 2, shown
+    assert "35_after_FuseCreateAssembleToSlice.py" in shown[0] and "36_after_DeriveCallDirections.py" in shown[0]  # the baseline
+    assert "36_after_FuseCreateAssembleToSlice.py" in shown[1] and "37_after_DeriveCallDirections.py" in shown[1]
+    page.emulate_media(media="screen")
+    page.get_by_role("button", name="Across runs", exact=True).click()
+    page.emulate_media(media="print")
+    page.wait_for_function("() => document.querySelectorAll('.print-table').length > 0")
+    assert len(heads()) == 1  # Across runs: one diff

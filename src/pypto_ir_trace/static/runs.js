@@ -83,7 +83,7 @@ const IRTraceRuns = (() => {
     const baselineEl = Object.assign({}, el, folds, {
       diff: ui.baselineDiff, panes: ["before", "after", "unified"].map(side => $("scroll-baseline-" + side)),
       copyBefore: $("copy-baseline-before"), copyAfter: $("copy-baseline-after"),
-      beforeFile: $("baseline-before-file"), afterFile: $("baseline-after-file"),
+      beforeFile: $("baseline-before-file"), afterFile: $("baseline-after-file"), unifiedFile: ui.baselineUnifiedFile,
     });
     const baselineApp = Object.assign({}, app, {
       el: baselineEl, state: baselineState,
@@ -92,6 +92,7 @@ const IRTraceRuns = (() => {
     });
     const baselinePanes = IRTracePanes.create(baselineApp);
     baselineApp.panes = baselinePanes;
+    IRTracePrint.create(baselineApp);  // printed above this run's diff, while it shows (Pass effect)
 
     // ---- what the viewer shows, adjusted to the rows -------------------------------------------------
     const viewerBeforeFile = app.beforeFile;
