@@ -331,3 +331,14 @@ def test_printing_pass_effect_prints_both_runs_diffs(open_report):
     page.emulate_media(media="print")
     page.wait_for_function("() => document.querySelectorAll('.print-table').length > 0")
     assert len(heads()) == 1  # Across runs: one diff
+
+
+def test_n_and_p_step_the_baselines_changes_on_a_pass_this_run_does_not_change(open_report):
+    reverse = ("runs/variants_memory_planner_ptoas__01_LlamaMiniProgram_explicit", "--baseline", str(FIXTURES / THIS))
+    page = open_report(*reverse, fragment="#pass=b34&view=effect").page
+    page.keyboard.press("n")
+    assert re.fullmatch(r"Change 2 of \d+", page.locator("#status").inner_text())
+    current = page.get_by_role("region", name="Baseline pass output").locator("[aria-current='true']")
+    assert current.count() > 0
+    page.keyboard.press("p")
+    assert re.fullmatch(r"Change 1 of \d+", page.locator("#status").inner_text())

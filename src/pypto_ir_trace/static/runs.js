@@ -260,6 +260,13 @@ const IRTraceRuns = (() => {
       baselinePanes.relayout(baselineLayout);
       writeLink();
     }));
+    const stepChange = app.panes.stepChange;  // n / p: this run's changes, or the baseline's where only it changes
+    app.panes.stepChange = delta => {
+      const p = state.selected, theirs = p >= 0 ? baselinePass[p] : null;
+      const onlyTheirs = view === "effect" && state.base === null && theirs && theirs.changed && !app.shown(p).pieces;
+      if (onlyTheirs) baselinePanes.stepChange(delta);
+      else stepChange(delta);
+    };
     const repaint = app.panes.repaint;  // search marks (and whatever else repaints) reach both diffs
     app.panes.repaint = () => { repaint(); baselinePanes.repaint(); };
     win.addEventListener("hashchange", event => setView(viewOf(new URL(event.newURL).hash)));
