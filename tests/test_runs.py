@@ -469,3 +469,19 @@ def test_the_archives_128_programs_with_edits_each_programs_line_is_right(tmp_pa
                                           old / name if (old / name).exists() else None) for name in names}
     assert found == expected
     assert sum(status == "differs" for status, _ in found.values()) >= 6  # the edits did show
+
+
+def test_compile_output_directories_compare_their_first_pipelines_and_say_so(tmp_path, capsys):
+    """Two compile output directories (passes_dump/ and ptoas_passes/<unit>/): the runs of the PyPTO pipeline
+    are compared; the units are not, and the command says so rather than calling differing runs identical."""
+    sides = {}
+    for side, unit in (("new", "tree_dir"), ("old", "tree_dir_no_module_scope")):
+        root = tmp_path / side
+        shutil.copytree(REAL / "advanced_01_split_k_concise" / "passes_dump", root / "passes_dump")
+        shutil.copytree(FIXTURES / "mlir" / "multi_func" / unit, root / "ptoas_passes" / "kernel_aiv")
+        sides[side] = root
+    data = two_runs(sides["new"], sides["old"], tmp_path)
+    assert [p["name"] for p in data["pipelines"]] == ["this run", "baseline"]  # no pipeline the page cannot show
+    err = capsys.readouterr().err
+    assert "not compared: kernel_aiv" in err and "ptoas_passes/kernel_aiv" in err
+    assert err.splitlines()[-1].endswith("the PyPTO pipelines print identical IR after every pass")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from . import __version__, builder, output, programs, render, structure
 from .dump import DumpError, split_lines
-from .formats import FORMATS, format_of, load
+from .formats import FORMATS, format_of, load, units_of
 
 PROG = "pypto-ir-trace"
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
@@ -99,6 +99,7 @@ def _run(args: argparse.Namespace) -> int:
             return _run_programs(args, note)
     dumps = load(args.passes_dump, args.format)
     baseline = load(args.baseline, args.format) if args.baseline is not None else ()
+    left_out = programs.not_compared(dumps, baseline) if baseline else []
     if baseline:
         programs.check_formats(dumps, baseline, args.passes_dump, args.baseline)
     for path, side in ((args.passes_dump, dumps), (args.baseline, baseline)):
@@ -119,6 +120,9 @@ def _run(args: argparse.Namespace) -> int:
             note(named + line)
         if len(dump.snapshots) == 1:
             note(f"{named}the dump holds only {dump.input_file}: no pass snapshot follows it")
+    if left_out:  # a compile output holds a pipeline per ptoas unit too: compare one by giving its folder
+        note(f"--baseline compares the two runs' {dumps[0].name} pipelines; not compared: {', '.join(left_out)} "
+             f"(give a unit's folder to compare it, e.g. {units_of(args.passes_dump) / left_out[0]})")
     progress = _Progress() if sys.stderr.isatty() else None
     try:
         if baseline:
@@ -132,7 +136,8 @@ def _run(args: argparse.Namespace) -> int:
     output.write(args.output, page)
     if not args.quiet:
         where = "the report to stdout" if args.output == output.STDOUT else args.output
-        print(f"{PROG}: wrote {where}: {_summary(report)}", file=sys.stderr)
+        scope = f"the {dumps[0].name} pipelines" if left_out else "the two runs"
+        print(f"{PROG}: wrote {where}: {_summary(report, scope)}", file=sys.stderr)
     return EXIT_OK
 
 
@@ -148,7 +153,7 @@ def _run_programs(args: argparse.Namespace, note) -> int:
     return EXIT_OK
 
 
-def _summary(report) -> str:
+def _summary(report, scope: str = "the two runs") -> str:
     if report.runs is not None:
         rows = report.runs.rows
         first = report.runs.first_divergent
@@ -157,7 +162,7 @@ def _summary(report) -> str:
         elif first is not None:
             where = f"first divergent after {programs.row_name(report, rows[first])}"
         else:
-            where = "the two runs print identical IR after every pass"
+            where = f"{scope} print identical IR after every pass"
         return f"two runs, {len(rows)} aligned passes, {where}"
     passes = [p for pipeline in report.pipelines for p in pipeline.passes]
     changed = sum(p.before != p.after for p in passes)

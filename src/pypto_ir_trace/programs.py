@@ -94,9 +94,9 @@ def run(this_root: str, baseline_root: str, output_path: str | None, format_name
                    if any(name in side and _looks_like_dump(side[name]) for side in (ours, theirs)))
     temp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
     try:
-        listed = []
+        listed, left_out = [], set()
         for name in names:
-            listed.append(_program(name, ours.get(name), theirs.get(name), format_name, context, temp))
+            listed.append(_program(name, ours.get(name), theirs.get(name), format_name, context, temp, left_out))
             if progress:
                 progress(len(listed), len(names))
         (temp / INDEX).write_text(index.render(listed, _title(roots[0]), _title(roots[1])), encoding="utf-8")
@@ -105,7 +105,8 @@ def run(this_root: str, baseline_root: str, output_path: str | None, format_name
         shutil.rmtree(temp, ignore_errors=True)
         raise
     changed = sum(program.status != "identical" for program in listed)
-    return f"{len(listed)} programs, {changed} not identical: {target / INDEX}"
+    unseen = f" (each program's first pipeline compared; not compared: {', '.join(sorted(left_out))})" if left_out else ""
+    return f"{len(listed)} programs, {changed} not identical{unseen}: {target / INDEX}"
 
 
 def _title(root: Path) -> str:
@@ -113,13 +114,14 @@ def _title(root: Path) -> str:
 
 
 def _program(name: str, ours: Path | None, theirs: Path | None, format_name: str | None, context: int,
-             directory: Path) -> Program:
+             directory: Path, left_out: set[str]) -> Program:
     file = _file_name(name)
     this = load(ours, format_name) if ours else ()
     baseline = load(theirs, format_name) if theirs else ()
     if this and baseline:
         check_formats(this, baseline, ours, theirs)
         report = build_pair(this, baseline, context)
+        left_out.update(not_compared(this, baseline))
     else:
         report = builder.build(this or baseline, context)
     (directory / file).write_text(render.render(report), encoding="utf-8")
@@ -129,9 +131,15 @@ def _program(name: str, ours: Path | None, theirs: Path | None, format_name: str
 
 
 def build_pair(this: tuple[Dump, ...], baseline: tuple[Dump, ...], context: int, progress=None) -> Report:
-    """One report of two runs: each side's first pipeline named after its run, the two compared row by row."""
-    named = (replace(this[0], name=NAMES[0]), *this[1:], replace(baseline[0], name=NAMES[1]), *baseline[1:])
-    return builder.build(named, context, progress, baseline=len(this))
+    """One report of two runs: each side's first pipeline named after its run, the two compared row by row.
+    The page shows those two alone, so the others (a compile output's ptoas units) stay out: see not_compared."""
+    named = (replace(this[0], name=NAMES[0]), replace(baseline[0], name=NAMES[1]))
+    return builder.build(named, context, progress, baseline=1)
+
+
+def not_compared(this: tuple[Dump, ...], baseline: tuple[Dump, ...]) -> list[str]:
+    """The pipelines of two runs that build_pair leaves out (after the first of each side), by name."""
+    return sorted({dump.name or dump.title for dump in this[1:] + baseline[1:]})
 
 
 def _passes(report: Report) -> tuple[int, int]:
