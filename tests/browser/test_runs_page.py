@@ -342,3 +342,14 @@ def test_n_and_p_step_the_baselines_changes_on_a_pass_this_run_does_not_change(o
     assert current.count() > 0
     page.keyboard.press("p")
     assert re.fullmatch(r"Change 1 of \d+", page.locator("#status").inner_text())
+
+
+def test_wrap_lines_wraps_the_baselines_diff_too(open_report):
+    page = open_report(*PAIR, fragment="#pass=37&view=effect").page
+    page.get_by_role("checkbox", name="Wrap lines").check()
+    overflow = """() => [...document.querySelectorAll('#diff-baseline .scroller')].filter(s => s.offsetParent !== null)
+      .map(s => s.scrollWidth - s.clientWidth)"""
+    assert "wrap" in page.locator("#diff-baseline").get_attribute("class")
+    assert all(extra <= 1 for extra in page.evaluate(overflow))  # no sideways scrolling left
+    page.get_by_role("checkbox", name="Wrap lines").uncheck()
+    assert any(extra > 1 for extra in page.evaluate(overflow))

@@ -260,6 +260,7 @@ const IRTraceRuns = (() => {
       baselinePanes.relayout(baselineLayout);
       writeLink();
     }));
+    el.wrap.addEventListener("change", () => baselinePanes.relayout(baselineLayout));  // the class "wrap" too
     const stepChange = app.panes.stepChange;  // n / p: this run's changes, or the baseline's where only it changes
     app.panes.stepChange = delta => {
       const p = state.selected, theirs = p >= 0 ? baselinePass[p] : null;
