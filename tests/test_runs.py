@@ -4,8 +4,11 @@ directory of reports for two roots of many programs with its index page."""
 from __future__ import annotations
 
 import difflib
+import lzma
+import os
 import re
 import shutil
+import tarfile
 from pathlib import Path
 
 import pytest
@@ -14,7 +17,7 @@ from pypto_ir_trace import cli, model, programs, render
 from pypto_ir_trace.dump import Dump, Snapshot
 from pypto_ir_trace.formats import FORMATS, Format
 from pypto_ir_trace.languages import LANGUAGES
-from dumptools import FIXTURES, PROGRAM, REAL, write_dump
+from dumptools import FIXTURES, PROGRAM, REAL, REPO, write_dump
 
 RUNS = FIXTURES / "runs"
 DSA = RUNS / "variants_memory_planner_dsa_rp__03_LlamaMiniProgram_explicit"  # runs AllocateMemoryAddr
@@ -277,3 +280,208 @@ def test_model_round_trip_of_runs():
         "rows": [{"this": 1, "baseline": None, "same": False, "ins": 2, "del": 3}], "first": 0, "reconverged": [],
     }
     assert programs.DEFAULT_DIRECTORY and "runs" not in model.to_json(model.Report("t", "g", 3, {}, (), (), (), (), ()))
+
+
+def test_the_summary_line_says_where_the_runs_part(tmp_path, capsys):
+    """The one-line summary names the first divergent pass, says so when the inputs differ already, and says plainly
+    when the runs never differ (as the page does)."""
+    two_runs(DSA, PTOAS, tmp_path)
+    assert capsys.readouterr().err.splitlines()[-1].endswith("first divergent after 34 AllocateMemoryAddr")
+    two_runs(DSA, DSA, tmp_path)
+    assert capsys.readouterr().err.splitlines()[-1].endswith("the two runs print identical IR after every pass")
+    this = write_dump(tmp_path / "new", {"00_frontend.py": PROGRAM + "# x\n", "01_after_A.py": PROGRAM + "# x\n"})
+    baseline = write_dump(tmp_path / "old", {"00_frontend.py": PROGRAM, "01_after_A.py": PROGRAM})
+    two_runs(this, baseline, tmp_path)
+    assert capsys.readouterr().err.splitlines()[-1].endswith("the runs differ already in their input")
+
+
+def test_identical_programs_whose_pipelines_differ_say_so_in_the_index(tmp_path):
+    """A pass that changed nothing, run in one run only, leaves the IR identical: the program is collapsed with the
+    identical ones, but its line says the pipelines differ."""
+    new, old = tmp_path / "new", tmp_path / "old"
+    same = {"00_frontend.py": PROGRAM, "01_after_A.py": PROGRAM, "02_after_B.py": PROGRAM + "# b\n"}
+    for root in (new, old):
+        write_dump(root / "same", same)
+    write_dump(new / "noop", same)
+    write_dump(old / "noop", {"00_frontend.py": PROGRAM, "01_after_A.py": PROGRAM, "02_after_Noop.py": PROGRAM,
+                              "03_after_B.py": PROGRAM + "# b\n"})
+    out = tmp_path / "reports"
+    assert cli.main([str(new), "--baseline", str(old), "-o", str(out)]) == 0
+    rows = index_rows(out)
+    assert rows["same"]["status"] == rows["noop"]["status"] == "identical"
+    page = (out / "index.html").read_text(encoding="utf-8")
+    line = lambda name: re.search(rf'<li data-program="{name}" data-status="identical">(.*?)</li>', page, re.S).group(1)
+    assert "1 pass in one run only" in line("noop") and "one run only" not in line("same")
+
+
+def test_a_broken_dump_of_a_program_the_other_root_has_fails_the_run(tmp_path, capsys):
+    """A program whose directory in one root holds no readable dump is an error naming it, not "baseline only";
+    a directory that is no dump in either root (logs, say) is no program."""
+    new, old = tmp_path / "new", tmp_path / "old"
+    for root in (new, old):
+        for program in ("functions", "crlf"):
+            shutil.copytree(FIXTURES / "viewer" / program, root / program)
+        (root / "logs").mkdir()
+    (new / "functions" / "passes_dump" / "00_frontend.py").unlink()  # the compile died: the dump is incomplete
+    out = tmp_path / "reports"
+    assert cli.main([str(new), "--baseline", str(old), "-o", str(out)]) == 1
+    assert error_of(capsys) == f"pypto-ir-trace: error: no 00_frontend.py in {new / 'functions' / 'passes_dump'}: is this a passes_dump/ directory?"
+    assert not out.exists()
+    shutil.copytree(FIXTURES / "viewer" / "functions", new / "functions", dirs_exist_ok=True)
+    assert cli.main([str(new), "--baseline", str(old), "-o", str(out)]) == 0
+    assert set(index_rows(out)) == {"functions", "crlf"}
+
+
+def test_programs_named_like_the_index_get_reports_of_their_own(tmp_path):
+    new, old = tmp_path / "new", tmp_path / "old"
+    for root in (new, old):
+        for name in ("index", "index_"):
+            shutil.copytree(FIXTURES / "viewer" / "functions", root / name)
+    edit(new, "index_", 2)
+    out = tmp_path / "reports"
+    assert cli.main([str(new), "--baseline", str(old), "-o", str(out)]) == 0
+    rows = index_rows(out)
+    assert len({row["href"] for row in rows.values()} | {"index.html"}) == 3
+    assert rows["index_"]["status"] == "differs" and rows["index"]["status"] == "identical"
+    for name, row in rows.items():
+        data = render.decode_data((out / row["href"]).read_text(encoding="utf-8"))
+        assert (data["runs"]["first"] is None) == (name == "index")
+
+
+def test_roots_of_mlir_trees(tmp_path):
+    """Roots of `<program>/` MLIR trees: their files lie at any depth, so a root looks like one tree to the eye;
+    its programs are its subdirectories, each a tree, and each program opens into its two-run report."""
+    mlir = FIXTURES / "mlir"
+    new, old = tmp_path / "new", tmp_path / "old"
+    shutil.copytree(mlir / "multi_func" / "tree_dir", new / "multi_func")
+    shutil.copytree(mlir / "multi_func" / "tree_dir", old / "multi_func")
+    shutil.copytree(mlir / "failing_bufferize" / "tree_dir", new / "failing")
+    shutil.copytree(mlir / "failing_bufferize" / "tree_dir_no_module_scope", old / "failing")
+    shutil.copytree(mlir / "matmul_bias_relu" / "variant_tree_dir_two_runs", new / "two_runs")
+    out = tmp_path / "reports"
+    assert cli.main([str(new), "--baseline", str(old), "-o", str(out)]) == 0
+    rows = index_rows(out)
+    assert {name: row["status"] for name, row in rows.items()} == {
+        "multi_func": "identical", "failing": "differs", "two_runs": "this run only"}
+    data = render.decode_data((out / rows["failing"]["href"]).read_text(encoding="utf-8"))
+    assert data["pipelines"][0]["format"] == "mlir-tree" and data["runs"]["first"] is not None
+    tree = mlir / "multi_func" / "tree_dir"  # one tree is still one dump, not a root of its op folders
+    assert not programs.is_root(tree) and not programs.is_root(tree / sorted(p.name for p in tree.iterdir())[0])
+
+
+# ---- the archive's 128 EXPLICIT programs -------------------------------------------------------------
+
+PYPTO_ARCHIVE = REPO.parent / "shared" / "dumps" / "real-pypto-dumps.tar.xz"  # or $PYPTO_DUMPS
+
+
+def _pypto_archive() -> Path | None:
+    for candidate in (os.environ.get("PYPTO_DUMPS"), PYPTO_ARCHIVE):
+        if candidate and Path(candidate).is_file():
+            return Path(candidate)
+    return None
+
+
+def expected_index_line(this: Path | None, baseline: Path | None) -> tuple[str, str | None]:
+    """(status, first divergent pass) of a program, found from its files alone: the passes paired by name with
+    difflib, each run's current snapshot compared byte for byte."""
+    if baseline is None or this is None:
+        return ("this run only" if baseline is None else "baseline only"), None
+    ours, theirs = snapshot_files(this), snapshot_files(baseline)
+    if ours[0].read_bytes() != theirs[0].read_bytes():
+        return "differs", "input"
+    named = [[re.match(r"(\d+)_after_(.+)\.py", f.name).groups() for f in files[1:]] for files in (ours, theirs)]
+    at = [0, 0]
+    walk = []  # (how the index names the row, this run's snapshot, the baseline's)
+    matcher = difflib.SequenceMatcher(None, [n for _, n in named[0]], [n for _, n in named[1]], autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            for k in range(i2 - i1):
+                at = [i1 + k + 1, j1 + k + 1]
+                walk.append((" ".join(named[0][i1 + k]), *at))
+            continue
+        for i in range(i1, i2):  # a run's own passes: this run's first, as align.py lists a gap
+            at[0] = i + 1
+            walk.append((" ".join(named[0][i]), *at))
+        for j in range(j1, j2):
+            at[1] = j + 1
+            walk.append((" ".join(named[1][j]) + " (baseline only)", *at))
+    first = next((name for name, i, j in walk if ours[i].read_bytes() != theirs[j].read_bytes()), None)
+    return ("differs", first) if first else ("identical", None)
+
+
+def test_the_archives_128_programs_with_edits_each_programs_line_is_right(tmp_path):
+    """The issue's case: the archive's 128 EXPLICIT programs against a copy with a handful of edits of every
+    kind (a snapshot, the input, the last pass, a pass removed, a pass renamed, a change carried to the end,
+    a program on one side only); every program's line of the index is checked against its files."""
+    archive = _pypto_archive()
+    if archive is None:
+        pytest.skip(f"the PyPTO dump archive is not at {PYPTO_ARCHIVE} (set PYPTO_DUMPS)")
+    with lzma.open(archive) as stream, tarfile.open(fileobj=stream) as tar:
+        tar.extractall(tmp_path / "archive", filter="data")
+    dumps = sorted(p for p in (tmp_path / "archive").rglob("*_explicit") if (p / "passes_dump").is_dir())
+    assert len(dumps) == 128
+    new, old = tmp_path / "new", tmp_path / "old"
+    new.mkdir()
+    old.mkdir()
+    for dump in dumps:
+        (old / dump.name).symlink_to(dump)
+        (new / dump.name).symlink_to(dump)
+    picked = [dumps[k].name for k in range(0, 128, 13)]
+
+    def own(program: str) -> list[Path]:  # this run's copy of a program, to edit
+        (new / program).unlink()
+        shutil.copytree(old / program, new / program)
+        return snapshot_files(new / program)
+
+    def append(path: Path) -> None:
+        path.write_text(path.read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
+
+    def changing(files: list[Path]) -> int:  # a pass in the middle that changed the text
+        return next(k for k in range(len(files) // 2, len(files)) if files[k].read_bytes() != files[k - 1].read_bytes())
+
+    append(own(picked[0])[5])
+    append(own(picked[1])[0])
+    append(own(picked[2])[-1])
+    files = own(picked[3])
+    append(files[20])
+    append(files[7])
+    (new / picked[4]).unlink()  # the baseline only
+    files = own(picked[5])  # a pass that changed the text removed, the later ones renumbered
+    k = changing(files)
+    files[k].unlink()
+    for path in files[k + 1:]:
+        label, rest = path.name.split("_", 1)
+        path.rename(path.with_name(f"{int(label) - 1:02d}_{rest}"))
+    files = own(picked[6])  # a pass renamed
+    k = changing(files)
+    files[k].rename(files[k].with_name(files[k].name.split("_after_")[0] + "_after_RenamedPass.py"))
+    for path in own(picked[7])[15:]:  # a change carried to the end, as a compiler change is
+        text = path.read_text(encoding="utf-8")
+        path.write_text(text.replace("pl.FP32", "pl.BF16", 1), encoding="utf-8")
+    (new / (picked[8] + "_copy")).symlink_to(old / picked[8])  # this run only
+    out = tmp_path / "reports"
+    assert cli.main([str(new), "--baseline", str(old), "-o", str(out), "-q"]) == 0
+    rows = index_rows(out)
+    names = sorted({p.name for p in new.iterdir()} | {p.name for p in old.iterdir()})
+    assert sorted(rows) == names
+    found = {name: (rows[name]["status"], rows[name]["first"]) for name in names}
+    expected = {name: expected_index_line(new / name if (new / name).exists() else None,
+                                          old / name if (old / name).exists() else None) for name in names}
+    assert found == expected
+    assert sum(status == "differs" for status, _ in found.values()) >= 6  # the edits did show
+
+
+def test_compile_output_directories_compare_their_first_pipelines_and_say_so(tmp_path, capsys):
+    """Two compile output directories (passes_dump/ and ptoas_passes/<unit>/): the runs of the PyPTO pipeline
+    are compared; the units are not, and the command says so rather than calling differing runs identical."""
+    sides = {}
+    for side, unit in (("new", "tree_dir"), ("old", "tree_dir_no_module_scope")):
+        root = tmp_path / side
+        shutil.copytree(REAL / "advanced_01_split_k_concise" / "passes_dump", root / "passes_dump")
+        shutil.copytree(FIXTURES / "mlir" / "multi_func" / unit, root / "ptoas_passes" / "kernel_aiv")
+        sides[side] = root
+    data = two_runs(sides["new"], sides["old"], tmp_path)
+    assert [p["name"] for p in data["pipelines"]] == ["this run", "baseline"]  # no pipeline the page cannot show
+    err = capsys.readouterr().err
+    assert "not compared: kernel_aiv" in err and "ptoas_passes/kernel_aiv" in err
+    assert err.splitlines()[-1].endswith("the PyPTO pipelines print identical IR after every pass")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from . import __version__, builder, output, programs, render, structure
 from .dump import DumpError, split_lines
-from .formats import FORMATS, format_of, load
+from .formats import FORMATS, format_of, load, units_of
 
 PROG = "pypto-ir-trace"
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
@@ -99,6 +99,7 @@ def _run(args: argparse.Namespace) -> int:
             return _run_programs(args, note)
     dumps = load(args.passes_dump, args.format)
     baseline = load(args.baseline, args.format) if args.baseline is not None else ()
+    left_out = programs.not_compared(dumps, baseline) if baseline else []
     if baseline:
         programs.check_formats(dumps, baseline, args.passes_dump, args.baseline)
     for path, side in ((args.passes_dump, dumps), (args.baseline, baseline)):
@@ -111,8 +112,9 @@ def _run(args: argparse.Namespace) -> int:
         return EXIT_OK
     args.output = args.output or DEFAULT_OUTPUT
     output.check(args.output, keep=[path for dump in dumps + baseline for path in output.dump_files(dump)])
-    for dump in dumps + baseline:
-        named = f"{dump.name or dump.title}: " if len(dumps + baseline) > 1 else ""
+    shown = dumps[:1] + baseline[:1] if baseline else dumps  # a pair's report holds only each side's first
+    for dump in shown:
+        named = f"{dump.name or dump.title}: " if len(shown) > 1 else ""
         if args.format is None:  # detection is stated; a forced format needs no confirmation
             note(f"{named}reading {format_of(dump).description}, {len(dump.snapshots)} snapshots")
         for line in dump.notes:
@@ -121,6 +123,9 @@ def _run(args: argparse.Namespace) -> int:
             note(f"{named}the dump holds only {dump.input_file}: no pass snapshot follows it")
         for failed in (s for s in dump.snapshots if s.failed):  # a CI log says it without opening the report
             note(f"{named}{failed.label} {failed.name} failed: the pipeline stopped there ({failed.filename})")
+    if left_out:  # a compile output holds a pipeline per ptoas unit too: compare one by giving its folder
+        note(f"--baseline compares the two runs' {dumps[0].name} pipelines; not compared: {', '.join(left_out)} "
+             f"(give a unit's folder to compare it, e.g. {units_of(args.passes_dump) / left_out[0]})")
     progress = _Progress() if sys.stderr.isatty() else None
     try:
         if baseline:
@@ -134,7 +139,8 @@ def _run(args: argparse.Namespace) -> int:
     output.write(args.output, page)
     if not args.quiet:
         where = "the report to stdout" if args.output == output.STDOUT else args.output
-        print(f"{PROG}: wrote {where}: {_summary(report)}", file=sys.stderr)
+        scope = f"the {dumps[0].name} pipelines" if left_out else "the two runs"
+        print(f"{PROG}: wrote {where}: {_summary(report, scope)}", file=sys.stderr)
     return EXIT_OK
 
 
@@ -150,11 +156,16 @@ def _run_programs(args: argparse.Namespace, note) -> int:
     return EXIT_OK
 
 
-def _summary(report) -> str:
+def _summary(report, scope: str = "the two runs") -> str:
     if report.runs is not None:
         rows = report.runs.rows
         first = report.runs.first_divergent
-        where = f"first divergent after {programs.row_name(report, rows[first])}" if first is not None else "identical"
+        if not report.runs.inputs.identical:  # what a pass did cannot part runs that differ from the start
+            where = "the runs differ already in their input"
+        elif first is not None:
+            where = f"first divergent after {programs.row_name(report, rows[first])}"
+        else:
+            where = f"{scope} print identical IR after every pass"
         return f"two runs, {len(rows)} aligned passes, {where}"
     passes = [p for pipeline in report.pipelines for p in pipeline.passes]
     changed = sum(p.before != p.after for p in passes)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from . import builder, index, render
 from .dump import Dump, DumpError
-from .formats import FORMATS, load
+from .formats import FORMATS, load, mlir
 from .model import Report
 from .output import OutputError
 
@@ -38,6 +38,7 @@ class Program:
     differing: int = 0  # rows after which the runs differ
     rows: int = 0  # aligned rows
     passes: tuple[int, int] = (0, 0)  # passes in this run, in the baseline
+    one_side: int = 0  # rows of a pass only one run runs: identical IR, yet the pipelines differ
 
 
 def _looks_like_dump(path: Path) -> bool:
@@ -46,9 +47,15 @@ def _looks_like_dump(path: Path) -> bool:
 
 def is_root(path: Path) -> bool:
     """A directory of programs: not a dump itself, with at least one subdirectory that is one."""
-    if not path.is_dir() or _looks_like_dump(path):
+    if not path.is_dir():
         return False
-    return any(_looks_like_dump(child) for child in _children(path))
+    dumps = sum(_looks_like_dump(child) for child in _children(path))
+    if not dumps or not _looks_like_dump(path):
+        return dumps > 0
+    # MLIR tree files lie at any depth, so a directory of programs holding trees looks like a tree too: it is
+    # one of programs when its trees' tops lie below it, in several subdirectories that are dumps.
+    depth = mlir.tree_depth(path)
+    return not FORMATS["pypto"].looks_like(path) and dumps > 1 and depth is not None and depth > 0
 
 
 def _children(path: Path) -> list[Path]:
@@ -80,14 +87,16 @@ def run(this_root: str, baseline_root: str, output_path: str | None, format_name
         raise UsageError("-o - writes one report, but two directories of programs give a directory of reports: name it with -o")
     target = Path(output_path or DEFAULT_DIRECTORY)
     _check_target(target, roots)
-    ours = {child.name: child for child in _children(roots[0]) if _looks_like_dump(child)}
-    theirs = {child.name: child for child in _children(roots[1]) if _looks_like_dump(child)}
+    ours, theirs = ({child.name: child for child in _children(root)} for root in roots)
+    # A program is a dump in either root; its directory in the other root is then read as one (a broken dump
+    # fails the run, naming it, rather than passing for a program that root lacks).
+    names = sorted(name for name in ours.keys() | theirs.keys()
+                   if any(name in side and _looks_like_dump(side[name]) for side in (ours, theirs)))
     temp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
     try:
-        names = sorted(ours.keys() | theirs.keys())
-        listed = []
+        listed, left_out = [], set()
         for name in names:
-            listed.append(_program(name, ours.get(name), theirs.get(name), format_name, context, temp))
+            listed.append(_program(name, ours.get(name), theirs.get(name), format_name, context, temp, left_out))
             if progress:
                 progress(len(listed), len(names))
         (temp / INDEX).write_text(index.render(listed, _title(roots[0]), _title(roots[1])), encoding="utf-8")
@@ -96,7 +105,8 @@ def run(this_root: str, baseline_root: str, output_path: str | None, format_name
         shutil.rmtree(temp, ignore_errors=True)
         raise
     changed = sum(program.status != "identical" for program in listed)
-    return f"{len(listed)} programs, {changed} not identical: {target / INDEX}"
+    unseen = f" (each program's first pipeline compared; not compared: {', '.join(sorted(left_out))})" if left_out else ""
+    return f"{len(listed)} programs, {changed} not identical{unseen}: {target / INDEX}"
 
 
 def _title(root: Path) -> str:
@@ -104,13 +114,14 @@ def _title(root: Path) -> str:
 
 
 def _program(name: str, ours: Path | None, theirs: Path | None, format_name: str | None, context: int,
-             directory: Path) -> Program:
+             directory: Path, left_out: set[str]) -> Program:
     file = _file_name(name)
     this = load(ours, format_name) if ours else ()
     baseline = load(theirs, format_name) if theirs else ()
     if this and baseline:
         check_formats(this, baseline, ours, theirs)
         report = build_pair(this, baseline, context)
+        left_out.update(not_compared(this, baseline))
     else:
         report = builder.build(this or baseline, context)
     (directory / file).write_text(render.render(report), encoding="utf-8")
@@ -120,9 +131,15 @@ def _program(name: str, ours: Path | None, theirs: Path | None, format_name: str
 
 
 def build_pair(this: tuple[Dump, ...], baseline: tuple[Dump, ...], context: int, progress=None) -> Report:
-    """One report of two runs: each side's first pipeline named after its run, the two compared row by row."""
-    named = (replace(this[0], name=NAMES[0]), *this[1:], replace(baseline[0], name=NAMES[1]), *baseline[1:])
-    return builder.build(named, context, progress, baseline=len(this))
+    """One report of two runs: each side's first pipeline named after its run, the two compared row by row.
+    The page shows those two alone, so the others (a compile output's ptoas units) stay out: see not_compared."""
+    named = (replace(this[0], name=NAMES[0]), replace(baseline[0], name=NAMES[1]))
+    return builder.build(named, context, progress, baseline=1)
+
+
+def not_compared(this: tuple[Dump, ...], baseline: tuple[Dump, ...]) -> list[str]:
+    """The pipelines of two runs that build_pair leaves out (after the first of each side), by name."""
+    return sorted({dump.name or dump.title for dump in this[1:] + baseline[1:]})
 
 
 def _passes(report: Report) -> tuple[int, int]:
@@ -140,8 +157,9 @@ def _summary(name: str, file: str, report: Report) -> Program:
     elif runs.first_divergent is not None:
         found = runs.rows[runs.first_divergent]
         first = row_name(report, found)
+    one_side = sum(row.this is None or row.baseline is None for row in runs.rows)
     return Program(name, status, file, first, found.inserted if found else 0, found.deleted if found else 0,
-                   differing, len(runs.rows), _passes(report))
+                   differing, len(runs.rows), _passes(report), one_side)
 
 
 def row_name(report: Report, row) -> str:
@@ -154,7 +172,8 @@ def row_name(report: Report, row) -> str:
 
 
 def _file_name(program: str) -> str:
-    return program + ".html" if program != "index" else "index_.html"
+    """`<program>.html`; one more `_` for names made of index and underscores, so none is index.html or another's."""
+    return program + ("_" if program.rstrip("_") == "index" else "") + ".html"
 
 
 def _check_target(target: Path, roots: tuple[Path, Path]) -> None:

@@ -186,13 +186,170 @@ def test_compare_with_and_the_theme_in_both_views(open_report):
 
 
 def test_the_unified_layout_works_in_both_views(open_report):
-    """Unified has one Diff pane; the baseline's diff in Pass effect keeps its two (no page error either way)."""
+    """Unified: one Diff pane for this run, and one for the baseline's pass in Pass effect (no page error either way)."""
     page = open_report(*PAIR).page
     page.get_by_role("button", name="Unified").click()
     diff = page.get_by_role("region", name="Diff")
     assert diff.is_visible() and diff.locator("ins").count() > 0
     page.get_by_role("button", name="Pass effect", exact=True).click()
     page.keyboard.press("j")
-    assert page.get_by_role("heading", name="35 FoldNoOpReshape").is_visible()
+    page.keyboard.press("j")
+    page.keyboard.press("j")
+    assert page.get_by_role("heading", name="37 DeriveCallDirections").is_visible()
+    baseline = page.get_by_role("region", name="Baseline pass changes")
+    assert baseline.is_visible() and diff.is_visible()
+    assert not page.get_by_role("region", name="Baseline pass input").is_visible()
+    assert not page.get_by_role("region", name="Baseline pass output").is_visible()
+    assert "35_after_FuseCreateAssembleToSlice.py \u2192 36_after_DeriveCallDirections.py" in baseline.inner_text()
+    assert baseline.locator(".row.del").count() > 0 and baseline.locator(".row.ins").count() > 0
+    assert baseline.locator(".gutter .ln.old").count() > 0  # both line numbers, as git diff prints them
+    # Switching layout keeps the place in the baseline's diff too: its changes are far right, as in this run's.
+    assert page.evaluate("document.querySelector('#scroll-baseline-unified').scrollLeft") > 0
+    page.get_by_role("button", name="Side by side").click()
+    assert not baseline.is_visible() and page.get_by_role("region", name="Baseline pass output").is_visible()
+    page.goto(page.url.split("#")[0] + "#pass=37&view=effect&layout=unified")  # a link to the layout
+    page.reload()
+    page.wait_for_selector("body[data-ready='true']", state="attached")
+    assert page.get_by_role("region", name="Baseline pass changes").is_visible()
+
+
+def test_the_baselines_copy_buttons_copy_its_input_and_its_output(open_report):
+    page = open_report(*PAIR, fragment="#pass=37&view=effect", permissions=["clipboard-read", "clipboard-write"]).page
+    copied = {}
+    for side, file in (("input", "35_after_FuseCreateAssembleToSlice.py"), ("output", "36_after_DeriveCallDirections.py")):
+        page.get_by_role("button", name=f"Copy full source (baseline {side})").click()
+        page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('Copied')")
+        copied[side] = page.evaluate("() => navigator.clipboard.readText()")
+        assert (FIXTURES / "runs" / "variants_memory_planner_ptoas__01_LlamaMiniProgram_explicit" / "passes_dump" / file).read_text(
+            encoding="utf-8") == copied[side]
+        page.evaluate("() => { document.querySelector('#status').textContent = ''; }")
+    assert copied["input"] != copied["output"]
+
+
+def test_the_pass_lists_marks_follow_the_view(open_report):
+    """The ● of a picked function and the search counts' ▲ / ▼ say what each row's diff does in the view shown."""
+    page = open_report(*PAIR, fragment="#pass=37&fn=LlamaMiniProgram.kernel_add_scores").page
+    touched = lambda: page.evaluate("""() => [...document.querySelectorAll('#pass-list button.pass')]
+      .filter(b => b.classList.contains('touches')).map(b => b.textContent.trim().split(/\\s+/)[0])""")
+    listed = lambda: [label for label in re.search(r"is changed by \d+ pass(?:es)? \(([^)]*)\)",
+                                                   page.locator("#notes").inner_text()).group(1).split(", ") if label != "\u2026"]
+    assert touched()[:len(listed())] == listed() and "35" in touched()  # across: every row where the runs differ in it
+    page.get_by_role("button", name="Pass effect", exact=True).click()
+    assert touched() == listed() and "35" not in touched()  # effect: the passes of this run that change it
+    page.get_by_role("searchbox").fill("pl.const(0, pl.INT64)")
+    page.locator("#pass-list .hits").first.wait_for()
+    moved = lambda: page.evaluate("""() => [...document.querySelectorAll('#pass-list button.pass')]
+      .filter(b => b.querySelector('.hits.moved')).map(b => b.textContent.trim().split(/\\s+/)[0])""")
+    assert "32" in moved() and "34" in moved() and "35" not in moved()  # this run's passes that change the count
+    page.get_by_role("button", name="Across runs", exact=True).click()
+    assert "32" not in moved() and moved()[:2] == ["34", "35"]  # the runs' counts differ from 34 on
+
+
+def test_the_index_of_many_programs_fits_a_narrow_window(browser, tmp_path):
+    """At 1024 px the index's table fits the window (long program names wrap), and a program opens its two-run report."""
+    import shutil
+    from pypto_ir_trace import cli
+    long = "st_phase_fence_dep_compression__009_PartialReduceChainPhaseFence_explicit"  # the archive's longest name
+    new, old = tmp_path / "new", tmp_path / "old"
+    for root in (new, old):
+        shutil.copytree(FIXTURES / "real" / "advanced_01_split_k_explicit", root / long)
+        shutil.copytree(FIXTURES / "real" / "advanced_01_split_k_explicit", root / (long + "_2"))
+    edited = new / long / "passes_dump" / "42_after_MaterializeCommDomainScopes.py"
+    edited.write_text(edited.read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
+    out = tmp_path / "reports"
+    assert cli.main([str(new), "--baseline", str(old), "-o", str(out), "-q"]) == 0
+    context = browser.new_context(viewport={"width": 1024, "height": 768})
+    try:
+        page = context.new_page()
+        page.goto((out / "index.html").as_uri())
+        table = page.get_by_role("table", name="Programs whose runs differ")
+        assert table.get_by_role("cell", name="42 MaterializeCommDomainScopes").is_visible()
+        assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+        table.get_by_role("link", name=long).click()
+        page.wait_for_selector("body[data-ready='true']", state="attached")
+        assert "the runs diverge first after 42 MaterializeCommDomainScopes" in page.locator("#summary").inner_text()
+    finally:
+        context.close()
+
+
+def test_the_list_opens_with_the_rows_after_the_first_divergence_in_view(open_report):
+    """The red line where the runs part is not left at the list's bottom edge: the rows after it show too."""
+    page = open_report(*PAIR).page
+    inside = page.evaluate("""() => {
+      const list = document.querySelector('#pass-list').getBoundingClientRect();
+      const next = document.querySelector("#pass-list button[aria-current='true']").closest('li').nextElementSibling.getBoundingClientRect();
+      return next.top >= list.top && next.bottom <= list.bottom;
+    }""")
+    assert inside
+
+
+def test_runs_whose_inputs_differ_open_on_the_inputs(open_report):
+    """The runs differ from the start: an input row shows the baseline's input against this run's."""
+    page = open_report("runs/small/this", "--baseline", str(FIXTURES / "runs" / "small" / "other_input")).page
+    assert "the runs differ already in their input" in page.locator("#summary").inner_text()
+    assert page.get_by_role("heading", name="00 input").is_visible()
+    assert page.evaluate("location.hash") == "#pass=00"
+    assert page.locator("#pass-counts").inner_text() == "+1 \u22121 between the runs"
+    before, after = page.get_by_role("region", name="Before"), page.get_by_role("region", name="After")
+    assert "baseline: 00_frontend.py" in before.inner_text() and "this run: 00_frontend.py" in after.inner_text()
+    assert "# from demo.py:12" in before.locator(".row.del").inner_text() and after.locator(".row.ins").count() == 1
+    buttons = page.get_by_role("navigation", name="Passes").get_by_role("button")
+    assert buttons.count() == 4 and "added" not in buttons.nth(0).inner_text()
+    assert "runs-reconverged" in buttons.nth(1).get_attribute("class")  # identical again after InlineFunctions
+    page.get_by_role("button", name="Pass effect", exact=True).click()
+    assert "No pass ran: the two runs' inputs differ" in page.locator("#notes").inner_text()
+    assert page.locator("#runs-this-title").inner_text().strip().endswith("(the input: no pass ran)")
+    page.keyboard.press("j")
+    assert page.get_by_role("heading", name="01 InlineFunctions").is_visible()
     assert page.get_by_role("region", name="Baseline pass output").is_visible()
-    assert diff.is_visible()
+
+
+def test_expand_all_reaches_the_baselines_folds_when_this_run_has_none(open_report):
+    """Pass effect on a pass only the baseline runs: this run's side is a no-op without folds, the baseline's has folds."""
+    reverse = ("runs/variants_memory_planner_ptoas__01_LlamaMiniProgram_explicit", "--baseline", str(FIXTURES / THIS))
+    page = open_report(*reverse, fragment="#pass=b34&view=effect").page
+    folds = page.get_by_role("region", name="Baseline pass input").get_by_role("button", name=re.compile("unchanged line"))
+    assert folds.count() > 0
+    expand = page.get_by_role("button", name="Expand all")
+    assert expand.is_enabled()
+    expand.click()
+    assert folds.count() == 0
+
+
+def test_printing_pass_effect_prints_both_runs_diffs(open_report):
+    page = open_report(*PAIR, fragment="#pass=37&view=effect").page
+    page.emulate_media(media="print")
+    heads = lambda: page.evaluate("""() => [...document.querySelectorAll('.print-table')]
+      .filter(table => table.offsetParent !== null).map(table => table.tHead.textContent)""")
+    page.wait_for_function("() => document.querySelectorAll('.print-table').length > 0")
+    shown = heads()
+    assert len(shown) == 2, shown
+    assert "35_after_FuseCreateAssembleToSlice.py" in shown[0] and "36_after_DeriveCallDirections.py" in shown[0]  # the baseline
+    assert "36_after_FuseCreateAssembleToSlice.py" in shown[1] and "37_after_DeriveCallDirections.py" in shown[1]
+    page.emulate_media(media="screen")
+    page.get_by_role("button", name="Across runs", exact=True).click()
+    page.emulate_media(media="print")
+    page.wait_for_function("() => document.querySelectorAll('.print-table').length > 0")
+    assert len(heads()) == 1  # Across runs: one diff
+
+
+def test_n_and_p_step_the_baselines_changes_on_a_pass_this_run_does_not_change(open_report):
+    reverse = ("runs/variants_memory_planner_ptoas__01_LlamaMiniProgram_explicit", "--baseline", str(FIXTURES / THIS))
+    page = open_report(*reverse, fragment="#pass=b34&view=effect").page
+    page.keyboard.press("n")
+    assert re.fullmatch(r"Change 2 of \d+", page.locator("#status").inner_text())
+    current = page.get_by_role("region", name="Baseline pass output").locator("[aria-current='true']")
+    assert current.count() > 0
+    page.keyboard.press("p")
+    assert re.fullmatch(r"Change 1 of \d+", page.locator("#status").inner_text())
+
+
+def test_wrap_lines_wraps_the_baselines_diff_too(open_report):
+    page = open_report(*PAIR, fragment="#pass=37&view=effect").page
+    page.get_by_role("checkbox", name="Wrap lines").check()
+    overflow = """() => [...document.querySelectorAll('#diff-baseline .scroller')].filter(s => s.offsetParent !== null)
+      .map(s => s.scrollWidth - s.clientWidth)"""
+    assert "wrap" in page.locator("#diff-baseline").get_attribute("class")
+    assert all(extra <= 1 for extra in page.evaluate(overflow))  # no sideways scrolling left
+    page.get_by_role("checkbox", name="Wrap lines").uncheck()
+    assert any(extra > 1 for extra in page.evaluate(overflow))

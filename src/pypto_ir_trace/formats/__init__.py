@@ -60,7 +60,7 @@ def load(path: str | Path, name: str | None = None) -> tuple[Dump, ...]:
         raise DumpError(f"input directory does not exist: {root}")
     if name is not None:
         return (_read(FORMATS[name], root),)
-    units = root if root.name == PTOAS and root.is_dir() else root / PTOAS
+    units = units_of(root)
     if units.is_dir():
         pipelines = [replace(_read(FORMATS["pypto"], root), name="PyPTO")] if FORMATS["pypto"].looks_like(root) else []
         return (*pipelines, *_units(units))
@@ -81,6 +81,12 @@ def load(path: str | Path, name: str | None = None) -> tuple[Dump, ...]:
             "--mlir-disable-threading)"
         )
     return (_read(FORMATS["pypto"], root),)  # its error says what a passes_dump/ should hold
+
+
+def units_of(path: str | Path) -> Path:
+    """Where a compile output's ptoas units are: `path` itself when it is ptoas_passes/, else path/ptoas_passes."""
+    root = Path(path)
+    return root if root.name == PTOAS and root.is_dir() else root / PTOAS
 
 
 def _holds_a_file(root: Path) -> bool:

@@ -100,6 +100,17 @@ def looks_like_tree(path: Path) -> bool:
     return False
 
 
+def tree_depth(path: Path) -> int | None:
+    """How many folders below `path` a dump tree's top lies, from its first tree file: 0 at the top, more
+    above it (a directory holding trees), less inside it (an op's folder); None without a tree file."""
+    if path.is_dir():
+        for file, regular in _mlir_files(path):
+            match = _TREE_FILE.match(file.name)
+            if regular and match:
+                return len(file.relative_to(path).parts) - 1 - len(match["counters"].split("_"))
+    return None
+
+
 def looks_like_stream(path: Path) -> bool:
     """A file with an IR Dump header at a line start near its beginning, or the threading error."""
     if not path.is_file():

@@ -63,8 +63,9 @@
  *     ours, theirs       this run's and the baseline's pipelines (above)
  *     input              how the two inputs compare: identical, or the counts of their diff
  *     rows[r]            {row: {this, baseline, identical, ins, del}, at: [ours text, theirs text] after the row,
- *                        files: [ours file, theirs file] of those snapshots}
- *     first, reconverged row indices, as in the JSON
+ *                        files: [ours file, theirs file] of those snapshots}; when the inputs differ, rows[0]
+ *                        is the inputs' row (row.input true, this and baseline null, label "00", name "input")
+ *     first, reconverged row indices, as in the JSON (shifted by that row; first is it)
  *     pipeline           the rows as one pipeline (above): the rows as passes, its texts ours then theirs (theirs'
  *                        text t is offset + t). A row's before / after are the baseline's / this run's snapshot
  *                        after it (the same text when identical: a "no-op" row), its diff made here by
@@ -243,10 +244,17 @@ const IRTraceModel = (() => {
       entries.push(pass);
       return { row, at, files: [fileOf(ours, last[0]), fileOf(theirs, last[1])] };
     });
-    const entry = { name: "runs", format: rawOurs.format, title: rawOurs.title, input: rawOurs.input, texts, passes: entries };
     const input = readRow(raw.input);
+    // Runs that differ from the start: a row of their inputs, so the page can show how (no pass ran there).
+    const shift = input.identical ? 0 : 1;
+    if (shift) {
+      entries.unshift(Object.assign({ label: "00", name: "input", file: ours.input.file, before: offset, after: 0,
+        ins: input.ins, del: input.del }, across(offset, 0)));
+      rows.unshift({ row: Object.assign({ input: true }, input), at: [0, 0], files: [ours.input.file, theirs.input.file] });
+    }
+    const entry = { name: "runs", format: rawOurs.format, title: rawOurs.title, input: rawOurs.input, texts, passes: entries };
     return {
-      ours, theirs, offset, rows, first: raw.first, reconverged: raw.reconverged.slice(),
+      ours, theirs, offset, rows, first: shift ? 0 : raw.first, reconverged: raw.reconverged.map(r => r + shift),
       input: { identical: input.identical, ins: input.ins, del: input.del },
       pipeline: readPipeline(entry, data),
     };

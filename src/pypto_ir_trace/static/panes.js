@@ -39,8 +39,7 @@ const IRTracePanes = (() => {
       return row;
     });
 
-    // Panes made without a Diff scroller (the two-run view's baseline diff) show Unified side by side.
-    const shownLayout = () => (state.layout === "unified" && !panes[2] ? "split" : state.layout);
+    const shownLayout = () => state.layout;
     const active = () => (shownLayout() === "unified" ? [panes[2]] : [panes[0], panes[1]]);
     const wrapping = () => Boolean(state.wrap);
 

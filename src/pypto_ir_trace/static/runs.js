@@ -34,7 +34,7 @@ const IRTraceRuns = (() => {
     const ui = {
       across: $("runs-across"), effect: $("runs-effect"), baseline: $("runs-baseline"),
       baselineTitle: $("runs-baseline-title"), baselineCounts: $("runs-baseline-counts"),
-      baselineDiff: $("diff-baseline"), thisTitle: $("runs-this-title"), thisText: $("runs-this-text"), thisCounts: $("runs-this-counts"),
+      baselineDiff: $("diff-baseline"), baselineUnifiedFile: $("baseline-unified-file"), thisTitle: $("runs-this-title"), thisText: $("runs-this-text"), thisCounts: $("runs-this-counts"),
       main: el.diff.parentElement,
     };
     let view = "across";
@@ -64,8 +64,12 @@ const IRTraceRuns = (() => {
     const previousFile = (pipeline, p) => (p === 0 ? pipeline.input.file : pipeline.passes[p - 1].file);
 
     // ---- the baseline's panes (Pass effect) ------------------------------------------------------------
+    // The baseline's layout follows the page's once its panes are switched (baselineLayout): until then its
+    // relayout still reads the layout it shows, to keep its place.
+    let baselineShown = state.layout;
     const baselineState = new Proxy(state, {
       get(target, name) {
+        if (name === "layout") return baselineShown;
         if (name !== "key") return target[name];
         const shown = baselinePass[target.selected];
         const texts = app.pipeline.texts;
@@ -77,9 +81,9 @@ const IRTraceRuns = (() => {
     // Its own Expand all / Collapse all, never shown: the page's buttons press them too (below).
     const folds = { expand: app.make("button"), collapse: app.make("button") };
     const baselineEl = Object.assign({}, el, folds, {
-      diff: ui.baselineDiff, panes: [$("scroll-baseline-before"), $("scroll-baseline-after")],
+      diff: ui.baselineDiff, panes: ["before", "after", "unified"].map(side => $("scroll-baseline-" + side)),
       copyBefore: $("copy-baseline-before"), copyAfter: $("copy-baseline-after"),
-      beforeFile: $("baseline-before-file"), afterFile: $("baseline-after-file"),
+      beforeFile: $("baseline-before-file"), afterFile: $("baseline-after-file"), unifiedFile: ui.baselineUnifiedFile,
     });
     const baselineApp = Object.assign({}, app, {
       el: baselineEl, state: baselineState,
@@ -88,6 +92,7 @@ const IRTraceRuns = (() => {
     });
     const baselinePanes = IRTracePanes.create(baselineApp);
     baselineApp.panes = baselinePanes;
+    IRTracePrint.create(baselineApp);  // printed above this run's diff, while it shows (Pass effect)
 
     // ---- what the viewer shows, adjusted to the rows -------------------------------------------------
     const viewerBeforeFile = app.beforeFile;
@@ -104,22 +109,27 @@ const IRTraceRuns = (() => {
     }
     const sameEffect = (a, b) => changeOf(a) === changeOf(b);
     const rowName = p => `${passes[p].label} ${passes[p].name}`;
-    const oneSide = row => (row.baseline === null ? "this run only" : row.this === null ? "baseline only" : "");
+    const oneSide = row => (row.input ? "" : row.baseline === null ? "this run only" : row.this === null ? "baseline only" : "");
     const TAGS = { "this run only": "added", "baseline only": "removed" };
 
     function summary() {
-      const differing = rows.filter(({ row }) => !row.identical).length;
+      const differing = rows.filter(({ row }) => !row.identical && !row.input).length;
+      const passRows = rows.length - (runs.input.identical ? 0 : 1);
       if (!differing && runs.input.identical) return "The two runs print identical IR after every pass.";
       const parts = [];
       if (!runs.input.identical) parts.push(`the runs differ already in their input (${ours.input.file})`);
       else parts.push(`the runs diverge first after ${rowName(runs.first)}`);
       if (runs.reconverged.length) parts.push("identical again after " + runs.reconverged.map(rowName).join(", "));
-      parts.push(`${differing} of ${rows.length} passes differ`);
+      parts.push(`${differing} of ${passRows} passes differ`);
       return parts.join(" \u00b7 ");
     }
 
     function note(p) {
       const { row, files } = rows[p];
+      if (row.input) {
+        return view === "effect" ? "No pass ran: the two runs' inputs differ (Across runs shows how)."
+          : "The two runs' inputs differ: Across runs shows the baseline's input (Before) against this run's (After).";
+      }
       const side = oneSide(row);
       const name = passes[p].name;
       const only = side === "this run only" ? `${name} runs in this run only: the baseline is still at ${files[1]}. `
@@ -144,6 +154,7 @@ const IRTraceRuns = (() => {
       const compared = state.base !== null;
       if (!compared) {
         if (view === "across") el.counts.textContent = row.identical ? "identical in both runs" : `+${row.ins} \u2212${row.del} between the runs`;
+        else if (row.input) el.counts.textContent = "the inputs: no pass";
         else el.counts.textContent = `this run ${countsOf(effectOf[p], row.this !== null)} \u00b7 baseline ${countsOf(baselinePass[p], row.baseline !== null)}`;
         if (view === "across" && !row.identical) el.afterFile.textContent = el.afterFile.title = "this run: " + rows[p].files[0];
       }
@@ -154,21 +165,32 @@ const IRTraceRuns = (() => {
       ui.baseline.hidden = !effect;
       ui.thisTitle.hidden = !effect;
       if (!effect) return;
-      ui.thisText.textContent = row.this !== null ? `${rowName(p)}` : `(no ${passes[p].name} in this run: nothing changes)`;
+      const absent = where => (row.input ? "(the input: no pass ran)" : `(no ${passes[p].name} in ${where})`);
+      ui.thisText.textContent = row.this !== null ? `${rowName(p)}` : absent("this run: nothing changes");
       const shown = baselinePass[p];
-      ui.baselineTitle.textContent = shown ? `${shown.label} ${shown.name}` : `(no ${passes[p].name} in the baseline)`;
+      ui.baselineTitle.textContent = shown ? `${shown.label} ${shown.name}` : absent("the baseline");
       ui.baselineCounts.textContent = shown ? countsOf(shown, true) : "";
-      ui.thisCounts.textContent = countsOf(effectOf[p], row.this !== null);
+      ui.thisCounts.textContent = row.input ? "" : countsOf(effectOf[p], row.this !== null);
       ui.baseline.classList.toggle("absent", !shown);
       ui.baselineDiff.hidden = !shown;
-      ui.baselineDiff.className = el.diff.className;
+      baselineLayout();
       if (shown) {
         baselinePanes.show(true);
+        // The page's Expand all / Collapse all press the baseline's too: usable when either diff has folds.
+        el.expand.disabled = el.collapse.disabled = el.expand.disabled && folds.expand.disabled;
         baselineEl.beforeFile.textContent = baselineEl.beforeFile.title = baselineApp.beforeFile(p);
         baselineEl.afterFile.textContent = baselineEl.afterFile.title = shown.file;
+        ui.baselineUnifiedFile.textContent = ui.baselineUnifiedFile.title = `${baselineApp.beforeFile(p)} \u2192 ${shown.file}`;
       } else {
         baselinePanes.clear();
       }
+    }
+    /** The baseline's diff in the page's layout: its Before and After panes, or its one Diff pane (Unified). */
+    function baselineLayout() {
+      ui.baselineDiff.className = el.diff.className;
+      baselineShown = state.layout;
+      const unified = state.layout === "unified";
+      baselineEl.panes.forEach((scroller, i) => { scroller.parentElement.hidden = unified !== (i === 2); });
     }
     const countsOf = (pass, runsHere) => (!runsHere ? "absent" : pass.before !== pass.after ? `+${pass.ins} \u2212${pass.del}` : "no-op");
 
@@ -213,7 +235,9 @@ const IRTraceRuns = (() => {
       view = next;
       ui.across.setAttribute("aria-pressed", String(view === "across"));
       ui.effect.setAttribute("aria-pressed", String(view === "effect"));
+      app.passList.markHistory(state.wantedKey);  // the passes that change the picked function, in this view
       markRows();
+      app.search.relist();  // the counts' \u25b2 / \u25bc compare the snapshots of this view
       app.passList.applyFilters();
       if (state.selected >= 0) app.select(state.selected, true);
     }
@@ -233,10 +257,17 @@ const IRTraceRuns = (() => {
     el.select.addEventListener("change", refresh);
     el.base.addEventListener("change", refresh);
     [el.split, el.stacked, el.unified].forEach(button => button.addEventListener("click", () => {
-      ui.baselineDiff.className = el.diff.className;
-      baselinePanes.relayout(() => {});
+      baselinePanes.relayout(baselineLayout);
       writeLink();
     }));
+    el.wrap.addEventListener("change", () => baselinePanes.relayout(baselineLayout));  // the class "wrap" too
+    const stepChange = app.panes.stepChange;  // n / p: this run's changes, or the baseline's where only it changes
+    app.panes.stepChange = delta => {
+      const p = state.selected, theirs = p >= 0 ? baselinePass[p] : null;
+      const onlyTheirs = view === "effect" && state.base === null && theirs && theirs.changed && !app.shown(p).pieces;
+      if (onlyTheirs) baselinePanes.stepChange(delta);
+      else stepChange(delta);
+    };
     const repaint = app.panes.repaint;  // search marks (and whatever else repaints) reach both diffs
     app.panes.repaint = () => { repaint(); baselinePanes.repaint(); };
     win.addEventListener("hashchange", event => setView(viewOf(new URL(event.newURL).hash)));
@@ -249,6 +280,9 @@ const IRTraceRuns = (() => {
     }
     setView(viewOf(hash));
     if (state.selected < 0 && passes.length) app.select(0);
+    // The row opened on (the first divergence) mid-list, not at its bottom edge: the rows after it show too.
+    const opened = el.list.querySelector("button[aria-current='true']");
+    if (opened) opened.scrollIntoView({ block: "center" });
   }
 
   return { create };

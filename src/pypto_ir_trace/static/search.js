@@ -134,6 +134,12 @@ const IRTraceSearch = (() => {
       app.panes.reveal(app.panes.firstRowWhere(id => found.hit[id] === 1));
     }
 
+    /** The counts in the pass list and the summary again: the passes now show other snapshots (two runs' views). */
+    function relist() {
+      app.passList.showHits(found ? found.hits : null);
+      if (found) el.searchSummary.textContent = summary();
+    }
+
     function clear() {
       el.search.value = "";
       run();
@@ -148,7 +154,7 @@ const IRTraceSearch = (() => {
     /** Whether a search result is shown (marks in the panes). */
     const shown = () => found !== null;
 
-    return { marks, shown, run, jumpToChange, clear, focus };
+    return { marks, shown, run, jumpToChange, clear, focus, relist };
   }
 
   return { create };
