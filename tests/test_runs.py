@@ -14,9 +14,6 @@ from pathlib import Path
 import pytest
 
 from pypto_ir_trace import cli, model, programs, render
-from pypto_ir_trace.dump import Dump, Snapshot
-from pypto_ir_trace.formats import FORMATS, Format
-from pypto_ir_trace.languages import LANGUAGES
 from dumptools import FIXTURES, PROGRAM, REAL, REPO, write_dump
 
 RUNS = FIXTURES / "runs"
@@ -124,21 +121,25 @@ def test_bad_baseline_is_read_and_refused_as_a_single_dump_is(tmp_path, capsys):
     assert not out.exists() and list(tmp_path.glob("*.html")) == []
 
 
-def test_a_baseline_of_another_format_is_an_argument_error(tmp_path, monkeypatch, capsys):
-    other = tmp_path / "other"
-    other.mkdir()
-    (other / "input.txt").write_text("x\n")
-
-    def read(path):
-        return Dump("other", (Snapshot(0, "0", "input", "input.txt", "x\n", None),), format="plain")
-
-    monkeypatch.setitem(FORMATS, "plain", Format("plain", "a plain text dump", LANGUAGES["python"],
-                                                 lambda p: (p / "input.txt").exists(), read, lambda w, f: []))
+def test_a_baseline_in_another_language_is_an_argument_error(tmp_path, capsys):
+    stream = FIXTURES / "mlir" / "multi_func" / "stream.txt"
     out = tmp_path / "r.html"
-    assert cli.main([str(DSA), "--baseline", str(other), "-o", str(out)]) == 2
-    line = error_of(capsys)
-    assert str(other) in line and str(DSA) in line and "a plain text dump" in line and "PyPTO" in line
-    assert not out.exists()
+    for this, other in ((DSA, stream), (stream, DSA)):
+        assert cli.main([str(this), "--baseline", str(other), "-o", str(out)]) == 2
+        line = error_of(capsys)
+        assert str(other) in line and str(this) in line and "MLIR after-all stream" in line and "PyPTO" in line
+        assert not out.exists()
+
+
+def test_an_mlir_tree_and_a_stream_of_one_program_compare(tmp_path, capsys):
+    """Two forms of one IR language: the runs are read each by its own format and compared pass by pass."""
+    mlir = FIXTURES / "mlir" / "multi_func"
+    out = tmp_path / "r.html"
+    assert cli.main([str(mlir / "tree_dir"), "--baseline", str(mlir / "stream.txt"), "-o", str(out)]) == 0
+    data = render.decode_data(out.read_text(encoding="utf-8"))
+    assert [p["format"] for p in data["pipelines"]] == ["mlir-tree", "mlir-stream"]
+    assert len(data["runs"]["rows"]) >= len(data["pipelines"][0]["passes"])
+    assert "two runs" in capsys.readouterr().err
 
 
 def test_two_runs_report_is_deterministic_and_refuses_dump_files(tmp_path, capsys):

@@ -66,9 +66,9 @@ def _children(path: Path) -> list[Path]:
 
 
 def check_formats(this: tuple[Dump, ...], baseline: tuple[Dump, ...], this_path, baseline_path) -> None:
-    """Two runs compare only within one format."""
+    """Two runs compare only within one language: an MLIR tree against an MLIR stream, not against PyPTO."""
     ours, theirs = FORMATS[this[0].format], FORMATS[baseline[0].format]
-    if ours.name != theirs.name:
+    if ours.language is not theirs.language:
         raise UsageError(f"--baseline {baseline_path} is {theirs.description} but {this_path} is "
                          f"{ours.description}: compare two runs of one format")
 
