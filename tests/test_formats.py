@@ -47,6 +47,15 @@ def test_an_output_directory_renders_one_report_with_every_pipeline(output_dir, 
     assert "wrote " in err and "3 pipelines" in err
 
 
+@pytest.mark.parametrize("given, title", [("", "prog_20261130_abc"), ("ptoas_passes", "prog_20261130_abc/ptoas_passes")])
+def test_a_report_of_several_pipelines_is_titled_by_the_folder_named(output_dir, tmp_path, given, title):
+    """Not by its first pipeline's folder (prog/passes_dump): the header stands over every pipeline."""
+    out = tmp_path / "r.html"
+    assert cli.main([str(output_dir / given), "-o", str(out)]) == 0
+    data = render.decode_data(out.read_text(encoding="utf-8"))
+    assert data["title"] == title and f"<title>IR Trace · {title}</title>" in out.read_text(encoding="utf-8")
+
+
 @pytest.mark.parametrize("path, name", [
     (REAL / "advanced_01_split_k_concise" / "passes_dump", "pypto"),
     (MLIR / "multi_func" / "tree_dir", "mlir-tree"),

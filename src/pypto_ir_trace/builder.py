@@ -131,8 +131,10 @@ class _Working:
         return self.read.structure
 
 
-def build(dumps: tuple[Dump, ...], context: int, progress: Progress | None = None, baseline: int | None = None) -> Report:
-    """The model of one or more pipelines, each named by its dump (`name`, else its title).
+def build(dumps: tuple[Dump, ...], context: int, progress: Progress | None = None, baseline: int | None = None,
+          title: str | None = None) -> Report:
+    """The model of one or more pipelines, each named by its dump (`name`, else its title); the report is
+    titled `title`, else by the first dump.
 
     With `baseline`, dumps[:baseline] are this run and dumps[baseline:] the baseline: the report compares
     the first pipeline of each (its runs section).
@@ -154,7 +156,7 @@ def build(dumps: tuple[Dump, ...], context: int, progress: Progress | None = Non
         _pipeline(dump, dump.name or dump.title, lines, step, parsed, workings[i], diffs) for i, dump in enumerate(dumps)
     )
     return Report(
-        title=dumps[0].title,
+        title=title or dumps[0].title,
         generator=f"pypto-ir-trace {__version__}",
         context=context,
         limits=dict(linediff.LIMITS),

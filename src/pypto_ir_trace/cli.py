@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from . import __version__, builder, output, programs, render, structure
-from .dump import DumpError, split_lines
+from .dump import DumpError, display_title, split_lines
 from .formats import FORMATS, format_of, load, units_of
 
 PROG = "pypto-ir-trace"
@@ -131,7 +131,9 @@ def _run(args: argparse.Namespace) -> int:
         if baseline:
             report = programs.build_pair(dumps, baseline, args.context, progress)
         else:
-            report = builder.build(dumps, args.context, progress)
+            # several pipelines (a compile output's) are one program: titled by the folder the user named
+            title = display_title(Path(args.passes_dump)) if len(dumps) > 1 else None
+            report = builder.build(dumps, args.context, progress, title=title)
         page = render.render(report)
     finally:
         if progress:
