@@ -93,6 +93,7 @@ class Pipeline:
     format: str
     title: str
     input_file: str  # the first snapshot's file
+    input_label: str  # its label ("00" in a passes_dump; MLIR counts passes from 1, its input is "0")
     texts: tuple[Text, ...]
     passes: tuple[Pass, ...]
     notes: tuple[str, ...] = ()
@@ -177,6 +178,8 @@ def _run_row(row: RunRow) -> dict:
 
 def _pipeline(pipeline: Pipeline) -> dict:
     entry = {"name": pipeline.name, "format": pipeline.format, "title": pipeline.title, "input": pipeline.input_file}
+    if pipeline.input_label != "00":
+        entry["inputLabel"] = pipeline.input_label
     if pipeline.level:
         entry["level"] = pipeline.level
     if pipeline.implicit:  # as gaps: the ids run mostly consecutive, and gaps compress to almost nothing

@@ -93,6 +93,20 @@ def test_a_link_opens_its_pipeline_and_pass(open_report, compile_output):
     assert nav(page).get_by_role("button").count() == 5
 
 
+def test_each_pipeline_labels_its_input_as_its_passes_are_labelled(open_report, compile_output):
+    """PyPTO's input is 00 (00_frontend.py); an MLIR pipeline counts its passes from 1, so its input is 0.
+    The header names the compile output, over every pipeline."""
+    page = open_report(compile_output, fragment="#pass=07").page
+    assert page.locator(".dump-title").inner_text() == "prog"
+    compare = page.get_by_role("combobox", name="Compare with")
+    assert compare.locator("option").all_inner_texts()[1:3] == ["00 frontend", "01 InlineFunctions"]
+    pipeline_box(page).select_option(label="kernel_aiv")
+    expect_heading(page, "1 canonicalize")
+    assert compare.locator("option").all_inner_texts()[1:3] == ["0 (input not dumped)", "1 canonicalize"]
+    compare.select_option(label="0 (input not dumped)")
+    page.wait_for_function("() => /base=0(&|$)/.test(location.hash)")
+
+
 def test_a_link_without_pipe_opens_the_first(open_report, compile_output):
     page = open_report(compile_output, fragment="#pass=07").page
     assert pipeline_box(page).input_value() == "0"

@@ -7,7 +7,7 @@
  *   {schema, generator, title, context, limits, classes, lines, spans, line_spans, pipelines, runs?}
  *   lines[id], its highlight spans spans[line_spans[id]] = [gap, length, class, ...] (gap in UTF-16 units from
  *   the previous span's end; spans holds each distinct list once)
- *   pipelines[i] = {name, format, title, input, level?, implicit?, notes?, renumbering?, texts, passes}
+ *   pipelines[i] = {name, format, title, input, inputLabel?, level?, implicit?, notes?, renumbering?, texts, passes}
  *   implicit = [gap, ...]: sorted line ids, each given as its difference from the one before (the first from 0)
  *   texts[t] = {ids} | {pass}, then {eol, final} | {eols}, regions [{key, kind, start, end, error?}], untrusted?
  *   passes[p] = {label, name, file, detail?, failed?, before, after, ins, del, beforeFile?, warnings?,
@@ -30,14 +30,14 @@
  *     highlights(id)     its highlight spans [{start, end, name}], sorted, in UTF-16 units; name is a
  *                        highlight class ("keyword", ...)
  *     context            unchanged lines kept around a change (--context)
- *   pipeline = {name, format, title, level, implicit, notes, renumbering, input: {file, text}, texts, passes, ids(t),
+ *   pipeline = {name, format, title, level, implicit, notes, renumbering, input: {file, label, text}, texts, passes, ids(t),
  *               source(t), compare(tb, ta)}
  *     notes              what the reader should know about the dump (ordering caveats, ...): strings
  *     renumbering        its language has value names: passes carry `renamed` (Ignore renumbering applies)
  *     level              the detail the compiler printed at ("EXPLICIT", "CONCISE"), or null when unknown
  *     implicit           Set of the ids of the lines that name a type whose layout CONCISE leaves out (tiles,
  *                        distributed tensors; grammars/python/level.scm): empty unless level is "CONCISE"
- *     input              the snapshot before the first pass: its file name and text index
+ *     input              the snapshot before the first pass: its file name, label (inputLabel, else "00") and text index
  *     texts[t]           each distinct snapshot: {regions: [{key, kind, start, end, error}], byKey: Map(key ->
  *                        region), untrusted: reason | null}
  *     ids(t)             the line ids of text t (Int32Array), rebuilt on first use from the pass that produced it
@@ -64,7 +64,7 @@
  *     input              how the two inputs compare: identical, or the counts of their diff
  *     rows[r]            {row: {this, baseline, identical, ins, del}, at: [ours text, theirs text] after the row,
  *                        files: [ours file, theirs file] of those snapshots}; when the inputs differ, rows[0]
- *                        is the inputs' row (row.input true, this and baseline null, label "00", name "input")
+ *                        is the inputs' row (row.input true, this and baseline null, the input's label, name "input")
  *     first, reconverged row indices, as in the JSON (shifted by that row; first is it)
  *     pipeline           the rows as one pipeline (above): the rows as passes, its texts ours then theirs (theirs'
  *                        text t is offset + t). A row's before / after are the baseline's / this run's snapshot
@@ -137,7 +137,7 @@ const IRTraceModel = (() => {
       name: raw.name, format: raw.format, title: raw.title, level: raw.level || null, implicit: readGaps(raw.implicit),
       notes: raw.notes || [],
       renumbering: Boolean(raw.renumbering),
-      input: { file: raw.input, text: 0 }, texts, passes, ids, source, compare,
+      input: { file: raw.input, label: raw.inputLabel || "00", text: 0 }, texts, passes, ids, source, compare,
     };
   }
 
@@ -248,11 +248,14 @@ const IRTraceModel = (() => {
     // Runs that differ from the start: a row of their inputs, so the page can show how (no pass ran there).
     const shift = input.identical ? 0 : 1;
     if (shift) {
-      entries.unshift(Object.assign({ label: "00", name: "input", file: ours.input.file, before: offset, after: 0,
+      entries.unshift(Object.assign({ label: ours.input.label, name: "input", file: ours.input.file, before: offset, after: 0,
         ins: input.ins, del: input.del }, across(offset, 0)));
       rows.unshift({ row: Object.assign({ input: true }, input), at: [0, 0], files: [ours.input.file, theirs.input.file] });
     }
-    const entry = { name: "runs", format: rawOurs.format, title: rawOurs.title, input: rawOurs.input, texts, passes: entries };
+    const entry = {
+      name: "runs", format: rawOurs.format, title: rawOurs.title, input: rawOurs.input, inputLabel: rawOurs.inputLabel,
+      texts, passes: entries,
+    };
     return {
       ours, theirs, offset, rows, first: shift ? 0 : raw.first, reconverged: raw.reconverged.map(r => r + shift),
       input: { identical: input.identical, ins: input.ins, del: input.del },

@@ -5,8 +5,9 @@
  */
 const IRTraceState = (() => {
   /** What the reader chose; everything else on screen is derived from it and the report. */
-  function create() {
+  function create(inputLabel = "00") {
     return {
+      inputLabel,       // the pipeline's input as links name it: "00" in a passes_dump, "0" where passes count from 1
       selected: -1,     // pass index, -1 when none is visible
       anchor: -1,       // the last pass shown: filters that hid everything return to it
       wantedKey: null,  // the function the reader picked; kept while passes have it on both sides
@@ -20,8 +21,8 @@ const IRTraceState = (() => {
     };
   }
 
-  /** A snapshot's label as written in file names: "00" for the input, else its pass's label. */
-  const snapshotLabel = (passes, s) => (s === 0 ? "00" : passes[s - 1].label);
+  /** A snapshot's label as written in file names: the input's label for the input, else its pass's label. */
+  const snapshotLabel = (state, passes, s) => (s === 0 ? state.inputLabel : passes[s - 1].label);
 
   /** The fragment of a state ("pipe=kernel_aiv&pass=04&fn=...&layout=stacked&base=00&wrap=1"), "" with no pass selected. */
   function fragment(state, passes) {
@@ -30,7 +31,7 @@ const IRTraceState = (() => {
     params.set("pass", passes[state.selected].label);
     if (state.wantedKey !== null) params.set("fn", state.wantedKey);
     if (state.layout !== "split") params.set("layout", state.layout);
-    if (state.base !== null) params.set("base", snapshotLabel(passes, state.base));
+    if (state.base !== null) params.set("base", snapshotLabel(state, passes, state.base));
     if (state.wrap) params.set("wrap", "1");
     for (const [name, value] of Object.entries(state.extra || {})) params.set(name, value);
     return params.toString();
@@ -40,14 +41,14 @@ const IRTraceState = (() => {
    * A fragment read back: {pass (index, -1 if unknown), fn, layout (or null), base (snapshot or null),
    * wrap (true, false, or null when the link does not say: the reader's own choice applies)}.
    */
-  function parse(hash, passes) {
+  function parse(hash, passes, inputLabel = "00") {
     const params = new URLSearchParams(hash.replace(/^#/, ""));
     const layout = params.get("layout");
     return {
       pass: passes.findIndex(pass => pass.label === params.get("pass")),
       fn: params.get("fn") || null,
       layout: ["split", "stacked", "unified"].includes(layout) ? layout : null,
-      base: snapshotOf(passes, params.get("base")),
+      base: snapshotOf(passes, params.get("base"), inputLabel),
       wrap: params.has("wrap") ? params.get("wrap") === "1" : null,
     };
   }
@@ -55,9 +56,9 @@ const IRTraceState = (() => {
   /** The pipeline a fragment names (null: none, the first one). */
   const pipeOf = hash => new URLSearchParams(hash.replace(/^#/, "")).get("pipe");
 
-  /** The snapshot a label names ("00": the input), or null. */
-  function snapshotOf(passes, label) {
-    if (label === "00") return 0;
+  /** The snapshot a label names (the input's label, or "00" in any pipeline: the input), or null. */
+  function snapshotOf(passes, label, inputLabel = "00") {
+    if (label === "00" || label === inputLabel) return 0;
     const p = passes.findIndex(pass => pass.label === label);
     return label === null || p < 0 ? null : p + 1;
   }

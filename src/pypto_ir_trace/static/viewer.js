@@ -104,7 +104,7 @@ const IRTraceViewer = (() => {
       help: $("help"), helpKeys: $("help-keys"), helpToggle: $("help-toggle"), theme: $("theme-toggle"),
       search: $("search"), searchSummary: $("search-summary"), base: $("compare-base"),
     };
-    const state = IRTraceState.create();
+    const state = IRTraceState.create(pipeline.input.label);
     if (report.pipelines.length > 1) state.pipe = pipeline.name;
     const comparisons = new Map();  // "base:pass" -> the pass compared with that base
     const renumbered = new Map();  // pass -> the pass seen with Ignore renumbering
@@ -245,7 +245,7 @@ const IRTraceViewer = (() => {
 
     function fillBaseSelect() {
       const option = (value, label) => { const node = app.make("option", "", label); node.value = value; return node; };
-      const input = `${IRTraceState.snapshotLabel(passes, 0)} ${pipeline.input.file.replace(/^00_|\.py$/g, "")}`;
+      const input = `${pipeline.input.label} ${pipeline.input.file.replace(/^00_|\.py$/g, "")}`;
       el.base.replaceChildren(option("", "its previous snapshot"), option("0", input),
         ...passes.map((pass, k) => option(String(k + 1), `${pass.label} ${pass.name}`)));
       el.base.disabled = passes.length === 0;
@@ -296,7 +296,7 @@ const IRTraceViewer = (() => {
 
     /** Apply a link's fragment; false when it names no pass of this pipeline. */
     function followLink(hash) {
-      const link = IRTraceState.parse(hash, passes);
+      const link = IRTraceState.parse(hash, passes, pipeline.input.label);
       if (link.pass < 0) return false;
       if (link.layout) setLayout(link.layout);
       if (link.wrap !== null && link.wrap !== state.wrap) setWrap(link.wrap, false);
