@@ -192,6 +192,31 @@ def test_wrap_lines_aligns_pairs_and_never_scrolls_sideways(open_report):
     assert "wrap" not in page.evaluate("location.hash")
 
 
+# Rows whose text runs past their box, or into the next row: wrapped rows laid out for another width.
+OVERLAPS = """() => [...document.querySelectorAll('#scroll-after .rows > .row')].flatMap((row, i, rows) => {
+  const box = row.getBoundingClientRect(), code = row.querySelector('.code');
+  const text = code ? code.getBoundingClientRect() : box;
+  const next = rows[i + 1] && rows[i + 1].getBoundingClientRect();
+  return text.bottom > box.bottom + 1 || (next && box.bottom > next.top + 1) ? [row.textContent.slice(0, 40)] : [];
+})"""
+
+
+@pytest.mark.parametrize("resize", ["sidebar", "window"])
+def test_wrapped_rows_follow_the_panes_width(open_report, resize):
+    """Widening the pass list (or narrowing the window) narrows the panes: wrapped lines take more rows,
+    and no row's text runs into the next."""
+    page = open_report(LONG, "--context", "1000", viewport=(1400, 900), fragment="#pass=05&wrap=1").page
+    page.wait_for_function(f"() => {SCROLLERS}.every(s => s.scrollWidth <= s.clientWidth)")
+    tall = max(height for _, height in row_boxes(page, "After"))
+    if resize == "sidebar":
+        page.get_by_role("separator", name="Resize pass list").press("End")  # the widest list
+    else:
+        page.set_viewport_size({"width": 1024, "height": 900})
+    page.wait_for_function(f"() => {OVERLAPS}.length === 0 && {SCROLLERS}.every(s => s.scrollWidth <= s.clientWidth)")
+    assert max(height for _, height in row_boxes(page, "After")) > tall  # the longest line wraps over more rows
+    assert row_boxes(page, "Before") == row_boxes(page, "After")  # still paired
+
+
 def test_wrapped_virtual_scrolling_stays_small_on_a_long_view(browser, tmp_path):
     dump = tmp_path / "passes_dump"
     dump.mkdir()

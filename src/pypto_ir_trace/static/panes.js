@@ -156,7 +156,8 @@ const IRTracePanes = (() => {
       const charWidth = probe.getBoundingClientRect().width / 100 || 7.5;
       probe.remove();
       const gutter = (Number(doc.documentElement.style.getPropertyValue("--gutter-chars")) || 3) * (shownLayout() === "unified" ? 2 : 1) + 5;
-      return Math.max(10, Math.floor(pane.scroller.clientWidth / charWidth) - gutter);
+      pane.laidWidth = pane.scroller.clientWidth;  // wrapped rows fit this width: see the ResizeObserver
+      return Math.max(10, Math.floor(pane.laidWidth / charWidth) - gutter);
     }
 
     let frame = 0;
@@ -729,7 +730,20 @@ const IRTracePanes = (() => {
     }
 
     panes.forEach(pane => pane.scroller.addEventListener("scroll", () => onScroll(pane), { passive: true }));
-    doc.defaultView.addEventListener("resize", () => (wrapping() ? relayout(() => {}) : scheduleRender()));
+    // A pane's size follows the window, the pass list's width and the layout: wrapped rows are laid out
+    // again for a new width, and a taller pane needs more rows. Checked in the next frame, so the work never
+    // runs inside the observer's own layout pass.
+    let sized = 0;
+    const resized = new doc.defaultView.ResizeObserver(() => {
+      if (sized) return;
+      sized = requestAnimationFrame(() => {
+        sized = 0;
+        if (!view) return;
+        if (wrapping() && active().some(pane => pane.laidWidth !== undefined && pane.scroller.clientWidth !== pane.laidWidth)) relayout(() => {});
+        else scheduleRender();
+      });
+    });
+    panes.forEach(pane => resized.observe(pane.scroller));
     el.expand.addEventListener("click", () => setAllFolds(true));
     el.collapse.addEventListener("click", () => setAllFolds(false));
     copyButtons().forEach(button => {
