@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from dumptools import INSERTED_OP, NUMBERED, insert_op_at_top
 from pypto_ir_trace import render
 
 pytestmark = pytest.mark.browser
@@ -365,8 +366,6 @@ RENAMED_COUNTS = re.compile(r"\+(\d+) \u2212(\d+), (\d+) renamed")
 @pytest.fixture(scope="module")
 def mlir_runs(tmp_path_factory) -> tuple[str, str, str]:
     """(this run, "--baseline", the baseline): multi_func's stream, and a copy whose later %N shift by one."""
-    from dumptools import insert_op_at_top
-
     baseline = FIXTURES / "mlir" / "multi_func" / "stream.txt"
     this = tmp_path_factory.mktemp("renumbered") / "this.txt"
     this.write_text(insert_op_at_top(baseline.read_text(encoding="utf-8")), encoding="utf-8")
@@ -410,7 +409,7 @@ def test_ignore_renumbering_across_runs_leaves_only_the_inserted_op(open_report,
     assert len(rows) == renamed and names_only(rows)
     # What is left is the inserted op alone, once per function; the list's counts follow.
     inserted = page.get_by_role("region", name="After").locator(".row.ins .code").all_inner_texts()
-    assert len(inserted) == left_ins and {line.strip() for line in inserted} == {"%0 = arith.constant 12345 : i32"}
+    assert len(inserted) == left_ins and {line.strip() for line in inserted} == {INSERTED_OP}
     assert page.get_by_role("region", name="Before").locator(".row.del").count() == 0
     assert f"+{left_ins}" in button.inner_text() and "\u22120" in button.inner_text()
     assert "renamed" in button.locator(".count.del").get_attribute("title")
@@ -456,3 +455,16 @@ def test_ignore_renumbering_is_kept_across_views_and_links_and_off_for_compare_w
 def test_pypto_runs_have_no_renumbering_switch(open_report):
     page = open_report(*PAIR).page
     assert page.get_by_role("checkbox", name="Ignore renumbering").count() == 0
+
+
+def test_runs_that_differ_by_value_names_only_say_so(open_report, tmp_path_factory):
+    baseline = FIXTURES / "mlir" / "multi_func" / "stream.txt"
+    this = tmp_path_factory.mktemp("renamed") / "this.txt"  # every %N one higher: the same IR, other names
+    this.write_text(NUMBERED.sub(lambda m: f"%{int(m.group(1)) + 1}", baseline.read_text(encoding="utf-8")), encoding="utf-8")
+    page = open_report(str(this), "--baseline", str(baseline), fragment="#pass=1").page
+    counts = page.locator("#pass-counts")
+    assert not counts.inner_text().startswith("+0")
+    page.get_by_role("checkbox", name="Ignore renumbering").check()
+    assert re.fullmatch(r"\+0 \u22120, \d+ renamed between the runs", counts.inner_text()), counts.inner_text()
+    assert page.get_by_text("Only value names differ between the runs (Ignore renumbering is on).").is_visible()
+    assert "+0" in current(page).inner_text() and "\u22120" in current(page).inner_text()
