@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pypto_ir_trace
@@ -31,6 +32,22 @@ def write_dump(root: Path, files: dict[str, str | bytes]) -> Path:
         else:
             path.write_text(content, encoding="utf-8", newline="")
     return dump
+
+
+INSERTED_OP = "%0 = arith.constant 12345 : i32"  # a constant no fixture holds: never a renamed line
+NUMBERED = re.compile(r"%(\d+)\b")  # a numbered SSA value (not %arg0, %c0, %cst)
+
+
+def insert_op_at_top(mlir: str) -> str:
+    """MLIR text as if a pass had put one op at the top of every function body: the op becomes %0, and
+    every numbered value after it shifts by one (%0 -> %1, ...), as MLIR's printer numbers them."""
+    out = []
+    for line in mlir.splitlines(keepends=True):
+        out.append(NUMBERED.sub(lambda m: f"%{int(m.group(1)) + 1}", line))
+        if re.match(r"\s*(func\.func|llvm\.func) .*\{$", line):
+            indent = line[: len(line) - len(line.lstrip())]
+            out.append(f"{indent}  {INSERTED_OP}\n")
+    return "".join(out)
 
 
 PROGRAM = """\

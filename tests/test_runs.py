@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from pypto_ir_trace import cli, model, programs, render
-from dumptools import FIXTURES, PROGRAM, REAL, REPO, write_dump
+from dumptools import FIXTURES, INSERTED_OP, PROGRAM, REAL, REPO, insert_op_at_top, write_dump
+from modeltools import text_ids
 
 RUNS = FIXTURES / "runs"
 DSA = RUNS / "variants_memory_planner_dsa_rp__03_LlamaMiniProgram_explicit"  # runs AllocateMemoryAddr
@@ -47,6 +48,7 @@ def test_llama_pair_diverges_first_after_allocate_memory_addr(tmp_path):
     first = rows[runs["first"]]
     assert ours["passes"][first["this"]]["file"] == "34_after_AllocateMemoryAddr.py"
     assert runs["input"]["same"] and runs["reconverged"] == []
+    assert not any("renamed" in row for row in [runs["input"], *rows])  # PyPTO has no value names
 
 
 def test_each_row_says_whether_the_snapshots_are_byte_identical_and_how_much_differs(tmp_path):
@@ -140,6 +142,54 @@ def test_an_mlir_tree_and_a_stream_of_one_program_compare(tmp_path, capsys):
     assert [p["format"] for p in data["pipelines"]] == ["mlir-tree", "mlir-stream"]
     assert len(data["runs"]["rows"]) >= len(data["pipelines"][0]["passes"])
     assert "two runs" in capsys.readouterr().err
+
+
+MLIR_STREAM = FIXTURES / "mlir" / "multi_func" / "stream.txt"
+VALUE_NAME = re.compile(r"[%^][\w$.-]+")  # an SSA value or a block label, as a reader would mask it
+
+
+def renumbered_runs(tmp_path: Path) -> dict:
+    """The multi_func stream against itself with an op put at the top of every function: later %N shift."""
+    this = tmp_path / "this.txt"
+    this.write_text(insert_op_at_top(MLIR_STREAM.read_text(encoding="utf-8")), encoding="utf-8")
+    return two_runs(this, MLIR_STREAM, tmp_path)
+
+
+def row_snapshots(data: dict):
+    """Each row of the runs with the lines of its two snapshots: (row, the baseline's, this run's)."""
+    ours, theirs = ({**data, **pipeline} for pipeline in data["pipelines"])
+    at = {"this": 0, "baseline": 0}
+    for row in data["runs"]["rows"]:
+        for side, pipeline in (("this", ours), ("baseline", theirs)):
+            if row[side] is not None:
+                at[side] = pipeline["passes"][row[side]]["after"]
+        lines = [[data["lines"][i] for i in text_ids(pipeline, at[side])] for side, pipeline in
+                 (("baseline", theirs), ("this", ours))]
+        yield row, *lines
+
+
+def test_across_runs_renamed_pairs_differ_by_value_names_only(tmp_path):
+    """Two MLIR runs, one with an op inserted early: each row's diff has renamed pairs, found at build time as a
+    pass's are; each pair differs by names only, and they are all but the inserted op (pure renumbering, found whole)."""
+    data = renumbered_runs(tmp_path)
+    assert all(pipeline.get("renumbering") for pipeline in data["pipelines"])
+    seen = 0
+    for row, theirs, ours in row_snapshots(data):
+        assert not row["same"]
+        pairs = row["renamed"]
+        assert [a for _, a in pairs] == sorted(a for _, a in pairs)
+        assert len({b for b, _ in pairs}) == len(pairs) == len({a for _, a in pairs})
+        for b, a in pairs:
+            assert theirs[b] != ours[a] and VALUE_NAME.sub("%", theirs[b]) == VALUE_NAME.sub("%", ours[a]), (theirs[b], ours[a])
+        inserted = sum(line.strip() == INSERTED_OP for line in ours)
+        assert inserted > 0 and (row["ins"] - len(pairs), row["del"] - len(pairs)) == (inserted, 0)
+        seen += len(pairs)
+    assert seen > 500
+
+
+def test_across_runs_of_identical_mlir_have_no_renamed_pairs(tmp_path):
+    runs = two_runs(MLIR_STREAM, MLIR_STREAM, tmp_path)["runs"]
+    assert all(row["same"] and "renamed" not in row for row in [runs["input"], *runs["rows"]])
 
 
 def test_two_runs_report_is_deterministic_and_refuses_dump_files(tmp_path, capsys):
@@ -275,10 +325,14 @@ def test_two_runs_to_stdout(tmp_path, capsys):
 
 def test_model_round_trip_of_runs():
     row = model.RunRow(1, None, False, 2, 3)
-    report = model.Report("t", "g", 3, {}, (), (), (), (), (), model.Runs(0, 1, model.RunRow(None, None, True, 0, 0), (row,), 0, ()))
+    renamed = model.RunRow(2, 1, False, 4, 2, ((0, 1), (1, 2)))
+    runs = model.Runs(0, 1, model.RunRow(None, None, True, 0, 0), (row, renamed), 0, ())
+    report = model.Report("t", "g", 3, {}, (), (), (), (), (), runs)
     assert model.to_json(report)["runs"] == {
         "this": 0, "baseline": 1, "input": {"this": None, "baseline": None, "same": True, "ins": 0, "del": 0},
-        "rows": [{"this": 1, "baseline": None, "same": False, "ins": 2, "del": 3}], "first": 0, "reconverged": [],
+        "rows": [{"this": 1, "baseline": None, "same": False, "ins": 2, "del": 3},
+                 {"this": 2, "baseline": 1, "same": False, "ins": 4, "del": 2, "renamed": [[0, 1], [1, 2]]}],
+        "first": 0, "reconverged": [],
     }
     assert programs.DEFAULT_DIRECTORY and "runs" not in model.to_json(model.Report("t", "g", 3, {}, (), (), (), (), ()))
 

@@ -155,6 +155,8 @@ def build(dumps: tuple[Dump, ...], context: int, progress: Progress | None = Non
     pipelines = tuple(
         _pipeline(dump, dump.name or dump.title, lines, step, parsed, workings[i], diffs) for i, dump in enumerate(dumps)
     )
+    # The two runs' snapshots are diffed across pipelines: their lines' names are in the shared table too.
+    across = _Names(baseline is not None and pipelines[0].renumbering and pipelines[baseline].renumbering, lines)
     return Report(
         title=title or dumps[0].title,
         generator=f"pypto-ir-trace {__version__}",
@@ -165,7 +167,7 @@ def build(dumps: tuple[Dump, ...], context: int, progress: Progress | None = Non
         spans=tuple(lines.spans),
         line_spans=tuple(lines.line_spans),
         pipelines=pipelines,
-        runs=runs.section(pipelines, workings, 0, baseline) if baseline is not None else None,
+        runs=runs.section(pipelines, workings, 0, baseline, across.renamed) if baseline is not None else None,
     )
 
 
@@ -175,7 +177,7 @@ def _pipeline(dump: Dump, name: str, lines: _Lines, step: Callable[[], None],
     with PieceReader(record.language, partial(_facts, record)) as pieces:  # its workers serve every text
         reader = _Reader(record, IncrementalParser(record.language), pieces, lines)
         text_of: dict[bytes, int] = {}  # digest of a text -> its index: identical snapshots are handled once
-        names = _Names(record.language.names_in is not None, texts, lines)
+        names = _Names(record.language.names_in is not None, lines)
         snapshot_text: list[int] = []  # snapshot index -> text index
         passes: list[Pass] = []
 
@@ -202,7 +204,7 @@ def _pipeline(dump: Dump, name: str, lines: _Lines, step: Callable[[], None],
                     old, new = texts[before], texts[after]
                     if (old.digest, new.digest) not in diffs:  # the other run may have made this very change
                         found = _diff(compare.diff_pass(old.ids, old.structure, new.ids, new.structure))
-                        diffs[old.digest, new.digest] = found, names.renamed(before, after, found)
+                        diffs[old.digest, new.digest] = found, names.renamed(old, new, found)
                     if new.produced_by is None and not new.root and after != 0:
                         new.produced_by = len(passes)
                     diff, renamed = diffs[old.digest, new.digest]
@@ -240,31 +242,31 @@ def _one_ahead(items: Iterable[T]) -> Iterator[T]:
 
 
 class _Names:
-    """The renamed line pairs of a pass diff, for a language with value names (else none).
+    """The renamed line pairs of a diff of two texts, for a language with value names (else none).
 
-    The names of each line were read once, from the tree the text was parsed into (_Reader).
+    The names of each line were read once, from the tree the text was parsed into (_Reader), into the
+    report's table of lines: any two texts of the report can be paired, also from two pipelines (two runs).
     """
 
-    def __init__(self, enabled: bool, texts: list[_Working], lines: _Lines):
+    def __init__(self, enabled: bool, lines: _Lines):
         self.enabled = enabled
-        self.texts = texts
         self.lines = lines
 
-    def spans(self, t: int) -> tuple[list[str], list]:
-        """The lines of text t and the name spans of each."""
-        ids = self.texts[t].ids
-        return [self.lines.texts[i] for i in ids], [self.lines.names.get(i, []) for i in ids]
+    def spans(self, text: _Working) -> tuple[list[str], list]:
+        """The lines of a text and the name spans of each."""
+        return [self.lines.texts[i] for i in text.ids], [self.lines.names.get(i, []) for i in text.ids]
 
-    def renamed(self, before: int, after: int, diff: Diff) -> tuple[tuple[int, int], ...]:
+    def renamed(self, old: _Working, new: _Working, diff) -> tuple[tuple[int, int], ...]:
+        """Pairs of the diff (a Diff or a compare.PassDiff) of old against new."""
         if not self.enabled:
             return ()
         pieces = [piece for piece in diff.pieces if piece.inserted and piece.deleted]
         if not pieces:
             return ()
-        (old, old_spans), (new, new_spans) = self.spans(before), self.spans(after)
+        (old_lines, old_spans), (new_lines, new_spans) = self.spans(old), self.spans(new)
         found: list[tuple[int, int]] = []
         for piece in pieces:
-            found += renumber.in_pieces(old, new, [piece.segments], old_spans, new_spans)
+            found += renumber.in_pieces(old_lines, new_lines, [piece.segments], old_spans, new_spans)
         return tuple(sorted(found, key=lambda pair: pair[1]))
 
 

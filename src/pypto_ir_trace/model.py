@@ -114,6 +114,9 @@ class RunRow:
     identical: bool  # the two snapshots are byte-identical
     inserted: int  # the baseline's snapshot diffed against this run's, as compare.diff_pass diffs a pass
     deleted: int
+    # (baseline line, this run's line) pairs of that diff equal under one consistent renaming of value
+    # names, as a Pass's `renamed` (renumber.py); only when both runs' language has value names
+    renamed: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -173,7 +176,10 @@ def _runs(runs: Runs) -> dict:
 
 
 def _run_row(row: RunRow) -> dict:
-    return {"this": row.this, "baseline": row.baseline, "same": row.identical, "ins": row.inserted, "del": row.deleted}
+    entry = {"this": row.this, "baseline": row.baseline, "same": row.identical, "ins": row.inserted, "del": row.deleted}
+    if row.renamed:  # absent otherwise: PyPTO's runs are unchanged
+        entry["renamed"] = [list(pair) for pair in row.renamed]
+    return entry
 
 
 def _pipeline(pipeline: Pipeline) -> dict:

@@ -1,19 +1,24 @@
 """Two runs of one program compared pass by pass: the passes aligned by name, each row's snapshots diffed.
 
 Pure: it reads the built pipelines and their working texts (anything with `ids`, `structure` and
-`digest`: builder._Working), and returns the model's Runs section.
+`digest`: builder._Working), and returns the model's Runs section. Which changed lines are renamed ones
+is asked of the caller (`renamed`), which knows the texts' value names.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from . import compare
 from .align import align
 from .model import Pipeline, RunRow, Runs
 
 
-def section(pipelines: Sequence[Pipeline], texts: Sequence[Sequence], this: int, baseline: int) -> Runs:
+Renamed = Callable[..., tuple[tuple[int, int], ...]]  # (old text, new text, their diff) -> renamed line pairs
+
+
+def section(pipelines: Sequence[Pipeline], texts: Sequence[Sequence], this: int, baseline: int,
+            renamed: Renamed = lambda old, new, diff: ()) -> Runs:
     """The runs section of pipelines[this] against pipelines[baseline]; texts[i]: pipeline i's working texts."""
     ours, theirs = pipelines[this], pipelines[baseline]
     ours_texts, theirs_texts = texts[this], texts[baseline]
@@ -26,9 +31,10 @@ def section(pipelines: Sequence[Pipeline], texts: Sequence[Sequence], this: int,
                 counted[at_ours, at_theirs] = RunRow(None, None, True, 0, 0)
             else:
                 found = compare.diff_pass(old.ids, old.structure, new.ids, new.structure)
-                counted[at_ours, at_theirs] = RunRow(None, None, False, found.inserted, found.deleted)
+                pairs = renamed(old, new, found)
+                counted[at_ours, at_theirs] = RunRow(None, None, False, found.inserted, found.deleted, pairs)
         same = counted[at_ours, at_theirs]
-        return RunRow(t, b, same.identical, same.inserted, same.deleted)
+        return RunRow(t, b, same.identical, same.inserted, same.deleted, same.renamed)
 
     at_ours = at_theirs = 0  # each run's current snapshot: its input, then the text after its latest pass
     inputs = row(None, None, 0, 0)

@@ -1,5 +1,6 @@
 """The two-run page (--baseline) in real Chromium, by role and name: the LlamaMini pair under two memory
-planners opens on its first divergent pass; Across runs and Pass effect; j / k over aligned rows; links."""
+planners opens on its first divergent pass; Across runs and Pass effect; j / k over aligned rows; links;
+Ignore renumbering in both views of two MLIR runs."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import re
 
 import pytest
 
+from dumptools import INSERTED_OP, NUMBERED, insert_op_at_top
 from pypto_ir_trace import render
 
 pytestmark = pytest.mark.browser
@@ -353,3 +355,116 @@ def test_wrap_lines_wraps_the_baselines_diff_too(open_report):
     assert all(extra <= 1 for extra in page.evaluate(overflow))  # no sideways scrolling left
     page.get_by_role("checkbox", name="Wrap lines").uncheck()
     assert any(extra > 1 for extra in page.evaluate(overflow))
+
+
+# ---- Ignore renumbering: two MLIR runs, one with an op put at the top of every function ------------------
+
+VALUE_NAME = re.compile(r"[%^][\w$.-]+")  # an SSA value or a block label, as a reader would mask it
+RENAMED_COUNTS = re.compile(r"\+(\d+) \u2212(\d+), (\d+) renamed")
+
+
+@pytest.fixture(scope="module")
+def mlir_runs(tmp_path_factory) -> tuple[str, str, str]:
+    """(this run, "--baseline", the baseline): multi_func's stream, and a copy whose later %N shift by one."""
+    baseline = FIXTURES / "mlir" / "multi_func" / "stream.txt"
+    this = tmp_path_factory.mktemp("renumbered") / "this.txt"
+    this.write_text(insert_op_at_top(baseline.read_text(encoding="utf-8")), encoding="utf-8")
+    return str(this), "--baseline", str(baseline)  # absolute: the report fixture's FIXTURES / path is this path
+
+
+def renamed_rows(page, before: str = "Before", after: str = "After") -> list[tuple[str, str]]:
+    """(before, after) code of each row the two panes show as renamed (their rows line up), folds expanded; the
+    panes build the rows in view (and some around them): a tall window shows a short diff whole."""
+    expand = page.get_by_role("button", name="Expand all")
+    if expand.is_enabled():
+        expand.click()
+    code = "rows => rows.map(r => [r.className.split(' ').includes('renamed'), r.querySelector('.code')?.textContent ?? ''])"
+    b = page.get_by_role("region", name=before).locator(".rows .row").evaluate_all(code)
+    a = page.get_by_role("region", name=after).locator(".rows .row").evaluate_all(code)
+    assert len(b) == len(a) and all(x[0] == y[0] for x, y in zip(b, a))
+    return [(x[1], y[1]) for x, y in zip(b, a) if x[0]]
+
+
+def names_only(pairs: list[tuple[str, str]]) -> bool:
+    return all(old != new and VALUE_NAME.sub("%", old) == VALUE_NAME.sub("%", new) for old, new in pairs)
+
+
+def test_ignore_renumbering_across_runs_leaves_only_the_inserted_op(open_report, mlir_runs):
+    page = open_report(*mlir_runs, fragment="#pass=1", viewport=(1400, 2000)).page  # its 48 lines, whole
+    toggle = page.get_by_role("checkbox", name="Ignore renumbering")
+    assert toggle.is_visible() and not toggle.is_checked()
+    counts = page.locator("#pass-counts")
+    plain = re.fullmatch(r"\+(\d+) \u2212(\d+) between the runs", counts.inner_text())
+    assert plain, counts.inner_text()
+    ins, dels = map(int, plain.groups())
+    button = current(page)
+    assert f"+{ins}" in button.inner_text() and f"\u2212{dels}" in button.inner_text()
+    assert renamed_rows(page) == []
+    toggle.check()
+    found = RENAMED_COUNTS.fullmatch(counts.inner_text().removesuffix(" between the runs"))
+    assert found and counts.inner_text().endswith(" between the runs"), counts.inner_text()
+    left_ins, left_del, renamed = map(int, found.groups())
+    assert renamed > 0 and (left_ins, left_del) == (ins - renamed, dels - renamed)
+    rows = renamed_rows(page)
+    assert len(rows) == renamed and names_only(rows)
+    # What is left is the inserted op alone, once per function; the list's counts follow.
+    inserted = page.get_by_role("region", name="After").locator(".row.ins .code").all_inner_texts()
+    assert len(inserted) == left_ins and {line.strip() for line in inserted} == {INSERTED_OP}
+    assert page.get_by_role("region", name="Before").locator(".row.del").count() == 0
+    assert f"+{left_ins}" in button.inner_text() and "\u22120" in button.inner_text()
+    assert "renamed" in button.locator(".count.del").get_attribute("title")
+    toggle.uncheck()
+    assert counts.inner_text() == f"+{ins} \u2212{dels} between the runs"
+    assert renamed_rows(page) == [] and f"+{ins}" in button.inner_text()
+
+
+def test_ignore_renumbering_in_pass_effect_uses_each_runs_own_pass(open_report, report, mlir_runs):
+    data = render.decode_data(report(*mlir_runs).read_text(encoding="utf-8"))
+    ours, theirs = data["pipelines"]
+    p = next(k for k, entry in enumerate(ours["passes"]) if entry["label"] == "33")  # reconcile-unrealized-casts
+    page = open_report(*mlir_runs, fragment="#pass=33&view=effect").page
+    page.get_by_role("checkbox", name="Ignore renumbering").check()
+    for entry, counts, panes in ((theirs["passes"][p], "#runs-baseline-counts", ("Baseline pass input", "Baseline pass output")),
+                                 (ours["passes"][p], "#runs-this-counts", ("Before", "After"))):
+        n = len(entry["renamed"])
+        assert n > 0
+        assert page.locator(counts).inner_text() == f"+{entry['ins'] - n} \u2212{entry['del'] - n}, {n} renamed"
+        rows = renamed_rows(page, *panes)
+        assert 0 < len(rows) <= n and names_only(rows)
+    page.get_by_role("checkbox", name="Ignore renumbering").uncheck()
+    assert renamed_rows(page, "Baseline pass input", "Baseline pass output") == renamed_rows(page) == []
+    assert page.locator("#runs-this-counts").inner_text() == f"+{ours['passes'][p]['ins']} \u2212{ours['passes'][p]['del']}"
+
+
+def test_ignore_renumbering_is_kept_across_views_and_links_and_off_for_compare_with(open_report, mlir_runs):
+    page = open_report(*mlir_runs, fragment="#pass=1").page
+    toggle = page.get_by_role("checkbox", name="Ignore renumbering")
+    toggle.check()
+    page.get_by_role("button", name="Pass effect", exact=True).click()
+    page.get_by_role("button", name="Across runs", exact=True).click()
+    page.evaluate("location.hash = '#pass=33'")
+    page.get_by_role("heading", name="33 reconcile-unrealized-casts").wait_for()
+    assert toggle.is_checked() and "renamed between the runs" in page.locator("#pass-counts").inner_text()
+    page.get_by_role("combobox", name="Compare with").select_option(label="32 convert-to-llvm")
+    assert toggle.is_disabled() and renamed_rows(page) == []
+    assert page.get_by_text(re.compile("not to \u201cCompare with\u201d")).is_visible()
+    page.get_by_role("combobox", name="Compare with").select_option(value="")
+    assert toggle.is_enabled() and len(renamed_rows(page)) > 0
+
+
+def test_pypto_runs_have_no_renumbering_switch(open_report):
+    page = open_report(*PAIR).page
+    assert page.get_by_role("checkbox", name="Ignore renumbering").count() == 0
+
+
+def test_runs_that_differ_by_value_names_only_say_so(open_report, tmp_path_factory):
+    baseline = FIXTURES / "mlir" / "multi_func" / "stream.txt"
+    this = tmp_path_factory.mktemp("renamed") / "this.txt"  # every %N one higher: the same IR, other names
+    this.write_text(NUMBERED.sub(lambda m: f"%{int(m.group(1)) + 1}", baseline.read_text(encoding="utf-8")), encoding="utf-8")
+    page = open_report(str(this), "--baseline", str(baseline), fragment="#pass=1").page
+    counts = page.locator("#pass-counts")
+    assert not counts.inner_text().startswith("+0")
+    page.get_by_role("checkbox", name="Ignore renumbering").check()
+    assert re.fullmatch(r"\+0 \u22120, \d+ renamed between the runs", counts.inner_text()), counts.inner_text()
+    assert page.get_by_text("Only value names differ between the runs (Ignore renumbering is on).").is_visible()
+    assert "+0" in current(page).inner_text() and "\u22120" in current(page).inner_text()

@@ -16,11 +16,12 @@
  *   segments = [[bStart, aStart, eq, del, ins, eq, del, ins, ...]]
  *   runs = {this, baseline, input, rows, first, reconverged}: only when the report compares two runs (--baseline)
  *     this, baseline     indices into pipelines: this run's pipeline and the baseline's
- *     input              {this: null, baseline: null, same, ins, del}: the two inputs compared
- *     rows[r]            {this, baseline, same, ins, del}: the passes aligned by name (align.py); this / baseline
- *                        are pass indices, null for a pass only the other run runs; same: the two runs'
+ *     input              {this: null, baseline: null, same, ins, del, renamed?}: the two inputs compared
+ *     rows[r]            {this, baseline, same, ins, del, renamed?}: the passes aligned by name (align.py); this /
+ *                        baseline are pass indices, null for a pass only the other run runs; same: the two runs'
  *                        snapshots after the row (a run without the pass: its previous one) are byte-identical;
- *                        ins / del: the baseline's snapshot diffed against this run's (compare.py's pass diff)
+ *                        ins / del: the baseline's snapshot diffed against this run's (compare.py's pass diff);
+ *                        renamed [[bLine, aLine]]: that diff's renamed pairs, as a pass's (both runs have value names)
  *     first              the first row after which the runs differ, or null
  *     reconverged        rows after which the runs are identical again, having differed just before
  *
@@ -69,7 +70,8 @@
  *     pipeline           the rows as one pipeline (above): the rows as passes, its texts ours then theirs (theirs'
  *                        text t is offset + t). A row's before / after are the baseline's / this run's snapshot
  *                        after it (the same text when identical: a "no-op" row), its diff made here by
- *                        IRTraceCompare.compareIds, its counts the model's
+ *                        IRTraceCompare.compareIds, its counts and renamed pairs the model's; renumbering when
+ *                        both runs' pipelines have it
  *
  * Pure: data in, objects out. Nothing here touches the DOM.
  */
@@ -237,7 +239,7 @@ const IRTraceModel = (() => {
       const base = row.baseline !== null ? rawTheirs.passes[row.baseline] : null;
       const pass = {
         label: own ? own.label : "b" + base.label, name: (own || base).name, file: fileOf(ours, last[0]),
-        before: row.identical ? at[0] : offset + at[1], after: at[0], ins: row.ins, del: row.del,
+        before: row.identical ? at[0] : offset + at[1], after: at[0], ins: row.ins, del: row.del, renamed: entry.renamed,
       };
       if (own && own.warnings) Object.assign(pass, { warnings: own.warnings, anchors: own.anchors || [] });
       if (!row.identical) Object.assign(pass, across(offset + at[1], at[0]));
@@ -249,12 +251,12 @@ const IRTraceModel = (() => {
     const shift = input.identical ? 0 : 1;
     if (shift) {
       entries.unshift(Object.assign({ label: ours.input.label, name: "input", file: ours.input.file, before: offset, after: 0,
-        ins: input.ins, del: input.del }, across(offset, 0)));
+        ins: input.ins, del: input.del, renamed: raw.input.renamed }, across(offset, 0)));
       rows.unshift({ row: Object.assign({ input: true }, input), at: [0, 0], files: [ours.input.file, theirs.input.file] });
     }
     const entry = {
       name: "runs", format: rawOurs.format, title: rawOurs.title, input: rawOurs.input, inputLabel: rawOurs.inputLabel,
-      texts, passes: entries,
+      texts, passes: entries, renumbering: rawOurs.renumbering && rawTheirs.renumbering,
     };
     return {
       ours, theirs, offset, rows, first: shift ? 0 : raw.first, reconverged: raw.reconverged.map(r => r + shift),

@@ -15,10 +15,12 @@
  *           contain neither "Before" nor "After", so those two still name one region each), this run's below.
  * The fragment gains view=effect; the row is the `pass` the viewer already writes (this run's label,
  * or "b" + the baseline's label for a pass only the baseline runs).
+ * Ignore renumbering (two MLIR runs): each diff uses its own renamed pairs, all found at build time: a row's
+ * (model.py's runs rows) in Across runs, each run's pass's in Pass effect.
  */
 const IRTraceRuns = (() => {
   // `changed` is not among them: in both views it says whether the runs differ after the row (the filters).
-  const VIEW_FIELDS = ["before", "after", "ins", "del", "pieces", "inserted", "regions", "anchors", "warnings", "file"];
+  const VIEW_FIELDS = ["before", "after", "ins", "del", "pieces", "inserted", "regions", "anchors", "warnings", "file", "renamed"];
 
   /**
    * The two views on `app`, the view of the rows that the viewer has just opened; runs: report.runs (model.js);
@@ -44,7 +46,7 @@ const IRTraceRuns = (() => {
     const effectOf = rows.map(({ row, at, files }) => {
       if (row.this === null) {  // only the baseline runs this pass: this run stays where it was
         return { before: at[0], after: at[0], ins: 0, del: 0, pieces: null, inserted: [], regions: new Map(),
-          anchors: [], warnings: "", file: files[0] };
+          anchors: [], warnings: "", file: files[0], renamed: [] };
       }
       const own = ours.passes[row.this];
       return Object.fromEntries(VIEW_FIELDS.map(field => [field, own[field]]));
@@ -62,6 +64,23 @@ const IRTraceRuns = (() => {
       return Object.assign({}, own, { before: offset + own.before, after: offset + own.after });
     });
     const previousFile = (pipeline, p) => (p === 0 ? pipeline.input.file : pipeline.passes[p - 1].file);
+
+    // ---- Ignore renumbering: each diff with its own renamed pairs, once per row and diff ---------------
+    const ignored = { across: new Map(), effect: new Map(), baseline: new Map() };
+    const sourceOf = {
+      across: p => Object.assign({}, passes[p], acrossOf[p]),
+      effect: p => Object.assign({}, passes[p], effectOf[p]),
+      baseline: p => baselinePass[p],
+    };
+    function ignoring(which, p) {
+      if (!ignored[which].has(p)) ignored[which].set(p, IRTraceRenumber.ignoring(sourceOf[which](p)));
+      return ignored[which].get(p);
+    }
+    const ignoringNow = () => state.ignoreRenumbering && state.base === null;
+    /** Row p's diff in a view ("across" or "effect") as its counts are told, whatever the compare base. */
+    const seen = (which, p) => (ignoringNow() ? ignoring(which, p) : (which === "effect" ? effectOf : acrossOf)[p]);
+    app.ignoring = p => ignoring(view, p);  // the viewer's panes, counts and notes: the diff of the view shown
+    app.passList.showCounts = () => markRows();  // the list says how the runs compare, whatever the view
 
     // ---- the baseline's panes (Pass effect) ------------------------------------------------------------
     // The baseline's layout follows the page's once its panes are switched (baselineLayout): until then its
@@ -87,7 +106,7 @@ const IRTraceRuns = (() => {
     });
     const baselineApp = Object.assign({}, app, {
       el: baselineEl, state: baselineState,
-      shown: p => baselinePass[p],
+      shown: p => (ignoringNow() && baselinePass[p] ? ignoring("baseline", p) : baselinePass[p]),
       beforeFile: p => previousFile(theirs, rows[p].row.baseline),
     });
     const baselinePanes = IRTracePanes.create(baselineApp);
@@ -142,23 +161,28 @@ const IRTraceRuns = (() => {
         return `${only}${same}${effect}Pass effect: the baseline's diff above, this run's below.`;
       }
       if (row.identical) return `${only}${same}`.trim();
+      const across = seen("across", p);
+      if (!across.ins && !across.del && across.renamedCount) return `${only}Only value names differ between the runs (Ignore renumbering is on).`;
       return `${only}Across runs: the baseline's snapshot after this pass (Before) against this run's (After).`;
     }
 
     // The viewer's notes about a pass against its predecessor: the runs' note says it for the row.
     const viewerNotes = /^(No-op: this pass|The pipeline changed nothing|Only the line endings)/;
+    const passNames = /^Only value names changed in this pass/;  // true of this run's pass (Pass effect), not of a row
     /** After the viewer showed row p: the runs' header, notes, counts and the baseline's panes. */
     function decorate(p) {
       if (p < 0) { ui.baseline.hidden = true; ui.thisTitle.hidden = true; return; }
       const { row } = rows[p];
       const compared = state.base !== null;
       if (!compared) {
-        if (view === "across") el.counts.textContent = row.identical ? "identical in both runs" : `+${row.ins} \u2212${row.del} between the runs`;
+        if (view === "across") el.counts.textContent = row.identical ? "identical in both runs" : `${IRTraceRenumber.counts(seen("across", p))} between the runs`;
         else if (row.input) el.counts.textContent = "the inputs: no pass";
-        else el.counts.textContent = `this run ${countsOf(effectOf[p], row.this !== null)} \u00b7 baseline ${countsOf(baselinePass[p], row.baseline !== null)}`;
+        else el.counts.textContent = `this run ${countsOf(seen("effect", p), row.this !== null)} \u00b7 baseline ${countsOf(baselineApp.shown(p), row.baseline !== null)}`;
         if (view === "across" && !row.identical) el.afterFile.textContent = el.afterFile.title = "this run: " + rows[p].files[0];
       }
-      for (const node of [...el.notes.children]) if (viewerNotes.test(node.textContent)) node.remove();
+      for (const node of [...el.notes.children]) {
+        if (viewerNotes.test(node.textContent) || (view === "across" && passNames.test(node.textContent))) node.remove();
+      }
       if (!compared) el.notes.prepend(app.make("p", "note info runs-note", note(p)));
       const effect = view === "effect";
       ui.main.classList.toggle("runs-effect", effect);
@@ -169,8 +193,8 @@ const IRTraceRuns = (() => {
       ui.thisText.textContent = row.this !== null ? `${rowName(p)}` : absent("this run: nothing changes");
       const shown = baselinePass[p];
       ui.baselineTitle.textContent = shown ? `${shown.label} ${shown.name}` : absent("the baseline");
-      ui.baselineCounts.textContent = shown ? countsOf(shown, true) : "";
-      ui.thisCounts.textContent = row.input ? "" : countsOf(effectOf[p], row.this !== null);
+      ui.baselineCounts.textContent = shown ? countsOf(baselineApp.shown(p), true) : "";
+      ui.thisCounts.textContent = row.input ? "" : countsOf(seen("effect", p), row.this !== null);
       ui.baseline.classList.toggle("absent", !shown);
       ui.baselineDiff.hidden = !shown;
       baselineLayout();
@@ -192,7 +216,7 @@ const IRTraceRuns = (() => {
       const unified = state.layout === "unified";
       baselineEl.panes.forEach((scroller, i) => { scroller.parentElement.hidden = unified !== (i === 2); });
     }
-    const countsOf = (pass, runsHere) => (!runsHere ? "absent" : pass.before !== pass.after ? `+${pass.ins} \u2212${pass.del}` : "no-op");
+    const countsOf = (pass, runsHere) => (!runsHere ? "absent" : pass.before !== pass.after ? IRTraceRenumber.counts(pass) : "no-op");
 
     /** The pass list: each row's runs status (identical, or the size of the difference), one-side rows tagged. */
     function markRows() {
@@ -212,7 +236,11 @@ const IRTraceRuns = (() => {
           same.setAttribute("aria-label", "identical");
           parts.push(same);
         } else {
-          parts.push(app.make("span", "count ins", "+" + row.ins), " ", app.make("span", "count del", "\u2212" + row.del));
+          const shown = seen("across", p);  // its counts follow Ignore renumbering, as a pass's do
+          const del = app.make("span", "count del", "\u2212" + shown.del);
+          if (shown.renamedCount) del.title = `${shown.renamedCount} renamed lines not counted`;
+          parts.push(app.make("span", "count ins", "+" + shown.ins), " ", del);
+          button.classList.toggle("has-renamed", Boolean(shown.renamedCount));
         }
         const badge = meta.querySelector(".badge");
         const hits = meta.querySelector(".hits");
@@ -256,6 +284,7 @@ const IRTraceRuns = (() => {
     // The viewer handled these first (its listeners were added before these): adjust what it showed.
     el.select.addEventListener("change", refresh);
     el.base.addEventListener("change", refresh);
+    el.renumber.addEventListener("change", refresh);  // the list's counts follow through passList.showCounts
     [el.split, el.stacked, el.unified].forEach(button => button.addEventListener("click", () => {
       baselinePanes.relayout(baselineLayout);
       writeLink();

@@ -130,7 +130,7 @@ const IRTraceViewer = (() => {
        */
       shown(p) {
         if (state.base === null && !state.ignoreRenumbering) return passes[p];
-        if (state.base === null) return ignoring(p);
+        if (state.base === null) return app.ignoring(p);
         const key = `${state.base}:${p}`;
         if (!comparisons.has(key)) {
           const pass = passes[p], diff = pipeline.compare(snapshotText(state.base), pass.after);
@@ -139,6 +139,7 @@ const IRTraceViewer = (() => {
         return comparisons.get(key);
       },
       beforeFile: p => (state.base === null ? passes[p].beforeFile || snapshotFile(p) : snapshotFile(state.base)),
+      ignoring,  // runs.js puts its own here: a row's diff depends on the view it is seen in
     };
     app.passList = IRTracePassList.create(app);
     app.functions = IRTraceFunctions.create(app);
@@ -326,7 +327,7 @@ const IRTraceViewer = (() => {
     function setIgnoreRenumbering(on) {
       state.ignoreRenumbering = on;
       el.renumber.checked = on;
-      app.passList.showCounts(p => (on ? ignoring(p) : passes[p]));
+      app.passList.showCounts(p => (on ? app.ignoring(p) : passes[p]));
       if (state.selected >= 0) select(state.selected, true);
     }
 
