@@ -339,6 +339,14 @@ def test_print_shows_every_row_of_the_diff_wrapped_without_controls(open_report)
     on_screen = page.get_by_role("region", name="After").locator(".row").count()
     assert rows > on_screen > 0  # the screen holds only some of them
     page.keyboard.press("End")
+    after_scroller(page).evaluate("""scroller => new Promise(done => {  // the rows at the end are built
+      const built = () => {
+        const rows = Array.from(scroller.querySelectorAll(".row"), row => row.getBoundingClientRect().bottom);
+        return Math.abs(Math.max(...rows) - scroller.querySelector(".sizer").getBoundingClientRect().bottom) < 2;
+      };
+      const check = () => (built() ? done() : requestAnimationFrame(check));
+      check();
+    })""")
     last = page.get_by_role("region", name="After").evaluate("""pane => {  // the row of the highest line number
       const rows = Array.from(pane.querySelectorAll(".row")).filter(row => row.querySelector(".ln").textContent);
       rows.sort((x, y) => Number(y.querySelector(".ln").textContent) - Number(x.querySelector(".ln").textContent));
