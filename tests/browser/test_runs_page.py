@@ -298,6 +298,8 @@ def test_runs_whose_inputs_differ_open_on_the_inputs(open_report):
     buttons = page.get_by_role("navigation", name="Passes").get_by_role("button")
     assert buttons.count() == 4 and "added" not in buttons.nth(0).inner_text()
     assert "runs-reconverged" in buttons.nth(1).get_attribute("class")  # identical again after InlineFunctions
+    options = page.get_by_role("combobox", name="Compare with").locator("option").all_inner_texts()
+    assert [o for o in options if o.startswith("00 ")] == ["00 frontend"]  # the input row is the input: once
     page.get_by_role("button", name="Pass effect", exact=True).click()
     assert "No pass ran: the two runs' inputs differ" in page.locator("#notes").inner_text()
     assert page.locator("#runs-this-title").inner_text().strip().endswith("(the input: no pass ran)")

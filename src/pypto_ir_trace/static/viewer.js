@@ -247,8 +247,10 @@ const IRTraceViewer = (() => {
     function fillBaseSelect() {
       const option = (value, label) => { const node = app.make("option", "", label); node.value = value; return node; };
       const input = `${pipeline.input.label} ${pipeline.input.file.replace(/^00_|\.py$/g, "")}`;
+      // two runs whose inputs differ open on a row labelled like the input: the input itself, listed once
       el.base.replaceChildren(option("", "its previous snapshot"), option("0", input),
-        ...passes.map((pass, k) => option(String(k + 1), `${pass.label} ${pass.name}`)));
+        ...passes.flatMap((pass, k) => (pass.label === pipeline.input.label ? []
+          : [option(String(k + 1), `${pass.label} ${pass.name}`)])));
       el.base.disabled = passes.length === 0;
       el.base.addEventListener("change", () => {
         state.base = el.base.value === "" ? null : Number(el.base.value);
