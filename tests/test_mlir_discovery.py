@@ -353,6 +353,28 @@ def test_local_scope_stream_tells_functions_apart():
             assert s.base_text is not None or base.index == 0 or "local scope" not in base.detail
 
 
+def test_a_stream_says_when_its_local_dumps_name_a_function_two_modules_define(tmp_path):
+    """Without module scope a stream's header names no op, and `func.func @f` alone cannot say whether it
+    is kernel_a's or kernel_b's: reported, not guessed silently. A tree's folders tell them apart."""
+    both = "module {\n" + module("f", sym="kernel_a") + module("f", sym="kernel_b") + "}\n"
+    local = FUNC.format(name="f", body="%0 = arith.muli %arg0, %arg0 : i32")
+    stream = tmp_path / "stream.txt"
+    stream.write_text("\n".join([header("inline", "Inliner"), both, header("cse", "CSE"), local,
+                                  header("cse", "CSE"), local, header("symbol-dce", "SymbolDCE"), both]))
+    notes = [n for n in mlir.read_stream(stream).notes if "cannot be told apart" in n]
+    assert len(notes) == 1 and "@f" in notes[0]
+    alone = "module {\n" + module("f", sym="kernel_a") + module("g", sym="kernel_b") + "}\n"
+    stream.write_text("\n".join([header("inline", "Inliner"), alone, header("cse", "CSE"), local, ""]))
+    assert not any("cannot be told apart" in n for n in mlir.read_stream(stream).notes)
+    m = "builtin_module_no-symbol-name"
+    tree = write_tree(tmp_path / "tree", {
+        f"{m}/0_inline.mlir": header("inline", "Inliner") + "\n" + both,
+        f"{m}/builtin_module_kernel_a/func_func_f/0_0_0_cse.mlir": header("cse", "CSE") + "\n" + local,
+        f"{m}/builtin_module_kernel_b/func_func_f/0_0_0_cse.mlir": header("cse", "CSE") + "\n" + local,
+    })
+    assert not any("cannot be told apart" in n for n in mlir.read_tree(tree).notes)
+
+
 # --- odd cases, synthetic ----------------------------------------------------------------------
 
 

@@ -496,7 +496,7 @@ def _dump(source: Path, entries: list[_Entry], notes: list[str], format_name: st
     notes.insert(
         0, "MLIR dumps hold no copy of the pipeline's input: snapshot 0 is empty, so the first dump shows as added"
     )
-    bases, uncut, unspliced, unseen = _bases(entries)
+    bases, uncut, unspliced, unseen, shared = _bases(entries)
     if any(e.local for e in entries):
         notes.append(
             "local-scope dumps (no --mlir-print-ir-module-scope) hold only their op: each is diffed against that "
@@ -513,6 +513,12 @@ def _dump(source: Path, entries: list[_Entry], notes: list[str], format_name: st
         notes.append(
             f"the first dump of the whole IR ({unseen}) comes after local dumps only: the IR its pass received was "
             "never printed whole, so it is shown against the empty input and its counts are the whole IR's"
+        )
+    if shared:
+        notes.append(
+            f"local-scope dumps of {', '.join(shared)} cannot be told apart: several modules define that name and "
+            "the dump says no more (a tree's folders would), so each is diffed against the previous dump of that "
+            "name, whichever module it came from"
         )
     if uncut:
         notes.append(
@@ -541,11 +547,12 @@ def _dump(source: Path, entries: list[_Entry], notes: list[str], format_name: st
     return Dump(title=_title(source), snapshots=tuple(snapshots), format=format_name, notes=tuple(notes))
 
 
-def _bases(entries: list[_Entry]) -> tuple[list[tuple[int | None, str | None]], list[str], int, str]:
+def _bases(entries: list[_Entry]) -> tuple[list[tuple[int | None, str | None]], list[str], int, str, list[str]]:
     """(base index, base text, what that text is) for each entry, snapshot indices counting the empty input as 0; the local
     dumps that had nothing to cut their op from; how many whole dumps could not be given the local dumps
     before them (diffed against the previous whole dump, so they also show what those passes changed);
-    the first whole dump when local dumps came before it ("21 finalize-memref-to-llvm"), else ""."""
+    the first whole dump when local dumps came before it ("21 finalize-memref-to-llvm"), else ""; the ops
+    whose local dumps cannot be told apart (a name several modules define, in a stream that says no more)."""
     last_of: dict[str, int] = {}
     open_before: dict[tuple[str, str], int] = {}
     last_whole = 0
@@ -559,6 +566,7 @@ def _bases(entries: list[_Entry]) -> tuple[list[tuple[int | None, str | None]], 
     bases: list[tuple[int | None, str | None, str]] = []
     spliced = 0  # local dumps put in the last whole dump
     uncut: list[str] = []
+    shared: list[str] = []
     for index, entry in enumerate(entries, start=1):
         step = (entry.op_id, entry.header.arg)
         base, text, name = None, None, ""
@@ -582,6 +590,8 @@ def _bases(entries: list[_Entry]) -> tuple[list[tuple[int | None, str | None]], 
                 enclosing.append(last_whole)
             if enclosing and (own is None or max(enclosing) > own):
                 source = entries[max(enclosing) - 1]
+                if entry.op_id not in shared and _defined_more_than_once(source.text(), entry):
+                    shared.append(entry.op_id)
                 text = _cut(source.text(), entry)
                 name = f"{entry.where or entry.op_id} cut out of {source.filename}" if text is not None else ""
             if text is None:
@@ -600,7 +610,18 @@ def _bases(entries: list[_Entry]) -> tuple[list[tuple[int | None, str | None]], 
             current = _splice(*current, entry)
             lost, spliced = current is None, spliced + 1
         bases.append((base, text, name))
-    return bases, uncut, unspliced, unseen
+    return bases, uncut, unspliced, unseen, shared
+
+
+def _defined_more_than_once(source_text: str, entry: _Entry) -> bool:
+    """Whether several ops of an enclosing dump carry the local entry's name and its folder cannot choose:
+    a stream's local dump names only `@f`, and `module @a` and `module @b` may both define one."""
+    key = _single_op(entry.text()) if entry.content is None else entry.op_id  # as _region_in finds it
+    if key is None:
+        return False
+    name = key.rsplit("::", 1)[-1]
+    found = [r for r in _op_regions(source_text) if r.key == name or r.key.endswith(f"::{name}")]
+    return len(found) > 1 and _locate(found, name, entry.op_id) is None
 
 
 def _region_in(source_text: str, entry: _Entry, regions: tuple | None = None):
