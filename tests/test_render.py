@@ -29,7 +29,7 @@ def test_data_round_trips_and_cannot_close_its_script_element(make_dump):
     raw = re.search(r'id="report-data" data-encoding="gzip\+base64">(.*?)</script>', page, re.S).group(1)
     assert re.fullmatch(r"[A-Za-z0-9+/=]+", raw)  # base64: no character of it can end the element
     assert render.decode_data(page) == json.loads(json.dumps(model.to_json(report)))
-    assert page.count("<script") == 2  # the data element and the viewer, nothing from the dump
+    assert page.count("<script") == 3  # the viewer's code, the data, the loader: nothing from the dump
     assert "alert" not in page and "onerror" not in page
 
 
@@ -80,10 +80,15 @@ def test_self_contained_with_a_csp_that_forbids_the_network():
     assert not re.search(r'<script[^>]+src=', page)
 
 
-def test_viewer_script_hash_matches_the_csp():
+def test_the_csp_allows_the_loader_and_the_viewer_code_it_inflates_by_their_hashes():
     page = page_of(REAL / "advanced_01_split_k_concise" / "passes_dump")
-    script = re.search(r"<script>(.*)</script>", page, re.S).group(1)
-    assert render._csp_hash(script).replace("'", "&#39;") in page
+    csp = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]+)"', page).group(1).replace("&#39;", "'")
+    allowed = dict(part.strip().split(" ", 1) for part in csp.split(";"))["script-src"].split()
+    loader = re.search(r"<script>(.*)</script>", page, re.S).group(1)
+    viewer = render.decode_viewer(page)
+    assert allowed == [render._csp_hash(loader), render._csp_hash(viewer)]
+    assert "IRTraceViewer.start" in viewer and "IRTraceViewer" not in loader  # the viewer travels compressed
+    assert len(page) < len(loader) + len(viewer)  # compressed, the viewer is a third of its size
 
 
 def test_the_csp_allows_a_blob_worker_and_nothing_more():
@@ -95,5 +100,5 @@ def test_the_csp_allows_a_blob_worker_and_nothing_more():
         "default-src": "'none'", "script-src": directives["script-src"], "style-src": directives["style-src"],
         "worker-src": "blob:", "img-src": "data:", "base-uri": "'none'", "form-action": "'none'",
     }
-    assert re.fullmatch(r"'sha256-[A-Za-z0-9+/=]+'", directives["script-src"])
+    assert re.fullmatch(r"'sha256-[A-Za-z0-9+/=]+' 'sha256-[A-Za-z0-9+/=]+'", directives["script-src"])
     assert re.fullmatch(r"'sha256-[A-Za-z0-9+/=]+'", directives["style-src"])

@@ -19,15 +19,19 @@ from markupsafe import Markup  # jinja2's own dependency
 
 from .model import Report, to_json
 
-# In dependency order: the pure logic, the data reader, the viewer's modules, its entry point, the bootstrap.
+# The page's one inline script: it inflates the viewer's code (carried compressed, as the data is: a third
+# of the size) and runs it. The CSP allows exactly these two scripts by their hashes.
+_LOADER = ("data.js", "loader.js")
+# In dependency order: the pure logic, the viewer's modules, its entry point, the bootstrap.
 _SCRIPTS = (
-    "data.js", "rows.js", "linediff.js", "compare.js", "model.js",
+    "rows.js", "linediff.js", "compare.js", "model.js",
     "renumber.js", "state.js", "keys.js", "passlist.js", "functions.js", "panes.js", "searchworker.js", "search.js",
     "warnings.js", "pipelines.js", "following.js", "level.js", "sidebar.js", "print.js", "runs.js",
     "viewer.js", "boot.js",
 )
 _RUNS_ONLY = {"runs.js"}  # the two-run view ships only in the reports that compare two runs
 _DATA_ELEMENT = re.compile(r'<script type="application/octet-stream" id="report-data"[^>]*>([A-Za-z0-9+/=]*)</script>')
+_CODE_ELEMENT = re.compile(r'<script type="application/octet-stream" id="viewer-code"[^>]*>([A-Za-z0-9+/=]*)</script>')
 _JSON_ESCAPES = (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("\u2028", "\\u2028"), ("\u2029", "\\u2029"))
 
 
@@ -133,6 +137,22 @@ def decode_data(page: str) -> dict:
     return json.loads(gzip.decompress(base64.b64decode(match.group(1))).decode("utf-8"))
 
 
+def decode_viewer(page: str) -> str:
+    """The viewer's code back from a rendered page, as the page runs it (for tests and tools)."""
+    match = _CODE_ELEMENT.search(page)
+    if match is None:
+        raise ValueError("no viewer code element in the page")
+    return gzip.decompress(base64.b64decode(match.group(1))).decode("utf-8")
+
+
+@functools.lru_cache(maxsize=2)
+def _viewer(runs: bool) -> tuple[str, str]:
+    """The viewer's code for a report with or without the runs view: its CSP hash, and the code as the page
+    carries it (gzip, no time or name in the header: the same bytes every run, base64)."""
+    code = "\n".join(_asset("static", name) for name in _SCRIPTS if runs or name not in _RUNS_ONLY)
+    return _csp_hash(code), base64.b64encode(gzip.compress(code.encode("utf-8"), 9, mtime=0)).decode("ascii")
+
+
 def _csp_hash(source: str) -> str:
     digest = hashlib.sha256(source.encode("utf-8")).digest()
     return "'sha256-" + base64.b64encode(digest).decode("ascii") + "'"
@@ -150,10 +170,11 @@ def render(report: Report) -> str:
     template = _template()
     runs = report.runs is not None  # the runs view ships only in the reports that compare two runs
     style = _asset("static", "viewer.css") + (_asset("static", "runs.css") if runs else "")
-    script = "\n".join(_asset("static", name) for name in _SCRIPTS if runs or name not in _RUNS_ONLY)
+    loader = "\n".join(_asset("static", name) for name in _LOADER)
+    viewer_hash, viewer = _viewer(runs)
     csp = (
         "default-src 'none'; "
-        f"script-src {_csp_hash(script)}; "
+        f"script-src {_csp_hash(loader)} {viewer_hash}; "
         f"style-src {_csp_hash(style)}; "
         "worker-src blob:; "  # the search worker (searchworker.js), started from its own source
         "img-src data:; base-uri 'none'; form-action 'none'"
@@ -163,6 +184,7 @@ def render(report: Report) -> str:
         csp=csp,
         runs=runs,
         style=Markup(style),  # trusted assets of the package, inlined verbatim
-        script=Markup(script),
+        script=Markup(loader),
+        viewer=viewer,  # base64: nothing to escape
         data=encode_data(model),  # base64: nothing to escape
     )

@@ -647,3 +647,24 @@ def test_help_lists_every_declared_shortcut(open_report):
     table = page.evaluate("() => IRTraceKeys.SHORTCUTS.map(row => row.help)")
     assert dialog.locator("dd").all_inner_texts() == table
     assert dialog.locator("dt").first.inner_text() == "j / ↓"
+
+
+@pytest.mark.parametrize("element, what", [("viewer-code", "viewer"), ("report-data", "data")])
+def test_a_page_whose_viewer_or_data_cannot_be_inflated_says_so(browser, tmp_path, element, what):
+    """Both travel compressed: a damaged one gives a sentence in place of the diff, not a blank page."""
+    from pypto_ir_trace import cli
+
+    report = tmp_path / "r.html"
+    assert cli.main([str(FIXTURES / REAL / "passes_dump"), "-o", str(report), "-q"]) == 0
+    page_text = report.read_text(encoding="utf-8")
+    damaged = re.sub(f'(id="{element}" data-encoding="gzip\\+base64">)[A-Za-z0-9+/=]{{8}}', r"\1AAAAAAAA", page_text)
+    assert damaged != page_text
+    report.write_text(damaged, encoding="utf-8")
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(report.as_uri())
+    message = page.get_by_text(f"This report's {what} could not be read")
+    message.wait_for()
+    assert "current browser" in message.inner_text()
+    assert page.locator("#diff").is_hidden()
+    context.close()
