@@ -5,6 +5,7 @@ Ignore renumbering in both views of two MLIR runs."""
 from __future__ import annotations
 
 import re
+import shutil
 
 import pytest
 
@@ -285,9 +286,15 @@ def test_the_list_opens_with_the_rows_after_the_first_divergence_in_view(open_re
     assert inside
 
 
-def test_runs_whose_inputs_differ_open_on_the_inputs(open_report):
+def test_runs_whose_inputs_differ_open_on_the_inputs(open_report, tmp_path):
     """The runs differ from the start: an input row shows the baseline's input against this run's."""
-    page = open_report("runs/small/this", "--baseline", str(FIXTURES / "runs" / "small" / "other_input")).page
+    other = tmp_path / "other_input"  # this run with one comment more in its frontend text, nowhere else
+    shutil.copytree(FIXTURES / "runs" / "small" / "this", other)
+    frontend = other / "passes_dump" / "00_frontend.py"
+    call = "= self.kernel(x)\n"
+    assert frontend.read_text().count(call) == 1
+    frontend.write_text(frontend.read_text().replace(call, "= self.kernel(x)  # from demo.py:12\n"))
+    page = open_report("runs/small/this", "--baseline", str(other)).page
     assert "the runs differ already in their input" in page.locator("#summary").inner_text()
     assert page.get_by_role("heading", name="00 input").is_visible()
     assert page.evaluate("location.hash") == "#pass=00"
