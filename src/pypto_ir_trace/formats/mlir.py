@@ -438,9 +438,14 @@ def _ranked(key: tuple[tuple[str, int], ...], ranks: dict[tuple, tuple]) -> tupl
     return tuple((ranks.get((key[:i], folder), (1, 0, folder)), counter) for i, (folder, counter) in enumerate(key))
 
 
+def _named(regions, name: str) -> list:
+    """The regions whose key ends in `name` (the op's own name, whatever modules enclose it)."""
+    return [r for r in regions if r.key == name or r.key.endswith(f"::{name}")]
+
+
 def _locate(regions, name: str, folder_path: str):
     """The one region named `name` (last key component); the folders break ties between modules."""
-    found = [r for r in regions if r.key == name or r.key.endswith(f"::{name}")]
+    found = _named(regions, name)
     if len(found) > 1:
         found = [r for r in found if all(f"_{m}" in folder_path for m in r.key.split("::")[:-1])]
     return found[0] if len(found) == 1 else None
@@ -590,10 +595,11 @@ def _bases(entries: list[_Entry]) -> tuple[list[tuple[int | None, str | None]], 
                 enclosing.append(last_whole)
             if enclosing and (own is None or max(enclosing) > own):
                 source = entries[max(enclosing) - 1]
-                if entry.op_id not in shared and _defined_more_than_once(source.text(), entry):
-                    shared.append(entry.op_id)
-                text = _cut(source.text(), entry)
+                source_text = source.text()
+                text = _cut(source_text, entry)
                 name = f"{entry.where or entry.op_id} cut out of {source.filename}" if text is not None else ""
+                if text is None and entry.op_id not in shared and _defined_more_than_once(source_text, entry):
+                    shared.append(entry.op_id)
             if text is None:
                 base = own if own is not None else 0
                 if own is None:
@@ -616,17 +622,22 @@ def _bases(entries: list[_Entry]) -> tuple[list[tuple[int | None, str | None]], 
 def _defined_more_than_once(source_text: str, entry: _Entry) -> bool:
     """Whether several ops of an enclosing dump carry the local entry's name and its folder cannot choose:
     a stream's local dump names only `@f`, and `module @a` and `module @b` may both define one."""
-    key = _single_op(entry.text()) if entry.content is None else entry.op_id  # as _region_in finds it
+    key = _op_key(entry)
     if key is None:
         return False
     name = key.rsplit("::", 1)[-1]
-    found = [r for r in _op_regions(source_text) if r.key == name or r.key.endswith(f"::{name}")]
+    found = _named(_op_regions(source_text), name)
     return len(found) > 1 and _locate(found, name, entry.op_id) is None
+
+
+def _op_key(entry: _Entry) -> str | None:
+    """The key of the op a local entry dumps: a stream's is its op_id, a tree's is read from its file."""
+    return _single_op(entry.text()) if entry.content is None else entry.op_id
 
 
 def _region_in(source_text: str, entry: _Entry, regions: tuple | None = None):
     """Where the local entry's op stands in an enclosing dump's text (its op regions, if known), or None."""
-    key = _single_op(entry.text()) if entry.content is None else entry.op_id
+    key = _op_key(entry)
     if key is None:
         return None
     name = key.rsplit("::", 1)[-1]
