@@ -50,12 +50,12 @@ def is_root(path: Path) -> bool:
     if not path.is_dir():
         return False
     dumps = sum(_looks_like_dump(child) for child in _children(path))
-    if not dumps or not _looks_like_dump(path):
+    if not _looks_like_dump(path):
         return dumps > 0
     # MLIR tree files lie at any depth, so a directory of programs holding trees looks like a tree too: it is
     # one of programs when its trees' tops lie below it, in several subdirectories that are dumps.
     depth = mlir.tree_depth(path)
-    return not FORMATS["pypto"].looks_like(path) and dumps > 1 and depth is not None and depth > 0
+    return dumps > 1 and not FORMATS["pypto"].looks_like(path) and depth is not None and depth > 0
 
 
 def _children(path: Path) -> list[Path]:
@@ -70,7 +70,7 @@ def check_formats(this: tuple[Dump, ...], baseline: tuple[Dump, ...], this_path,
     ours, theirs = FORMATS[this[0].format], FORMATS[baseline[0].format]
     if ours.language is not theirs.language:
         raise UsageError(f"--baseline {baseline_path} is {theirs.description} but {this_path} is "
-                         f"{ours.description}: compare two runs of one format")
+                         f"{ours.description}: compare two runs printed in one IR language")
 
 
 def run(this_root: str, baseline_root: str, output_path: str | None, format_name: str | None, context: int,
