@@ -39,8 +39,7 @@ const IRTracePanes = (() => {
       return row;
     });
 
-    const shownLayout = () => state.layout;
-    const active = () => (shownLayout() === "unified" ? [panes[2]] : [panes[0], panes[1]]);
+    const active = () => (state.layout === "unified" ? [panes[2]] : [panes[0], panes[1]]);
     const wrapping = () => Boolean(state.wrap);
 
     /** Build the rows of the selected pass (state.key: one function) and show them, its first change on screen. */
@@ -104,8 +103,8 @@ const IRTracePanes = (() => {
       view.display = R.displayList(view.rows.b.length, view.folds, view.expanded);
       const digits = String(Math.max(view.before.length, view.after.length, 1)).length;
       doc.documentElement.style.setProperty("--gutter-chars", String(Math.max(digits, 3)));
-      const lists = R.paneEntries(view.rows, view.display, shownLayout());
-      const shared = shownLayout() === "split";  // the two sides' rows stay aligned: one height per row pair
+      const lists = R.paneEntries(view.rows, view.display, state.layout);
+      const shared = state.layout === "split";  // the two sides' rows stay aligned: one height per row pair
       active().forEach((pane, i) => {
         pane.entries = lists[i];
         pane.entryOf = R.entryOfRows(pane.entries, view.rows.b.length, view.folds);
@@ -155,7 +154,7 @@ const IRTracePanes = (() => {
       pane.layer.append(probe);
       const charWidth = probe.getBoundingClientRect().width / 100 || 7.5;
       probe.remove();
-      const gutter = (Number(doc.documentElement.style.getPropertyValue("--gutter-chars")) || 3) * (shownLayout() === "unified" ? 2 : 1) + 5;
+      const gutter = (Number(doc.documentElement.style.getPropertyValue("--gutter-chars")) || 3) * (state.layout === "unified" ? 2 : 1) + 5;
       pane.laidWidth = pane.scroller.clientWidth;  // wrapped rows fit this width: see the ResizeObserver
       return Math.max(10, Math.floor(pane.laidWidth / charWidth) - gutter);
     }
@@ -188,7 +187,7 @@ const IRTracePanes = (() => {
     function render(overscan = OVERSCAN) {
       if (!view || !el.diff.isConnected) return;  // the view of a pipeline no longer shown (pipelines.js)
       const list = active();
-      const split = shownLayout() === "split";
+      const split = state.layout === "split";
       // every position is read before any pane is written: a read after a write would force a layout
       const at = list.map(pane => (split ? list[0] : pane).scroller).map(s => [s.scrollTop, s.clientHeight]);
       let changed = false;
@@ -306,7 +305,7 @@ const IRTracePanes = (() => {
       const b = rows.b[item], a = rows.a[item], hunk = view.hunkOf[item];
       const current = hunk >= 0 && hunk === view.current ? (item === view.hunks[hunk].start ? 2 : 1) : 0;
       const warned = side === 1 && a >= 0 ? view.anchors.get(a) : undefined;
-      return [shownLayout() === "unified", rows.kind[item], side, b, a, b >= 0 ? view.before[b] : -1, a >= 0 ? view.after[a] : -1,
+      return [state.layout === "unified", rows.kind[item], side, b, a, b >= 0 ? view.before[b] : -1, a >= 0 ? view.after[a] : -1,
         current, warned ? warned.join("\n") : ""].join(" ");
     }
 
@@ -319,7 +318,7 @@ const IRTracePanes = (() => {
       const line = side === 0 ? rows.b[item] : rows.a[item];
       const changedSide = side === 0 ? "del" : "ins";
       const renamed = kind === IRTraceRenumber.KIND_RENAMED;  // equal but for value names: marked, not hidden
-      const unified = shownLayout() === "unified";
+      const unified = state.layout === "unified";
       const row = rowTemplates[unified ? 1 : 0].cloneNode(true);
       row.className = "row " + (line < 0 ? "filler" : kind === R.KIND_EQUAL ? "eq" : renamed ? "renamed" : changedSide);
       const gutter = row.firstChild, marker = gutter.lastChild, code = row.lastChild;
@@ -493,15 +492,15 @@ const IRTracePanes = (() => {
       });
       const left = bestLeft(spots);
       // A wrapped line can put its mark below the screen: scroll down to it, keeping the earliest mark.
-      const groups = shownLayout() === "split" ? [spots] : spots.map(spot => [spot]);
+      const groups = state.layout === "split" ? [spots] : spots.map(spot => [spot]);
       for (const group of groups) {
         const scroller = group[0].pane.scroller, top = scroller.scrollTop;
         const need = Math.max(...group.map(spot => spot.bottom)), earliest = Math.min(...group.map(spot => spot.y));
         const want = need > top + scroller.clientHeight ? Math.min(need - scroller.clientHeight + ROW_HEIGHT, earliest - ROW_HEIGHT) : top;
-        (shownLayout() === "split" ? list : [group[0].pane]).forEach(pane => assign(pane, Math.max(top, want), left));
+        (state.layout === "split" ? list : [group[0].pane]).forEach(pane => assign(pane, Math.max(top, want), left));
       }
       list.filter(pane => !spots.some(spot => spot.pane === pane)).forEach(pane => {
-        if (shownLayout() !== "split") assign(pane, pane.scroller.scrollTop, left);
+        if (state.layout !== "split") assign(pane, pane.scroller.scrollTop, left);
       });
       render(overscan);
     }
@@ -567,7 +566,7 @@ const IRTracePanes = (() => {
     /** Every entry of the view in each pane of the layout, folds as shown: printing needs them all. */
     function allRows() {
       if (!view) return null;
-      const lists = R.paneEntries(view.rows, view.display, shownLayout());
+      const lists = R.paneEntries(view.rows, view.display, state.layout);
       return lists.map((entries, i) => Array.from(entries, entry => renderEntry(active()[i], entry)));
     }
 
@@ -609,7 +608,7 @@ const IRTracePanes = (() => {
 
     /** Where the other pane should be: the same pixels in split; in stacked, the same row at its top. */
     function follow(source, target) {
-      if (shownLayout() === "split") return source.scroller.scrollTop;
+      if (state.layout === "split") return source.scroller.scrollTop;
       if (!source.entries.length || !target.entries.length) return 0;  // a side without lines (an empty snapshot)
       const top = source.scroller.scrollTop;
       const d = R.entryAt(source.offsets, top);

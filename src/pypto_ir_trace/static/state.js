@@ -70,5 +70,5 @@ const IRTraceState = (() => {
     try { history.replaceState(null, "", "#" + text); } catch (err) { /* a sandboxed frame */ }
   }
 
-  return { create, fragment, parse, pipeOf, write, snapshotOf, snapshotLabel };
+  return { create, fragment, parse, pipeOf, write };
 })();
