@@ -131,17 +131,19 @@ def _dumps(data: object) -> str:
 
 def decode_data(page: str) -> dict:
     """The model back from a rendered page: the inverse of encode_data, for tests and tools."""
-    match = _DATA_ELEMENT.search(page)
-    if match is None:
-        raise ValueError("no report data element in the page")
-    return json.loads(gzip.decompress(base64.b64decode(match.group(1))).decode("utf-8"))
+    return json.loads(_inflated(page, _DATA_ELEMENT, "report data"))
 
 
 def decode_viewer(page: str) -> str:
     """The viewer's code back from a rendered page, as the page runs it (for tests and tools)."""
-    match = _CODE_ELEMENT.search(page)
+    return _inflated(page, _CODE_ELEMENT, "viewer code")
+
+
+def _inflated(page: str, element: re.Pattern, what: str) -> str:
+    """The text a gzip+base64 element of the page carries, as the page's data.js inflates it."""
+    match = element.search(page)
     if match is None:
-        raise ValueError("no viewer code element in the page")
+        raise ValueError(f"no {what} element in the page")
     return gzip.decompress(base64.b64decode(match.group(1))).decode("utf-8")
 
 
