@@ -276,7 +276,7 @@ def test_index_directory_is_replaced_whole_and_only_when_ours(tmp_path, capsys):
         shutil.copytree(FIXTURES / "viewer" / "functions", root / "functions")
     out = tmp_path / "reports"
     assert cli.main([str(new), "--baseline", str(old), "-o", str(out)]) == 0
-    assert sorted(p.name for p in out.iterdir()) == ["functions.html", "index.html"]
+    assert sorted(p.name for p in out.iterdir()) == [".pypto-ir-trace.json", "functions.html", "index.html"]
     assert "No program differs" in (out / "index.html").read_text(encoding="utf-8")
     edit(new, "functions", 2)
     assert cli.main([str(new), "--baseline", str(old), "-o", str(out)]) == 0  # a rerun replaces it

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import signal
 import sys
 import time
 from pathlib import Path
@@ -13,11 +15,32 @@ from .formats import FORMATS, format_of, load, units_of
 
 PROG = "pypto-ir-trace"
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
+EXIT_INTERRUPTED, EXIT_TERMINATED = 128 + signal.SIGINT, 128 + signal.SIGTERM
 DEFAULT_OUTPUT = "ir_trace.html"
 
 
 class _UsageError(programs.UsageError):
     pass
+
+
+class _Terminated(BaseException):
+    """SIGTERM (a CI job's timeout): unwinds like Ctrl-C, so every temporary file or directory is removed."""
+
+
+@contextlib.contextmanager
+def _terminate_cleanly():
+    def stop(signum, frame):
+        raise _Terminated
+
+    try:
+        previous = signal.signal(signal.SIGTERM, stop)
+    except ValueError:  # not the main thread (main() called by a caller's worker): leave signals to it
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -66,7 +89,8 @@ def main(argv: list[str] | None = None) -> int:
         _say("error", f"{err} (see --help)")
         return EXIT_USAGE
     try:
-        return _run(args)
+        with _terminate_cleanly():
+            return _run(args)
     except programs.UsageError as err:
         _say("error", f"{err} (see --help)")
         return EXIT_USAGE
@@ -76,7 +100,10 @@ def main(argv: list[str] | None = None) -> int:
         _say("error", f"{err.strerror or err}: {err.filename}" if err.filename else str(err))
     except KeyboardInterrupt:
         _say("error", "interrupted")
-        return 130
+        return EXIT_INTERRUPTED
+    except _Terminated:
+        _say("error", "terminated")
+        return EXIT_TERMINATED
     except Exception as err:  # noqa: BLE001 - the last line of defence: one line, never a traceback
         _say("internal error", f"{type(err).__name__}: {err} (please report this with the dump)")
     return EXIT_FAILURE

@@ -173,7 +173,7 @@ def _replace(path: str, data: bytes) -> None:
 
 def _create_temp(target: Path) -> tuple[int, Path]:
     """A new file beside target, named within the file-name limit, created with 0666 less the umask."""
-    kept = _shorten(target.name, _name_max(target.parent) - _TEMP_EXTRA)
+    kept = shorten(target.name, name_max(target.parent) - _TEMP_EXTRA)
     for _ in range(100):  # a clash of 32 random bits is rare; a hundred in a row is a broken file system
         temp = target.with_name(f".{kept}.{secrets.token_hex(4)}.tmp")
         try:
@@ -183,14 +183,14 @@ def _create_temp(target: Path) -> tuple[int, Path]:
     raise FileExistsError(errno.EEXIST, "no free temporary file name", str(target.parent))
 
 
-def _name_max(directory: Path) -> int:
+def name_max(directory: Path) -> int:
     try:
         return os.pathconf(directory, "PC_NAME_MAX")
     except (OSError, ValueError):
         return _NAME_MAX
 
 
-def _shorten(name: str, limit: int) -> str:
+def shorten(name: str, limit: int) -> str:
     """The longest prefix of name whose file-system bytes fit in limit."""
     while len(os.fsencode(name)) > max(limit, 0):
         name = name[:-1]

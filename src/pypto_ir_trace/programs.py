@@ -3,18 +3,15 @@ index page and one two-run report per program, written as a whole or not at all.
 
 from __future__ import annotations
 
-import os
 import shutil
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from . import builder, index, render
+from . import builder, index, outdir, render
 from .dump import Dump, DumpError
 from .formats import FORMATS, load, mlir
 from .model import Report
-from .output import OutputError
 
 NAMES = ("this run", "baseline")  # the two pipelines of a two-run report
 DEFAULT_DIRECTORY = "ir_trace_runs"
@@ -86,13 +83,13 @@ def run(this_root: str, baseline_root: str, output_path: str | None, format_name
     if output_path == "-":
         raise UsageError("-o - writes one report, but two directories of programs give a directory of reports: name it with -o")
     target = Path(output_path or DEFAULT_DIRECTORY)
-    _check_target(target, roots)
+    outdir.check(target, roots, INDEX)
     ours, theirs = ({child.name: child for child in _children(root)} for root in roots)
     # A program is a dump in either root; its directory in the other root is then read as one (a broken dump
     # fails the run, naming it, rather than passing for a program that root lacks).
     names = sorted(name for name in ours.keys() | theirs.keys()
                    if any(name in side and _looks_like_dump(side[name]) for side in (ours, theirs)))
-    temp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
+    temp = outdir.temporary(target)
     try:
         listed, left_out = [], set()
         for name in names:
@@ -100,7 +97,7 @@ def run(this_root: str, baseline_root: str, output_path: str | None, format_name
             if progress:
                 progress(len(listed), len(names))
         (temp / INDEX).write_text(index.render(listed, _title(roots[0]), _title(roots[1])), encoding="utf-8")
-        _publish(temp, target)
+        outdir.publish(temp, target, [INDEX, *(program.report for program in listed)], INDEX)
     except BaseException:
         shutil.rmtree(temp, ignore_errors=True)
         raise
@@ -174,44 +171,3 @@ def row_name(report: Report, row) -> str:
 def _file_name(program: str) -> str:
     """`<program>.html`; one more `_` for names made of index and underscores, so none is index.html or another's."""
     return program + ("_" if program.rstrip("_") == "index" else "") + ".html"
-
-
-def _check_target(target: Path, roots: tuple[Path, Path]) -> None:
-    """Refuse, before the long run, a destination that cannot take the directory."""
-    if not target.parent.is_dir():
-        raise OutputError(f"output directory does not exist: {target.parent}")
-    if target.exists() and not _replaceable(target):
-        raise OutputError(f"refusing to replace {target}: not an empty directory nor one this tool wrote "
-                          f"(give -o a new directory for the reports of many programs)")
-    for root in roots:
-        if target.resolve() == root.resolve():
-            raise OutputError(f"refusing to write the reports over {root}, a directory being read (-o {target})")
-
-
-def _replaceable(target: Path) -> bool:
-    if target.is_symlink() or not target.is_dir():
-        return False
-    entries = os.listdir(target)
-    if not entries:
-        return True
-    try:
-        return index.MARKER in (target / INDEX).read_text(encoding="utf-8", errors="replace")[:4096]
-    except OSError:
-        return False
-
-
-def _publish(temp: Path, target: Path) -> None:
-    """Swap the new directory in; an old one (written by this tool) goes only once the new one is there."""
-    os.chmod(temp, 0o755)  # mkdtemp makes it private; a report directory is for sharing like a report file
-    if not target.exists():
-        os.rename(temp, target)
-        return
-    old = Path(tempfile.mkdtemp(prefix=f".{target.name}.old.", dir=target.parent))
-    os.rename(target, old / "previous")
-    try:
-        os.rename(temp, target)
-    except OSError:
-        os.rename(old / "previous", target)  # put the old one back: nothing lost
-        raise
-    finally:
-        shutil.rmtree(old, ignore_errors=True)

@@ -1,0 +1,183 @@
+"""The directory of reports of many programs never costs the user a file: it is refused around, over or inside
+an input root by any spelling, and replacing a previous one removes only what this tool wrote there."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from pypto_ir_trace import cli, outdir
+from dumptools import FIXTURES, REAL, subprocess_env
+
+PROGRAM = FIXTURES / "viewer" / "functions"
+
+
+def roots(where: Path) -> tuple[Path, Path]:
+    new, old = where / "new", where / "old"
+    for root in (new, old):
+        shutil.copytree(PROGRAM, root / "functions")
+    snapshot = new / "functions" / "passes_dump" / "02_after_ConvertToSSA.py"
+    snapshot.write_text(snapshot.read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
+    return new, old
+
+
+def tree(path: Path) -> dict[str, bytes]:
+    """Every file below path and its bytes: what must survive a refused run untouched."""
+    return {str(p.relative_to(path)): p.read_bytes() for p in sorted(path.rglob("*")) if p.is_file()}
+
+
+def run(capsys, *args: str) -> tuple[int, str]:
+    code = cli.main([*args])
+    err = capsys.readouterr().err.strip()
+    assert "Traceback" not in err
+    return code, err
+
+
+def test_rerun_with_the_dumps_moved_beside_their_reports_keeps_them(tmp_path, capsys, monkeypatch):
+    """The reported loss: `new --baseline old -o reports`, then `mv new old reports/`, then run again."""
+    monkeypatch.chdir(tmp_path)
+    roots(tmp_path)
+    assert run(capsys, "new", "--baseline", "old", "-o", "reports")[0] == 0
+    for name in ("new", "old"):
+        os.rename(name, Path("reports") / name)
+    before = tree(tmp_path / "reports")
+    code, err = run(capsys, "reports/new", "--baseline", "reports/old", "-o", "reports")
+    assert code == 1 and err.count("\n") == 0
+    assert "refusing to write the reports to reports: it contains reports/new" in err
+    assert tree(tmp_path / "reports") == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["reports"]  # no temporary left beside it
+
+
+@pytest.mark.parametrize("spelling", ["relative", "absolute", "dotdot", "symlink to output", "symlink to parent"])
+def test_an_output_holding_an_input_root_is_refused_by_every_spelling(tmp_path, capsys, monkeypatch, spelling):
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    reports = work / "reports"
+    new, old = roots(reports)
+    (work / "sub").mkdir()
+    (work / "link").symlink_to(reports)
+    (work / "up").symlink_to(work)
+    output = {"relative": "reports", "absolute": str(reports), "dotdot": "sub/../reports",
+              "symlink to output": "link", "symlink to parent": "up/reports"}[spelling]
+    before = tree(reports)
+    code, err = run(capsys, "reports/new", "--baseline", str(old), "-o", output)
+    assert code == 1 and "refusing to write the reports" in err and "a directory being read" in err
+    assert tree(reports) == before
+
+
+@pytest.mark.parametrize("which", ["this run", "baseline"])
+def test_an_output_that_is_an_input_root_is_refused(tmp_path, capsys, which):
+    new, old = roots(tmp_path)
+    (tmp_path / "alias").symlink_to(new if which == "this run" else old)
+    before = tree(tmp_path)
+    for output in (str(new if which == "this run" else old), str(tmp_path / "alias")):
+        code, err = run(capsys, str(new), "--baseline", str(old), "-o", output)
+        assert code == 1 and ": it is " in err, err
+    assert tree(tmp_path) == before
+
+
+def test_an_output_inside_an_input_root_is_refused(tmp_path, capsys):
+    new, old = roots(tmp_path)
+    before = tree(tmp_path)
+    for output in (old / "reports", new / "functions" / "reports", tmp_path / "new" / ".." / "new" / "r"):
+        code, err = run(capsys, str(new), "--baseline", str(old), "-o", str(output))
+        assert code == 1 and "is inside" in err, err
+    assert tree(tmp_path) == before
+
+
+def test_a_bind_like_second_name_for_a_root_is_caught_by_identity(tmp_path):
+    """Two paths that name one directory without a symlink between them (a bind mount) overlap by identity;
+    a hard link to a directory cannot be made, so the identity check is exercised through the helper."""
+    new, old = roots(tmp_path)
+    assert outdir._relation(tmp_path, new) == "contains"
+    assert outdir._relation(new / "functions", new) == "is inside"
+    assert outdir._relation(tmp_path / "elsewhere", new) == ""
+
+
+def test_replacing_removes_only_what_the_previous_run_wrote(tmp_path, capsys):
+    new, old = roots(tmp_path / "in")
+    out = tmp_path / "reports"
+    assert run(capsys, str(new), "--baseline", str(old), "-o", str(out))[0] == 0
+    manifest = json.loads((out / outdir.MANIFEST).read_text(encoding="utf-8"))
+    assert sorted(manifest["files"]) == ["functions.html", "index.html"]
+    assert run(capsys, str(new), "--baseline", str(old), "-o", str(out))[0] == 0  # ours: replaced
+    (out / "notes.txt").write_text("mine")
+    before = tree(out)
+    code, err = run(capsys, str(new), "--baseline", str(old), "-o", str(out))
+    assert code == 1 and "it holds 'notes.txt', which this tool did not write" in err
+    assert tree(out) == before
+    (out / "notes.txt").unlink()
+    (out / "functions.html").unlink()
+    (out / "functions.html").mkdir()  # a listed name that is now the user's directory
+    (out / "functions.html" / "keep").write_text("mine")
+    code, err = run(capsys, str(new), "--baseline", str(old), "-o", str(out))
+    assert code == 1 and "'functions.html'" in err
+    assert (out / "functions.html" / "keep").read_text() == "mine"
+
+
+def test_a_directory_without_a_manifest_is_replaced_only_when_it_is_an_index_and_its_reports(tmp_path, capsys):
+    """Directories written before the manifest existed: the index page and the reports it links to."""
+    new, old = roots(tmp_path / "in")
+    out = tmp_path / "reports"
+    assert run(capsys, str(new), "--baseline", str(old), "-o", str(out))[0] == 0
+    (out / outdir.MANIFEST).unlink()
+    assert run(capsys, str(new), "--baseline", str(old), "-o", str(out))[0] == 0
+    (out / outdir.MANIFEST).unlink()
+    (out / "extra.html").write_text("<p>my own page</p>")
+    code, err = run(capsys, str(new), "--baseline", str(old), "-o", str(out))
+    assert code == 1 and "'extra.html'" in err and (out / "extra.html").exists()
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    (plain / "index.html").write_text("<p>not ours</p>")
+    code, err = run(capsys, str(new), "--baseline", str(old), "-o", str(plain))
+    assert code == 1 and "not an empty directory nor one this tool wrote" in err
+    assert (plain / "index.html").read_text() == "<p>not ours</p>"
+
+
+def test_a_file_added_while_the_run_works_is_kept(tmp_path, capsys, monkeypatch):
+    """The check is made again just before the swap: a file dropped in meanwhile stops the swap."""
+    new, old = roots(tmp_path / "in")
+    out = tmp_path / "reports"
+    assert run(capsys, str(new), "--baseline", str(old), "-o", str(out))[0] == 0
+    real_check = outdir._check_replaceable
+    calls = []
+
+    def late(target, index):
+        calls.append(target)
+        if len(calls) == 2:  # the first call is the check before the run; the second the one before the swap
+            (out / "late.txt").write_text("mine")
+        real_check(target, index)
+
+    monkeypatch.setattr(outdir, "_check_replaceable", late)
+    code, err = run(capsys, str(new), "--baseline", str(old), "-o", str(out))
+    assert code == 1 and "late.txt" in err and (out / "late.txt").read_text() == "mine"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in", "reports"]
+
+
+@pytest.mark.parametrize("sent, code", [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_a_stopped_run_leaves_no_temporary_directory(tmp_path, sent, code):
+    """CI stops a job with SIGTERM; a user with Ctrl-C: neither leaves the half-written directory behind."""
+    new, old = tmp_path / "new", tmp_path / "old"
+    for number in range(40):
+        for root in (new, old):
+            shutil.copytree(REAL / "advanced_01_split_k_explicit", root / f"p{number:02d}")
+    proc = subprocess.Popen([sys.executable, "-m", "pypto_ir_trace", str(new), "--baseline", str(old),
+                             "-o", str(tmp_path / "reports")], env=subprocess_env(), stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while not list(tmp_path.glob(".reports.*/p00.html")):  # the run is under way: a report is written
+        assert proc.poll() is None and time.monotonic() < deadline, "the run ended before it could be stopped"
+        time.sleep(0.01)
+    proc.send_signal(sent)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == code and "Traceback" not in err
+    assert err.strip().splitlines()[-1] in ("pypto-ir-trace: error: terminated", "pypto-ir-trace: error: interrupted")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["new", "old"]
