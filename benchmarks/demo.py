@@ -17,8 +17,13 @@ def main(argv: list[str] | None = None) -> int:
     cases = sorted(p.parent.relative_to(FIXTURES).as_posix() for p in FIXTURES.glob("*/*/passes_dump"))
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("output", type=Path, help="where to write the report")
-    parser.add_argument("--fixture", default="viewer/functions", choices=cases, metavar="CASE",
-                        help="a folder of fixtures/ (default: viewer/functions; real/... for bigger ones)")
+    parser.add_argument(
+        "--fixture",
+        default="viewer/functions",
+        choices=cases,
+        metavar="CASE",
+        help="a folder of fixtures/ (default: viewer/functions; real/... for bigger ones)",
+    )
     parser.add_argument("--context", default="3", help="unchanged lines kept around changes")
     args = parser.parse_args(argv)
     status = cli.main([str(FIXTURES / args.fixture / "passes_dump"), "-o", str(args.output), "--context", args.context])

@@ -21,10 +21,14 @@ from tree_sitter import Language, Parser
 
 
 def kernel(k: int, version: int) -> list[str]:
-    lines = ["    @pl.function(type=pl.FunctionType.InCore)",
-             f"    def kernel_{k}(self, x_{k}: pl.Tensor[[64, 128], pl.FP32]) -> pl.Tensor[[64, 128], pl.FP32]:"]
+    lines = [
+        "    @pl.function(type=pl.FunctionType.InCore)",
+        f"    def kernel_{k}(self, x_{k}: pl.Tensor[[64, 128], pl.FP32]) -> pl.Tensor[[64, 128], pl.FP32]:",
+    ]
     for i in range(197):
-        lines.append(f"        t_{k}_{i}_v{version}: pl.Tile[[64, 128], pl.FP32] = pl.tile.add(x_{k}, t_{k}_{max(i - 1, 0)}_v{version}, {i * 7 + k})")
+        lines.append(
+            f"        t_{k}_{i}_v{version}: pl.Tile[[64, 128], pl.FP32] = pl.tile.add(x_{k}, t_{k}_{max(i - 1, 0)}_v{version}, {i * 7 + k})"
+        )
     lines.append(f"        return t_{k}_196_v{version}")
     return lines
 
@@ -63,18 +67,24 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         dump = write_dump(Path(tmp), args.kernels, args.renamed)
         size = sum(p.stat().st_size for p in dump.iterdir())
-        lines = sum(1 for _ in open(dump / "00_frontend.py", encoding="utf-8"))
+        lines = (dump / "00_frontend.py").read_text(encoding="utf-8").count("\n")
         report = Path(tmp) / "report.html"
         start = time.perf_counter()
         subprocess.run([sys.executable, "-m", "pypto_ir_trace", str(dump), "-o", str(report)], check=True)
         wall = time.perf_counter() - start
         usage = resource.getrusage(resource.RUSAGE_CHILDREN)  # the CLI is this script's only child
         cpu, peak = usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
-        print(f"{args.kernels} kernels, {args.renamed} renamed: {lines:,} lines and {size / 2 / 1e6:.1f} MB per snapshot")
-        print(f"generation {wall:.1f} s (target <= 15), CPU {cpu:.1f} s, peak RSS {peak:.0f} MB (target <= 1024), "
-              f"report {report.stat().st_size / 1e6:.1f} MB")
-        print(f"host reference: tree-sitter parses 100,000 of these lines in {host_reference(dump / '00_frontend.py'):.2f}"
-              " CPU s here (1.8 on 2026-11-30 when generation took 13.0 s: see benchmarks/README.md)")
+        print(
+            f"{args.kernels} kernels, {args.renamed} renamed: {lines:,} lines and {size / 2 / 1e6:.1f} MB per snapshot"
+        )
+        print(
+            f"generation {wall:.1f} s (target <= 15), CPU {cpu:.1f} s, peak RSS {peak:.0f} MB (target <= 1024), "
+            f"report {report.stat().st_size / 1e6:.1f} MB"
+        )
+        print(
+            f"host reference: tree-sitter parses 100,000 of these lines in {host_reference(dump / '00_frontend.py'):.2f}"
+            " CPU s here (1.8 on 2026-11-30 when generation took 13.0 s: see benchmarks/README.md)"
+        )
 
 
 if __name__ == "__main__":

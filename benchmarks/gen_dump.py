@@ -9,18 +9,57 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 # The real pipeline order (qwen3 decode); cycling through it repeats names the way real dumps do.
-PASS_NAMES = (
-    "InlineFunctions UnrollLoops CtrlFlowTransform ConvertToSSA Simplify NormalizeStmtStructure "
-    "FlattenCallExpr OutlineHierarchyScopes OutlineIncoreScopes OutlineClusterScopes ConvertTensorToTileOps "
-    "OptimizeOrchTensors LowerCompositeOps FlattenTileNdTo2D LegalizeTileCast AutoTileMatmulL0 "
-    "CanonicalizeTileSlice InferTileMemorySpace InsertMxScaleAddr ResolveBackendOpLayouts LowerAutoVectorSplit "
-    "ExpandMixedKernel InjectGMPipeBuffer SplitVectorKernel StampTfreeSplit NormalizeReturnOrder "
-    "SkewCrossCorePipeline LowerPipelineToSlots LowerPipelineLoops CanonicalizeIOOrder MaterializeTensorStrides "
-    "InitMemRef MaterializeSemanticAliases MemoryReuse AllocateMemoryAddr FoldNoOpReshape "
-    "FuseCreateAssembleToSlice DeriveCallDirections AutoDeriveTaskDependencies ExpandManualPhaseFence "
-    "SynthesizeAllReduceSignals MaterializeCommDomainScopes LowerHostTensorCollectives MaterializeDistTensorCtx "
-    "Simplify MaterializeRuntimeScopes ClassifyIterArgCarry InsertCommFence MaterializeValidShapeSymbols"
-).split()
+PASS_NAMES = [
+    "InlineFunctions",
+    "UnrollLoops",
+    "CtrlFlowTransform",
+    "ConvertToSSA",
+    "Simplify",
+    "NormalizeStmtStructure",
+    "FlattenCallExpr",
+    "OutlineHierarchyScopes",
+    "OutlineIncoreScopes",
+    "OutlineClusterScopes",
+    "ConvertTensorToTileOps",
+    "OptimizeOrchTensors",
+    "LowerCompositeOps",
+    "FlattenTileNdTo2D",
+    "LegalizeTileCast",
+    "AutoTileMatmulL0",
+    "CanonicalizeTileSlice",
+    "InferTileMemorySpace",
+    "InsertMxScaleAddr",
+    "ResolveBackendOpLayouts",
+    "LowerAutoVectorSplit",
+    "ExpandMixedKernel",
+    "InjectGMPipeBuffer",
+    "SplitVectorKernel",
+    "StampTfreeSplit",
+    "NormalizeReturnOrder",
+    "SkewCrossCorePipeline",
+    "LowerPipelineToSlots",
+    "LowerPipelineLoops",
+    "CanonicalizeIOOrder",
+    "MaterializeTensorStrides",
+    "InitMemRef",
+    "MaterializeSemanticAliases",
+    "MemoryReuse",
+    "AllocateMemoryAddr",
+    "FoldNoOpReshape",
+    "FuseCreateAssembleToSlice",
+    "DeriveCallDirections",
+    "AutoDeriveTaskDependencies",
+    "ExpandManualPhaseFence",
+    "SynthesizeAllReduceSignals",
+    "MaterializeCommDomainScopes",
+    "LowerHostTensorCollectives",
+    "MaterializeDistTensorCtx",
+    "Simplify",
+    "MaterializeRuntimeScopes",
+    "ClassifyIterArgCarry",
+    "InsertCommFence",
+    "MaterializeValidShapeSymbols",
+]
 # Passes that rewrite every function (renames, address assignment) whenever they run.
 GLOBAL_PASSES = {"ConvertToSSA", "InitMemRef", "AllocateMemoryAddr", "FlattenTileNdTo2D"}
 
@@ -31,8 +70,23 @@ DECORATORS = (
     "@pl.function(type=pl.FunctionType.AIC, level=pl.Level.AIC, role=pl.Role.SubWorker)",
     "@pl.function(type=pl.FunctionType.Group, level=pl.Level.CORE_GROUP, role=pl.Role.SubWorker)",
 )
-STEMS = ("rmsnorm", "qk_matmul", "softmax", "pv_matmul", "rope", "gate_proj", "up_proj", "down_proj",
-         "residual", "kv_cache", "attn_out", "silu_mul", "online_update", "assemble", "reduce")
+STEMS = (
+    "rmsnorm",
+    "qk_matmul",
+    "softmax",
+    "pv_matmul",
+    "rope",
+    "gate_proj",
+    "up_proj",
+    "down_proj",
+    "residual",
+    "kv_cache",
+    "attn_out",
+    "silu_mul",
+    "online_update",
+    "assemble",
+    "reduce",
+)
 TILE_OPS = ("add", "mul", "sub", "exp", "adds", "muls", "cast", "row_sum", "row_expand_mul", "move", "reshape")
 MEMS = (("Vec", "vec"), ("Mat", "mat"), ("Acc", "acc"), ("Left", "left"), ("Right", "right"))
 SHAPES = ((16, 128), (64, 128), (16, 256), (128, 256), (32, 64), (1, 16))
@@ -83,9 +137,11 @@ def _tile_type(rng: random.Random, shape=None) -> str:
     dtype = rng.choice(DTYPES)
     size = rows * cols * (4 if dtype == "pl.FP32" else 2)
     offset = rng.randrange(0, 64) * 512
-    return (f"pl.Tile[[{rows}, {cols}], {dtype}, pl.MemRef(mem_{short}_{rng.randrange(1, 12)}, "
-            f"pl.const({offset}, pl.INT64), {size}), pl.Mem.{mem}, pl.TileView(blayout=pl.TileLayout.col_major, "
-            f"slayout=pl.TileLayout.row_major, fractal={rng.choice((512, 1024))})]")
+    return (
+        f"pl.Tile[[{rows}, {cols}], {dtype}, pl.MemRef(mem_{short}_{rng.randrange(1, 12)}, "
+        f"pl.const({offset}, pl.INT64), {size}), pl.Mem.{mem}, pl.TileView(blayout=pl.TileLayout.col_major, "
+        f"slayout=pl.TileLayout.row_major, fractal={rng.choice((512, 1024))})]"
+    )
 
 
 def _statement(rng: random.Random, names: list[str], params: list[str]) -> str:
@@ -96,21 +152,27 @@ def _statement(rng: random.Random, names: list[str], params: list[str]) -> str:
     if kind < 0.25 or not names:
         rows, cols = rng.choice(SHAPES)
         src = rng.choice(params)
-        line = (f"{target}: {_tile_type(rng, (rows, cols))} = pl.tile.load({src}__ssa_v0, [0, k0__ssa_v{rng.randrange(3)}], "
-                f"[{rows}, {cols}], [{rows}, {cols}], target_memory=pl.Mem.{rng.choice(MEMS)[0]})")
+        line = (
+            f"{target}: {_tile_type(rng, (rows, cols))} = pl.tile.load({src}__ssa_v0, [0, k0__ssa_v{rng.randrange(3)}], "
+            f"[{rows}, {cols}], [{rows}, {cols}], target_memory=pl.Mem.{rng.choice(MEMS)[0]})"
+        )
     elif kind < 0.6:
         op = rng.choice(TILE_OPS)
         args = ", ".join(rng.sample(names, min(len(names), 2)))
         line = f"{target}: {_tile_type(rng)} = pl.tile.{op}({args})"
     elif kind < 0.72:
         rows, cols = rng.choice(SHAPES)
-        line = (f"{target}: pl.Tensor[[{rows}, {cols}], {rng.choice(DTYPES)}] = "
-                f"pl.tensor.slice({rng.choice(params)}__ssa_v0, [{rows}, {cols}], [0, k0__ssa_v0])")
+        line = (
+            f"{target}: pl.Tensor[[{rows}, {cols}], {rng.choice(DTYPES)}] = "
+            f"pl.tensor.slice({rng.choice(params)}__ssa_v0, [{rows}, {cols}], [0, k0__ssa_v0])"
+        )
     elif kind < 0.9:
         line = f"k0__ssa_v{rng.randrange(3)}: pl.Scalar[pl.INDEX] = kb__idx_v0 * {rng.choice((128, 256, 512))}"
     else:
-        line = (f"{rng.choice(params)}__ssa_v1: pl.Tensor[[16, 8192], pl.BF16] = "
-                f"pl.tile.store({rng.choice(names)}, [0, k0__ssa_v0], {rng.choice(params)}__iter_v1)")
+        line = (
+            f"{rng.choice(params)}__ssa_v1: pl.Tensor[[16, 8192], pl.BF16] = "
+            f"pl.tile.store({rng.choice(names)}, [0, k0__ssa_v0], {rng.choice(params)}__iter_v1)"
+        )
     names.append(target)
     return line
 
@@ -144,7 +206,9 @@ def _body(rng: random.Random, count: int, params: list[str]) -> list[str]:
             depth, fresh = depth + 1, True
             continue
         if not fresh and roll < 0.3:
-            lines.append(f"{pad}# {rng.choice(STEMS)}: stage {rng.randrange(9)}, keep {rng.choice(names or ['x'])} live")
+            lines.append(
+                f"{pad}# {rng.choice(STEMS)}: stage {rng.randrange(9)}, keep {rng.choice(names or ['x'])} live"
+            )
             continue
         lines.append(pad + _statement(rng, names, params))
         fresh = False
@@ -173,7 +237,9 @@ def _edit(line: str) -> str:
     """A small in-place change, the kind a lowering pass makes."""
     if _SSA.search(line):
         return _SSA.sub(lambda m: f"__ssa_v{int(m.group(1)) + 1}", line, count=1)
-    return _NUMBER.sub(lambda m: str(int(m.group(1)) * 2), line, count=1) if _NUMBER.search(line) else line + "  # edited"
+    return (
+        _NUMBER.sub(lambda m: str(int(m.group(1)) * 2), line, count=1) if _NUMBER.search(line) else line + "  # edited"
+    )
 
 
 def _mutate(rng: random.Random, fn: Function, edits: int) -> None:
@@ -186,7 +252,9 @@ def _mutate(rng: random.Random, fn: Function, edits: int) -> None:
             body[i] = _edit(body[i])
         elif roll < 0.8 and _is_statement(body[i]):
             body.insert(i + 1, " " * _indent(body[i]) + _statement(rng, ["acc__ssa_v0", "x_1__ssa_v0"], ["out"]))
-        elif i > 0 and _is_statement(body[i]) and _is_statement(body[i - 1]) and _indent(body[i]) == _indent(body[i - 1]):
+        elif (
+            i > 0 and _is_statement(body[i]) and _is_statement(body[i - 1]) and _indent(body[i]) == _indent(body[i - 1])
+        ):
             del body[i]  # the previous statement keeps the block non-empty
     fn.text = ""
 
@@ -207,8 +275,11 @@ def _snapshot(program: str, functions: list[Function], extra: str | None) -> str
 
 def _warnings(rng: random.Random, filename: str, lines: int) -> str:
     names = ("x_1__ssa_v2", "acc__ssa_v0", "tile_7__ssa_v1", "k0__ssa_v2")
-    return "".join(f"{filename}:{rng.randrange(1, lines)}:{rng.randrange(1, 40)}: warning: "
-                   f"unused variable '{rng.choice(names)}' [-Wunused-var]\n" for _ in range(rng.randrange(1, 6)))
+    return "".join(
+        f"{filename}:{rng.randrange(1, lines)}:{rng.randrange(1, 40)}: warning: "
+        f"unused variable '{rng.choice(names)}' [-Wunused-var]\n"
+        for _ in range(rng.randrange(1, 6))
+    )
 
 
 def _plan(rng: random.Random, opts: Options) -> list[tuple[str, str]]:
@@ -284,7 +355,9 @@ def _break(rng, functions, what, repair, extra):
         fn = rng.choice(functions)
         at = rng.randrange(1, len(fn.body) - 1)
         pad = " " * max(_indent(fn.body[at]), 8)
-        fn.body.insert(at, f"{pad}tile__ssa_v9: pl.Tile[[64, 128], pl.FP32] = pl.tile.adds(tile__ssa_v8, 1.0)) + = <broken>")
+        fn.body.insert(
+            at, f"{pad}tile__ssa_v9: pl.Tile[[64, 128], pl.FP32] = pl.tile.adds(tile__ssa_v8, 1.0)) + = <broken>"
+        )
         fn.text = ""
         return fn, extra
     if what == "class":
@@ -312,8 +385,10 @@ def main(argv: list[str] | None = None) -> int:
     args = vars(parser.parse_args(argv))
     result = generate(args.pop("out"), Options(**args))
     noop = result.changed.count(False)
-    print(f"{result.path}: {result.files} files, {result.bytes / 1e6:.1f} MB, "
-          f"{result.snapshot_lines} lines/snapshot, {noop}/{len(result.changed)} no-op passes")
+    print(
+        f"{result.path}: {result.files} files, {result.bytes / 1e6:.1f} MB, "
+        f"{result.snapshot_lines} lines/snapshot, {noop}/{len(result.changed)} no-op passes"
+    )
     return 0
 
 

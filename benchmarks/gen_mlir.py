@@ -16,10 +16,22 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-SOURCE = (Path(__file__).resolve().parents[1] / "fixtures" / "mlir" / "multi_func" / "tree_dir"
-          / "builtin_module_no-symbol-name" / "func_func_reduce_sum" / "2_7_convert-scf-to-cf.mlir")
-NESTED = [("canonicalize", "Canonicalizer"), ("cse", "CSE"), ("loop-invariant-code-motion", "LoopInvariantCodeMotion"),
-          ("canonicalize", "Canonicalizer")]
+SOURCE = (
+    Path(__file__).resolve().parents[1]
+    / "fixtures"
+    / "mlir"
+    / "multi_func"
+    / "tree_dir"
+    / "builtin_module_no-symbol-name"
+    / "func_func_reduce_sum"
+    / "2_7_convert-scf-to-cf.mlir"
+)
+NESTED = [
+    ("canonicalize", "Canonicalizer"),
+    ("cse", "CSE"),
+    ("loop-invariant-code-motion", "LoopInvariantCodeMotion"),
+    ("canonicalize", "Canonicalizer"),
+]
 MODULE = [("inline", "Inliner"), ("sccp", "SCCP"), ("symbol-dce", "SymbolDCE")]
 VALUE = re.compile(r"%(\d+)\b")
 

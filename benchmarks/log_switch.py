@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from run import CHROMIUM, CHROMIUM_ARGS, INIT_SCRIPT, J_SWITCHES, run_cli  # noqa: E402  (a sibling script)
+from run import CHROMIUM, CHROMIUM_ARGS, INIT_SCRIPT, J_SWITCHES, run_cli
 
 PASSES = 24
 FUNCTIONS = 20
@@ -44,8 +44,12 @@ def write_dump(root: Path, log_lines: int) -> Path:
         text = program(p)
         (dump / f"{name}.py").write_text(text)
         count = text.count("\n")
-        log = [f"{name}.py:{k % count + 1}:9: warning: note {k} about this pass" if k % 10 == 0
-               else f"warning: unanchored remark number {k} from the pass" for k in range(log_lines)]
+        log = [
+            f"{name}.py:{k % count + 1}:9: warning: note {k} about this pass"
+            if k % 10 == 0
+            else f"warning: unanchored remark number {k} from the pass"
+            for k in range(log_lines)
+        ]
         (dump / f"{name}.log").write_text("\n".join(log) + "\n")
     return dump
 
@@ -79,7 +83,9 @@ def main(argv: list[str] | None = None) -> int:
             report = root / "report.html"
             run_cli(dump, report)
             times = switch_times(report, args.switches)
-            print(f"{log_lines:>10,} {statistics.median(times):>19.1f} {min(times):>8.1f} {max(times):>8.1f}", flush=True)
+            print(
+                f"{log_lines:>10,} {statistics.median(times):>19.1f} {min(times):>8.1f} {max(times):>8.1f}", flush=True
+            )
     return 0
 
 

@@ -72,7 +72,9 @@ def main(argv: list[str] | None = None) -> int:
         if cli.main([str(args.dump), "-o", str(report)]) != 0:
             return 1
         print(f"{args.dump}: first change on screen when a changed pass opens")
-        print("| layout | window | wrap | passes on screen | first changed words on screen (marked sides) | median j ms | missed |")
+        print(
+            "| layout | window | wrap | passes on screen | first changed words on screen (marked sides) | median j ms | missed |"
+        )
         print("|---|---|---|---|---|---|---|")
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
@@ -87,9 +89,11 @@ def main(argv: list[str] | None = None) -> int:
                         f = measure(page, layout, wrap)
                         context.close()
                         share = 100 * f["sides_ok"] / max(f["sides"], 1)
-                        print(f"| {layout} | {size} | {'on' if wrap else 'off'} | {f['passes_ok']}/{f['passes']} | "
-                              f"{f['sides_ok']}/{f['sides']} ({share:.0f}%) | {statistics.median(f['j_ms'] or [0]):.0f} | "
-                              f"{', '.join(f['missed']) or '-'} |")
+                        print(
+                            f"| {layout} | {size} | {'on' if wrap else 'off'} | {f['passes_ok']}/{f['passes']} | "
+                            f"{f['sides_ok']}/{f['sides']} ({share:.0f}%) | {statistics.median(f['j_ms'] or [0]):.0f} | "
+                            f"{', '.join(f['missed']) or '-'} |"
+                        )
             browser.close()
     return 0
 

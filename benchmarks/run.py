@@ -14,12 +14,18 @@ from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import gen_dump  # noqa: E402  (a sibling script, not a package)
-import gen_mlir  # noqa: E402
+import gen_dump
+import gen_mlir
 
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 
 @dataclass(frozen=True)
@@ -34,8 +40,9 @@ class Case:
 CASES = {
     "small": Case(10, 20, 10, {}),
     "medium": Case(50, 60, 60, {"cli_s": 3, "rss_mb": 300, "report_kb": 1024}),
-    "large": Case(200, 100, 80, {"cli_s": 12, "rss_mb": 1024, "report_kb": 4096,
-                                 "open_ms": 1500, "j_ms": 100, "select_ms": 100}),
+    "large": Case(
+        200, 100, 80, {"cli_s": 12, "rss_mb": 1024, "report_kb": 4096, "open_ms": 1500, "j_ms": 100, "select_ms": 100}
+    ),
     "xlarge": Case(400, 150, 100, {"cli_s": 45, "rss_mb": 2560, "report_kb": 12288}),
     "mlir-small": Case(4, 0, 2, {}, mlir=True),
     # ~730 files, ~9.7 MB: the size of a real IREE tree dump
@@ -44,10 +51,17 @@ CASES = {
 
 # (column key, header, format); the key names the figure in the results dict.
 COLUMNS = [
-    ("case", "case", "{}"), ("snapshot_lines", "snapshot lines", "{:,}"), ("dump_mb", "dump MB", "{:.1f}"),
-    ("gzip_kb", "gzip KB", "{:,.0f}"), ("cli_s", "generation s", "{:.2f}"), ("rss_mb", "peak RSS MB", "{:.0f}"),
-    ("report_kb", "report KB", "{:,.0f}"), ("ratio", "report/gzip", "{:.2f}"), ("open_ms", "open ms", "{:.0f}"),
-    ("j_ms", "j-switch median ms", "{:.1f}"), ("select_ms", "function-select ms", "{:.1f}"),
+    ("case", "case", "{}"),
+    ("snapshot_lines", "snapshot lines", "{:,}"),
+    ("dump_mb", "dump MB", "{:.1f}"),
+    ("gzip_kb", "gzip KB", "{:,.0f}"),
+    ("cli_s", "generation s", "{:.2f}"),
+    ("rss_mb", "peak RSS MB", "{:.0f}"),
+    ("report_kb", "report KB", "{:,.0f}"),
+    ("ratio", "report/gzip", "{:.2f}"),
+    ("open_ms", "open ms", "{:.0f}"),
+    ("j_ms", "j-switch median ms", "{:.1f}"),
+    ("select_ms", "function-select ms", "{:.1f}"),
     ("scroll_ms", "scroll step ms", "{:.1f}"),
 ]
 
@@ -68,8 +82,11 @@ def run_cli(dump: Path, report: Path) -> tuple[float, float, float]:
     log = report.with_suffix(".stderr")
     with open(log, "wb") as err:
         start = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, "-m", "pypto_ir_trace", str(dump), "-o", str(report)],
-                                stdout=subprocess.DEVNULL, stderr=err)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "pypto_ir_trace", str(dump), "-o", str(report)],
+            stdout=subprocess.DEVNULL,
+            stderr=err,
+        )
         _, status, usage = os.wait4(proc.pid, 0)
         seconds = time.perf_counter() - start
     proc.returncode = os.waitstatus_to_exitcode(status)
@@ -208,17 +225,29 @@ def run_case(name: str, workdir: Path, browser: bool, seed: int) -> dict:
     if case.mlir:
         generated = gen_mlir.generate(out, functions=case.functions, rounds=case.passes, seed=seed)
     else:
-        generated = gen_dump.generate(out, functions=case.functions, lines=case.lines, passes=case.passes,
-                                      broken=1, broken_class=True, seed=seed)
+        generated = gen_dump.generate(
+            out, functions=case.functions, lines=case.lines, passes=case.passes, broken=1, broken_class=True, seed=seed
+        )
     dump_gen_s = time.perf_counter() - start
     total, packed = dump_sizes(generated.path)
     report = workdir / f"{name}.html"
     cli_s, cpu_s, rss_mb = run_cli(generated.path, report)
     size = report.stat().st_size
-    row = {"case": name, "snapshot_lines": generated.snapshot_lines, "dump_mb": total / 1e6,
-           "gzip_kb": packed / 1024, "dump_gen_s": dump_gen_s, "cli_s": cli_s, "cli_cpu_s": cpu_s, "rss_mb": rss_mb,
-           "report_kb": size / 1024, "ratio": size / packed, "files": generated.files,
-           "noop_passes": generated.changed.count(False), "passes": len(generated.changed)}
+    row = {
+        "case": name,
+        "snapshot_lines": generated.snapshot_lines,
+        "dump_mb": total / 1e6,
+        "gzip_kb": packed / 1024,
+        "dump_gen_s": dump_gen_s,
+        "cli_s": cli_s,
+        "cli_cpu_s": cpu_s,
+        "rss_mb": rss_mb,
+        "report_kb": size / 1024,
+        "ratio": size / packed,
+        "files": generated.files,
+        "noop_passes": generated.changed.count(False),
+        "passes": len(generated.changed),
+    }
     if browser:
         row.update(browser_figures(report))
     return row
@@ -241,8 +270,21 @@ def table(rows: list[dict]) -> str:
 
 
 def details(row: dict) -> str:
-    keys = ("cli_cpu_s", "dump_gen_s", "files", "noop_passes", "passes", "j_max_ms", "whole_file_ms", "selected_function",
-            "largest_pass", "expand_all_ms", "scroll_max_ms", "dom_rows_max", "scroll_total_rows")
+    keys = (
+        "cli_cpu_s",
+        "dump_gen_s",
+        "files",
+        "noop_passes",
+        "passes",
+        "j_max_ms",
+        "whole_file_ms",
+        "selected_function",
+        "largest_pass",
+        "expand_all_ms",
+        "scroll_max_ms",
+        "dom_rows_max",
+        "scroll_total_rows",
+    )
     parts = [f"{k}={row[k]:.2f}" if isinstance(row.get(k), float) else f"{k}={row.get(k)}" for k in keys if k in row]
     return f"- {row['case']}: " + ", ".join(parts)
 

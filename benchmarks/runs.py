@@ -59,8 +59,12 @@ def main() -> int:
         out = work / "reports"
         env = {**os.environ, "PYTHONPATH": str(SRC)}
         start = time.perf_counter()
-        done = subprocess.run([sys.executable, "-m", "pypto_ir_trace", str(new), "--baseline", str(old), "-o", str(out)],
-                              env=env, capture_output=True, text=True)
+        done = subprocess.run(
+            [sys.executable, "-m", "pypto_ir_trace", str(new), "--baseline", str(old), "-o", str(out)],
+            env=env,
+            capture_output=True,
+            text=True,
+        )
         seconds = time.perf_counter() - start
         if done.returncode:
             print(done.stderr, file=sys.stderr)
@@ -69,18 +73,33 @@ def main() -> int:
         files = list(out.iterdir())
         size = sum(f.stat().st_size for f in files)
         page = (out / "index.html").read_text(encoding="utf-8")
-        wrong = [name for name, first in expected.items()
-                 if not re.search(rf'data-program="{re.escape(name)}" data-status="differs">.*?<td class="first">{re.escape(first)}</td>', page, re.S)]
-        wrong += [path.name for path in new.iterdir() if path.name not in expected  # the others: identical
-                  and f'data-program="{path.name}" data-status="identical"' not in page]
+        wrong = [
+            name
+            for name, first in expected.items()
+            if not re.search(
+                rf'data-program="{re.escape(name)}" data-status="differs">.*?<td class="first">{re.escape(first)}</td>',
+                page,
+                re.S,
+            )
+        ]
+        wrong += [
+            path.name
+            for path in new.iterdir()
+            if path.name not in expected  # the others: identical
+            and f'data-program="{path.name}" data-status="identical"' not in page
+        ]
         programs = len(list(new.iterdir()))
         print(f"programs: {programs} ({args.level}), edited: {len(expected)}")
         print(f"time: {seconds:.1f} s ({seconds / programs * 1000:.0f} ms per program)")
         print(f"peak memory: {rss:.0f} MB")
-        print(f"output: {len(files)} files, {size / 1e6:.1f} MB ({size / len(files) / 1e3:.0f} KB per report), "
-              f"index {(out / 'index.html').stat().st_size / 1e3:.0f} KB")
-        print(f"index names every edited program's first divergent pass, the others identical: "
-              f"{'yes' if not wrong else 'NO: ' + ', '.join(wrong)}")
+        print(
+            f"output: {len(files)} files, {size / 1e6:.1f} MB ({size / len(files) / 1e3:.0f} KB per report), "
+            f"index {(out / 'index.html').stat().st_size / 1e3:.0f} KB"
+        )
+        print(
+            f"index names every edited program's first divergent pass, the others identical: "
+            f"{'yes' if not wrong else 'NO: ' + ', '.join(wrong)}"
+        )
         return 1 if wrong else 0
 
 

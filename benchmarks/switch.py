@@ -17,8 +17,8 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import gen_dump  # noqa: E402  (sibling scripts, not a package)
-import run  # noqa: E402
+import gen_dump
+import run
 
 # One switch: the keydown, then two requestAnimationFrame callbacks; the second runs once the frame
 # the first one opened has been styled, laid out and painted, so it includes the whole update. `pause`:
@@ -48,8 +48,15 @@ def build_report(workdir: Path, case: str, seed: int, fresh: bool) -> Path:
     spec = run.CASES[case]
     dump = workdir / case / "passes_dump"
     if fresh or not any(dump.glob("*.py")):
-        dump = gen_dump.generate(workdir / case, functions=spec.functions, lines=spec.lines, passes=spec.passes,
-                                 broken=1, broken_class=True, seed=seed).path
+        dump = gen_dump.generate(
+            workdir / case,
+            functions=spec.functions,
+            lines=spec.lines,
+            passes=spec.passes,
+            broken=1,
+            broken_class=True,
+            seed=seed,
+        ).path
     report = workdir / f"{case}-switch.html"
     run.run_cli(dump, report)
     return report
@@ -60,7 +67,7 @@ def self_times(profile: dict) -> Counter:
     nodes = {node["id"]: node for node in profile["nodes"]}
     deltas = profile.get("timeDeltas", [])
     spent: Counter = Counter()
-    for sample, delta in zip(profile.get("samples", []), deltas[1:] + [0]):
+    for sample, delta in zip(profile.get("samples", []), [*deltas[1:], 0]):
         frame = nodes[sample]["callFrame"]
         name = frame["functionName"] or "(anonymous)"
         where = f"{name}:{frame['lineNumber'] + 1}" if frame.get("url") else name
@@ -81,7 +88,7 @@ def thread_times(events: list, switches: int) -> dict:
     timed = (e for e in events if e.get("tid") == main and e.get("ph") == "X" and "tdur" in e)
     for e in sorted(timed, key=lambda e: (e["ts"], -e["dur"])):
         name = "total" if e["name"] == "ThreadControllerImpl::RunTask" else e["name"]
-        if name not in PHASES and name != "total" or ends.get(name, 0) > e["ts"]:
+        if (name not in PHASES and name != "total") or ends.get(name, 0) > e["ts"]:
             continue
         ends[name] = e["ts"] + e["dur"]
         spent[name] += e["tdur"] / 1000
@@ -129,8 +136,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--profile", action="store_true", help="also print the top self times (CDP profiler)")
     parser.add_argument("--cpu", action="store_true", help="also print main-thread CPU time per switch (a trace)")
-    parser.add_argument("--pause", type=int, default=0, metavar="MS",
-                        help="wait this long after each switch (the CPU time then includes what the viewer builds once the reader pauses)")
+    parser.add_argument(
+        "--pause",
+        type=int,
+        default=0,
+        metavar="MS",
+        help="wait this long after each switch (the CPU time then includes what the viewer builds once the reader pauses)",
+    )
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/pypto-ir-trace-bench"))
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--fresh", action="store_true", help="generate the dump again even if --workdir has it")
@@ -142,12 +154,16 @@ def main(argv: list[str] | None = None) -> int:
     print(f"report: {report} ({report.stat().st_size / 1024:,.0f} KB)")
     print(f"open: {figures['open_ms']:.0f} ms")
     if times:
-        print(f"j switch ({len(times)} presses): median {statistics.median(times):.1f} ms, "
-              f"p90 {times[int(0.9 * (len(times) - 1))]:.1f} ms, min {times[0]:.1f} ms, max {times[-1]:.1f} ms")
+        print(
+            f"j switch ({len(times)} presses): median {statistics.median(times):.1f} ms, "
+            f"p90 {times[int(0.9 * (len(times) - 1))]:.1f} ms, min {times[0]:.1f} ms, max {times[-1]:.1f} ms"
+        )
     if "cpu" in figures:
         phases = ", ".join(f"{name} {figures['cpu'].get(name, 0):.1f}" for name in PHASES)
         print(f"main-thread CPU per switch: {figures['cpu'].get('total', 0):.1f} ms ({phases})")
-    print(f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs (wall times grow with it, CPU times hardly)")
+    print(
+        f"load average: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs (wall times grow with it, CPU times hardly)"
+    )
     if "profile" in figures:
         total = sum(figures["profile"].values())
         print(f"\nself time while switching ({total:.0f} ms sampled), top functions:")

@@ -71,6 +71,7 @@ class demo:
 CONCISE = {
     "00_frontend.py": PROGRAM,
     "01_after_NameCall.py": PROGRAM.replace("self.kernel(x)", "self.kernel(x)  # calls kernel"),
-    "02_after_PadLoad.py": PROGRAM.replace("self.kernel(x)", "self.kernel(x)  # calls kernel")
-                                  .replace("[0], [64])", "[0], [64], pad=0)"),
+    "02_after_PadLoad.py": PROGRAM.replace("self.kernel(x)", "self.kernel(x)  # calls kernel").replace(
+        "[0], [64])", "[0], [64], pad=0)"
+    ),
 }

@@ -1,5 +1,6 @@
 """Smoke test of the benchmark: the generator's shape and determinism, and run.py on the small case."""
 
+import itertools
 import subprocess
 import sys
 from pathlib import Path
@@ -33,8 +34,9 @@ def test_generator_shape(tmp_path):
     assert frontend.startswith("# pypto.program: ")
     assert frontend.count("    def ") == 10
     assert frontend.count("\n") == 10 * 20 + 5  # header lines plus functions x lines
-    noop = sum((result.path / a).read_bytes() == (result.path / b).read_bytes()
-               for a, b in zip(snapshots, snapshots[1:]))
+    noop = sum(
+        (result.path / a).read_bytes() == (result.path / b).read_bytes() for a, b in itertools.pairwise(snapshots)
+    )
     assert noop == result.changed.count(False)
     assert 0.3 * 40 <= noop <= 0.7 * 40  # about half the passes print their predecessor's text
 
@@ -48,8 +50,12 @@ def test_broken_snapshots_are_local(tmp_path):
 
 
 def test_run_small_without_browser(tmp_path):
-    proc = subprocess.run([sys.executable, str(BENCH / "run.py"), "--cases", "small", "--no-browser",
-                           "--workdir", str(tmp_path)], capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, str(BENCH / "run.py"), "--cases", "small", "--no-browser", "--workdir", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr
     assert (tmp_path / "small.html").stat().st_size > 0
     assert "| case | snapshot lines |" in proc.stdout
@@ -58,13 +64,15 @@ def test_run_small_without_browser(tmp_path):
 
 def test_mlir_generator_follows_the_tree_layout_and_reads_back(tmp_path):
     import gen_mlir
-
     from pypto_ir_trace.formats import load
 
     result = gen_mlir.generate(tmp_path / "t", functions=3, rounds=2, seed=1)
     root = tmp_path / "t" / "builtin_module_no-symbol-name"
     assert sorted(p.name for p in root.glob("*.mlir")) == ["0_inline.mlir", "1_sccp.mlir", "2_symbol-dce.mlir"]
-    assert sorted(p.name for p in (root / "func_func_kernel_1").iterdir())[:2] == ["0_0_canonicalize.mlir", "0_1_cse.mlir"]
+    assert sorted(p.name for p in (root / "func_func_kernel_1").iterdir())[:2] == [
+        "0_0_canonicalize.mlir",
+        "0_1_cse.mlir",
+    ]
     assert result.files == 3 + 3 * 4 * 2
     dump = load(tmp_path / "t")[0]
     assert dump.format == "mlir-tree" and len(dump.snapshots) == result.files + 1
@@ -72,7 +80,11 @@ def test_mlir_generator_follows_the_tree_layout_and_reads_back(tmp_path):
 
 
 def test_run_mlir_small_without_browser(tmp_path):
-    proc = subprocess.run([sys.executable, str(BENCH / "run.py"), "--cases", "mlir-small", "--no-browser",
-                           "--workdir", str(tmp_path)], capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, str(BENCH / "run.py"), "--cases", "mlir-small", "--no-browser", "--workdir", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr
     assert any(line.startswith("| mlir-small |") for line in proc.stdout.splitlines())

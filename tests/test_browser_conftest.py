@@ -20,7 +20,12 @@ def run_without_chromium(tmp_path: Path, ci: bool) -> subprocess.CompletedProces
         env["CI"] = "true"
     return subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(A_BROWSER_TEST)],
-        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 @pytest.fixture(scope="module")

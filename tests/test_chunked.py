@@ -62,8 +62,10 @@ def same_as_whole(lines: list[str]) -> bool:
 def program(kernels: int, body: int = 3) -> list[str]:
     lines = ["import pypto.language as pl", "", "@pl.program", "class Big:"]
     for k in range(kernels):
-        lines += ["    @pl.function(type=pl.FunctionType.InCore)",
-                  f"    def kernel_{k}(self, x: pl.Tile[[64, 128], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:"]
+        lines += [
+            "    @pl.function(type=pl.FunctionType.InCore)",
+            f"    def kernel_{k}(self, x: pl.Tile[[64, 128], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:",
+        ]
         lines += [f"        t_{i}: pl.Tile[[64, 128], pl.FP32] = pl.tile.add(x, {i + k})" for i in range(body)]
         lines += ["        return t_0", ""]
     return lines
@@ -73,16 +75,24 @@ def test_a_class_program_is_cut_between_methods_and_reads_as_whole(cut_small):
     lines = program(40)
     pieces = python.cuts(lines, 12)
     assert len(pieces) > 5
-    assert [(first, stop) for first, stop, _ in pieces] == list(zip([0] + [p[0] for p in pieces[1:]], [p[0] for p in pieces[1:]] + [len(lines)]))
-    assert all(lines[first].startswith("    @pl.function") and context == range(0, 4) for first, _, context in pieces[1:])
+    assert [(first, stop) for first, stop, _ in pieces] == list(
+        zip([0] + [p[0] for p in pieces[1:]], [p[0] for p in pieces[1:]] + [len(lines)])
+    )
+    assert all(lines[first].startswith("    @pl.function") and context == range(4) for first, _, context in pieces[1:])
     assert same_as_whole(lines)
 
 
 def test_repeated_names_in_two_pieces_are_numbered_across_the_text(cut_small):
     lines = program(20)
-    lines = [line.replace("def kernel_3(", "def kernel_1(").replace("def kernel_17(", "def kernel_1(") for line in lines]
+    lines = [
+        line.replace("def kernel_3(", "def kernel_1(").replace("def kernel_17(", "def kernel_1(") for line in lines
+    ]
     regions, _ = in_pieces(lines)
-    assert [r.key for r in regions.regions if r.key.partition("#")[0] == "Big.kernel_1"] == ["Big.kernel_1", "Big.kernel_1#2", "Big.kernel_1#3"]
+    assert [r.key for r in regions.regions if r.key.partition("#")[0] == "Big.kernel_1"] == [
+        "Big.kernel_1",
+        "Big.kernel_1#2",
+        "Big.kernel_1#3",
+    ]
     assert same_as_whole(lines)
 
 
@@ -101,7 +111,7 @@ def test_a_piece_whose_context_is_not_a_class_is_refused(cut_small):
     """Parsed with `def f(x):` as its context, a piece would become a second function f: chunked.py
     checks every piece's regions lie inside it, whatever cuts a language proposes."""
     lines = ["def f(x):"] + [line for k in range(30) for line in ("    if x:", f"        y = {k}", f"    z = {k}")]
-    inside = dataclasses.replace(PYTHON, cuts=lambda lines, size: [(0, 30, range(0)), (30, len(lines), range(0, 1))])
+    inside = dataclasses.replace(PYTHON, cuts=lambda lines, size: [(0, 30, range(0)), (30, len(lines), range(1))])
     assert in_pieces(lines, chunked.PieceReader(inside, partial(builder._facts, PYPTO), workers=1)) is None
 
 
@@ -206,18 +216,39 @@ def test_every_real_dump_reads_in_pieces_as_whole(tmp_path, cut_small):
     """The last snapshot of each of the 256 real dumps, cut every dozen lines."""
     with lzma.open(_archive()) as stream, tarfile.open(fileobj=stream) as tar:
         tar.extractall(tmp_path, filter="data")
-    read = [same_as_whole(split_lines(load_dump(path).snapshots[-1].text)[0])
-            for path in sorted(tmp_path.glob("*/passes_dump"))]
+    read = [
+        same_as_whole(split_lines(load_dump(path).snapshots[-1].text)[0])
+        for path in sorted(tmp_path.glob("*/passes_dump"))
+    ]
     assert len(read) == 256 and sum(read) >= 250  # a few are parsed whole (a cut the parse refused)
 
 
-FRAGMENTS = ["    def m(self):", "        pass", "def f(x):", "    return x", "    '''", "'''", "    y = (", "    )",
-             "x = 1", "class C:", "    @pl.function", "        z = 2", "    # note", "# top", "", "        if z:",
-             "            w = 3"]
+FRAGMENTS = [
+    "    def m(self):",
+    "        pass",
+    "def f(x):",
+    "    return x",
+    "    '''",
+    "'''",
+    "    y = (",
+    "    )",
+    "x = 1",
+    "class C:",
+    "    @pl.function",
+    "        z = 2",
+    "    # note",
+    "# top",
+    "",
+    "        if z:",
+    "            w = 3",
+]
 
 
-@settings(max_examples=int(os.environ.get("HYPOTHESIS_EXAMPLES", "150")), deadline=None,
-          suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=int(os.environ.get("HYPOTHESIS_EXAMPLES", "150")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(st.lists(st.tuples(st.integers(0, 200), st.sampled_from(FRAGMENTS)), max_size=8))
 def test_generated_programs_read_in_pieces_as_whole(edits):
     """Lines inserted anywhere in a cut program, strings and brackets that open across a cut included:
@@ -234,7 +265,7 @@ def test_generated_programs_read_in_pieces_as_whole(edits):
 def test_a_comment_at_the_class_column_is_no_cut(cut_small):
     """Python reads code indented under a comment as the block above it: `pass` here belongs to the
     last method, and the pieces must say so (found by the generated programs above)."""
-    lines = program(12) + ["    # note", "", "        pass"]
+    lines = [*program(12), "    # note", "", "        pass"]
     assert all(lines[first].strip() != "# note" for first, _, _ in python.cuts(lines, 6))
     assert same_as_whole(lines)
     assert in_pieces(lines)[0].regions[-1].end == len(lines)

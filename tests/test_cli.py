@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from pypto_ir_trace import cli, render
 from dumptools import PROGRAM, REAL, subprocess_env
+from pypto_ir_trace import cli, render
 
 SPLIT_K = REAL / "advanced_01_split_k_concise" / "passes_dump"
 
@@ -20,7 +20,11 @@ def run(*args, cwd=None, env=None):
     """The module entry point in a subprocess, as a user runs it."""
     return subprocess.run(
         [sys.executable, "-m", "pypto_ir_trace", *map(str, args)],
-        capture_output=True, text=True, cwd=cwd, env=subprocess_env(**(env or {})), timeout=120,
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=subprocess_env(**(env or {})),
+        timeout=120,
     )
 
 
@@ -85,12 +89,15 @@ def test_help_lists_the_arguments():
         assert word in result.stdout
 
 
-@pytest.mark.parametrize("args, message", [
-    ([], "the following arguments are required: passes_dump"),
-    ([SPLIT_K, "--context", "-1"], "argument --context: must be a non-negative integer, got '-1'"),
-    ([SPLIT_K, "--context", "three"], "argument --context: must be a non-negative integer, got 'three'"),
-    ([SPLIT_K, "--bogus"], "unrecognized arguments: --bogus"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        ([], "the following arguments are required: passes_dump"),
+        ([SPLIT_K, "--context", "-1"], "argument --context: must be a non-negative integer, got '-1'"),
+        ([SPLIT_K, "--context", "three"], "argument --context: must be a non-negative integer, got 'three'"),
+        ([SPLIT_K, "--bogus"], "unrecognized arguments: --bogus"),
+    ],
+)
 def test_argument_errors_exit_2(args, message):
     result = run(*args)
     assert result.returncode == 2
@@ -183,7 +190,7 @@ def test_progress_on_a_terminal_disappears_at_the_end(tmp_path, monkeypatch):
     assert cli.main([str(SPLIT_K), "-o", str(tmp_path / "r.html")]) == 0
     written = terminal.getvalue()
     assert "\rpypto-ir-trace: 49/49 passes" in written
-    progress, summary = written.rsplit("\r\x1b[K", 1)  # the line is erased: nothing is left on screen
+    _progress, summary = written.rsplit("\r\x1b[K", 1)  # the line is erased: nothing is left on screen
     assert summary == f"pypto-ir-trace: wrote {tmp_path / 'r.html'}: 49 passes, 11 changed\n"
 
 

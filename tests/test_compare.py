@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from pypto_ir_trace import compare, structure
-from pypto_ir_trace.languages import PYTHON
 from pypto_ir_trace.dump import split_lines
+from pypto_ir_trace.languages import PYTHON
 
 
 def analyse(text):

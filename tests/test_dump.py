@@ -6,34 +6,44 @@ from pathlib import Path
 
 import pytest
 
-from pypto_ir_trace.dump import DumpError, split_lines
-from modeltools import load_dump
-
 from dumptools import PROGRAM
+from modeltools import load_dump
+from pypto_ir_trace.dump import DumpError, split_lines
 
 
 def test_snapshots_in_index_order_with_pass_names(make_dump):
-    dump = load_dump(make_dump({
-        "00_frontend.py": PROGRAM,
-        "02_after_Simplify.py": PROGRAM,
-        "01_after_ConvertToSSA.py": PROGRAM,
-        "03_after_Simplify.py": PROGRAM,
-        "notes.txt": "ignored",
-    }))
+    dump = load_dump(
+        make_dump(
+            {
+                "00_frontend.py": PROGRAM,
+                "02_after_Simplify.py": PROGRAM,
+                "01_after_ConvertToSSA.py": PROGRAM,
+                "03_after_Simplify.py": PROGRAM,
+                "notes.txt": "ignored",
+            }
+        )
+    )
     assert [(s.label, s.name) for s in dump.snapshots] == [
-        ("00", "frontend"), ("01", "ConvertToSSA"), ("02", "Simplify"), ("03", "Simplify"),
+        ("00", "frontend"),
+        ("01", "ConvertToSSA"),
+        ("02", "Simplify"),
+        ("03", "Simplify"),
     ]
     assert dump.title == "case/passes_dump"
 
 
 def test_warnings_log_belongs_to_its_pass(make_dump):
-    dump = load_dump(make_dump({
-        "00_frontend.py": PROGRAM,
-        "01_after_A.py": PROGRAM,
-        "01_after_A.log": "x.py:3:1: warning: unused tile\n",
-        "02_after_B.py": PROGRAM,
-        "02_after_B.log": "",
-    }))
+    dump = load_dump(
+        make_dump(
+            {
+                "00_frontend.py": PROGRAM,
+                "01_after_A.py": PROGRAM,
+                "01_after_A.log": "x.py:3:1: warning: unused tile\n",
+                "02_after_B.py": PROGRAM,
+                "02_after_B.log": "",
+            }
+        )
+    )
     assert dump.snapshots[1].warnings == "x.py:3:1: warning: unused tile\n"
     assert dump.snapshots[2].warnings == ""  # present but empty: the pass did not warn
     assert dump.snapshots[0].warnings is None
@@ -51,7 +61,7 @@ def test_path_is_a_file(tmp_path):
 
 
 def test_no_frontend(make_dump):
-    with pytest.raises(DumpError, match="no 00_frontend.py in"):
+    with pytest.raises(DumpError, match=r"no 00_frontend\.py in"):
         load_dump(make_dump({"01_after_A.py": PROGRAM}))
 
 
@@ -78,7 +88,7 @@ def test_not_utf8_names_the_file(make_dump):
     files = {"00_frontend.py": PROGRAM, "01_after_A.py": b"x = '\xff'\n"}
     dump = load_dump(make_dump(files))  # files are read one at a time, when the report needs them
     with pytest.raises(DumpError, match=r"01_after_A.py is not UTF-8 text \(invalid byte 0xff at offset 5\)"):
-        dump.snapshots[1].text
+        _ = dump.snapshots[1].text
 
 
 def test_unreadable_file(make_dump, monkeypatch):
@@ -93,7 +103,7 @@ def test_unreadable_file(make_dump, monkeypatch):
 
     monkeypatch.setattr(Path, "read_bytes", refuse)
     with pytest.raises(DumpError, match=r"cannot read .*01_after_A.py: Permission denied"):
-        load_dump(dump).snapshots[1].text
+        _ = load_dump(dump).snapshots[1].text
 
 
 def test_directory_named_like_a_snapshot_is_an_error_naming_it(make_dump):
@@ -141,13 +151,16 @@ def test_bom_is_not_part_of_line_one_and_crlf_reads(make_dump):
     assert split_lines(text) == (["import x", "y = 1"], ["\r\n", "\r\n"])
 
 
-@pytest.mark.parametrize("text, lines, endings", [
-    ("", [], []),
-    ("a", ["a"], [""]),
-    ("a\n", ["a"], ["\n"]),
-    ("a\r\nb\rc\n\nd", ["a", "b", "c", "", "d"], ["\r\n", "\r", "\n", "\n", ""]),
-    ("a\u2028b\x0cc\n", ["a\u2028b\x0cc"], ["\n"]),  # only \r\n, \r and \n end lines
-])
+@pytest.mark.parametrize(
+    "text, lines, endings",
+    [
+        ("", [], []),
+        ("a", ["a"], [""]),
+        ("a\n", ["a"], ["\n"]),
+        ("a\r\nb\rc\n\nd", ["a", "b", "c", "", "d"], ["\r\n", "\r", "\n", "\n", ""]),
+        ("a\u2028b\x0cc\n", ["a\u2028b\x0cc"], ["\n"]),  # only \r\n, \r and \n end lines
+    ],
+)
 def test_split_lines(text, lines, endings):
     assert split_lines(text) == (lines, endings)
     assert "".join(line + end for line, end in zip(lines, endings)) == text

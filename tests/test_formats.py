@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from dumptools import FIXTURES, REAL
 from pypto_ir_trace import cli, render
 from pypto_ir_trace.dump import DumpError
 from pypto_ir_trace.formats import FORMATS, load
-from dumptools import FIXTURES, REAL
 
 MLIR = FIXTURES / "mlir"
 
@@ -28,7 +28,9 @@ def output_dir(tmp_path) -> Path:
 def test_an_output_directory_gives_pypto_then_each_unit_in_name_order(output_dir):
     dumps = load(output_dir)
     assert [(d.name, d.format) for d in dumps] == [
-        ("PyPTO", "pypto"), ("kernel_aic", "mlir-tree"), ("kernel_aiv", "mlir-tree"),
+        ("PyPTO", "pypto"),
+        ("kernel_aic", "mlir-tree"),
+        ("kernel_aiv", "mlir-tree"),
     ]
 
 
@@ -47,7 +49,9 @@ def test_an_output_directory_renders_one_report_with_every_pipeline(output_dir, 
     assert "wrote " in err and "3 pipelines" in err
 
 
-@pytest.mark.parametrize("given, title", [("", "prog_20261130_abc"), ("ptoas_passes", "prog_20261130_abc/ptoas_passes")])
+@pytest.mark.parametrize(
+    "given, title", [("", "prog_20261130_abc"), ("ptoas_passes", "prog_20261130_abc/ptoas_passes")]
+)
 def test_a_report_of_several_pipelines_is_titled_by_the_folder_named(output_dir, tmp_path, given, title):
     """Not by its first pipeline's folder (prog/passes_dump): the header stands over every pipeline."""
     out = tmp_path / "r.html"
@@ -56,12 +60,15 @@ def test_a_report_of_several_pipelines_is_titled_by_the_folder_named(output_dir,
     assert data["title"] == title and f"<title>IR Trace · {title}</title>" in out.read_text(encoding="utf-8")
 
 
-@pytest.mark.parametrize("path, name", [
-    (REAL / "advanced_01_split_k_concise" / "passes_dump", "pypto"),
-    (MLIR / "multi_func" / "tree_dir", "mlir-tree"),
-    (MLIR / "multi_func" / "tree_dir_no_module_scope", "mlir-tree"),
-    (MLIR / "multi_func" / "stream.txt", "mlir-stream"),
-])
+@pytest.mark.parametrize(
+    "path, name",
+    [
+        (REAL / "advanced_01_split_k_concise" / "passes_dump", "pypto"),
+        (MLIR / "multi_func" / "tree_dir", "mlir-tree"),
+        (MLIR / "multi_func" / "tree_dir_no_module_scope", "mlir-tree"),
+        (MLIR / "multi_func" / "stream.txt", "mlir-stream"),
+    ],
+)
 def test_each_format_is_detected_from_its_layout(path, name):
     assert [d.format for d in load(path)] == [name]
     assert [FORMATS[name].looks_like(path)] == [True]
@@ -98,7 +105,12 @@ def test_an_empty_directory_names_both_formats(tmp_path, capsys, folders):
     (root / folders).mkdir(parents=True)
     assert cli.main([str(root), "-o", str(tmp_path / "r.html")]) == 1
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "holds no file" in err[0] and "00_frontend.py" in err[0] and "--mlir-disable-threading" in err[0]
+    assert (
+        len(err) == 1
+        and "holds no file" in err[0]
+        and "00_frontend.py" in err[0]
+        and "--mlir-disable-threading" in err[0]
+    )
     assert not (tmp_path / "r.html").exists()
 
 

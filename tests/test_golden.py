@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from pypto_ir_trace import __version__, model
-from modeltools import load_dump, report_of
 from dumptools import FIXTURES
+from modeltools import load_dump, report_of
+from pypto_ir_trace import __version__, model
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 CASES = {"functions": FIXTURES / "viewer" / "functions" / "passes_dump"}

@@ -35,7 +35,7 @@ def test_pypto_line_classes():
     assert lines[1][:2] == [("def", "keyword"), ("kernel", "function")]
     assert ("self", "builtin") in lines[1]
     assert lines[2] == [("# comment", "comment")]
-    assert [("64", "number"), ("128", "number")] == [p for p in lines[3] if p[1] == "number"]
+    assert [p for p in lines[3] if p[1] == "number"] == [("64", "number"), ("128", "number")]
     assert ("Tile", "type") in lines[3] and ("FP32", "type") in lines[3]
     assert ("load", "call") in lines[3] and ("'a'", "string") in lines[3] and ("None", "constant") in lines[3]
     assert lines[4] == [("return", "keyword")]

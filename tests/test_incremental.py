@@ -8,12 +8,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pypto_ir_trace import structure
+from dumptools import REAL
 from modeltools import load_dump
-from pypto_ir_trace.languages import PYTHON
+from pypto_ir_trace import structure
 from pypto_ir_trace.dump import split_lines
 from pypto_ir_trace.incremental import IncrementalParser
-from dumptools import REAL
+from pypto_ir_trace.languages import PYTHON
 
 
 @pytest.mark.parametrize("name", sorted(p.name for p in REAL.iterdir() if p.is_dir()))
@@ -31,14 +31,19 @@ def test_scattered_edits_with_indentation_changes():
     base = ["class P:"] + [
         line
         for i in range(30)
-        for line in (f"    def f{i}(self):", f"        for k in range({i}):", f"            x{i} = k", f"        return x{i}")
+        for line in (
+            f"    def f{i}(self):",
+            f"        for k in range({i}):",
+            f"            x{i} = k",
+            f"        return x{i}",
+        )
     ]
     variants = [
-        base[:5] + ["            y = 1"] + base[5:],
+        [*base[:5], "            y = 1", *base[5:]],
         [line.replace("return x1", "return 0") for line in base],
         base[:40] + base[44:],
-        base[:-1] + ["        return None  # changed"],
-        ["import os"] + base,
+        [*base[:-1], "        return None  # changed"],
+        ["import os", *base],
         base,
     ]
     parser = IncrementalParser(PYTHON)
@@ -49,8 +54,24 @@ def test_scattered_edits_with_indentation_changes():
 
 
 PIECES = [
-    "def f0():", "def f1():", "    x = '''", "    y = 1", "'''", "    '''", "    return 2", "    z = (", "    )",
-    "x = 1", "class C:", "    def m(self):", "        pass", '    s = """', '"""', "    # c", "@pl.function", "]",
+    "def f0():",
+    "def f1():",
+    "    x = '''",
+    "    y = 1",
+    "'''",
+    "    '''",
+    "    return 2",
+    "    z = (",
+    "    )",
+    "x = 1",
+    "class C:",
+    "    def m(self):",
+    "        pass",
+    '    s = """',
+    '"""',
+    "    # c",
+    "@pl.function",
+    "]",
 ]
 EDIT = st.tuples(st.sampled_from(["insert", "delete", "replace"]), st.integers(0, 40), st.sampled_from(PIECES))
 
@@ -78,9 +99,15 @@ def _check_sequence(texts: list[list[str]]) -> None:
         assert PYTHON.analyze(tree, lines) == PYTHON.analyze(structure.parse(lines, PYTHON), lines), lines
 
 
-@settings(max_examples=int(os.environ.get("HYPOTHESIS_EXAMPLES", "150")), deadline=None,
-          suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(st.sampled_from(PIECES), min_size=3, max_size=12), st.lists(st.lists(EDIT, min_size=1, max_size=2), min_size=1, max_size=3))
+@settings(
+    max_examples=int(os.environ.get("HYPOTHESIS_EXAMPLES", "150")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(
+    st.lists(st.sampled_from(PIECES), min_size=3, max_size=12),
+    st.lists(st.lists(EDIT, min_size=1, max_size=2), min_size=1, max_size=3),
+)
 def test_structure_is_a_function_of_the_text_alone(base, passes):
     """Whatever was parsed before it (strings and brackets that open or close across edits included),
     a snapshot gets the structure a fresh parse gives: the same text never gets two structures."""
@@ -92,8 +119,20 @@ def test_structure_is_a_function_of_the_text_alone(base, passes):
 
 def test_a_string_closed_by_a_later_pass_reads_as_in_a_fresh_parse():
     """Found by random edits: incrementally the third text was untrusted for another reason than fresh."""
-    first = ["    def m(self):", "class C:", "    return 2", "    x = '''", "    y = 1", "x = 1", "x = 1", "    # c",
-             '"""', "    )", "class C:", '"""']
-    second = first[:-1] + ["    )", "    '''"]
-    third = second[:10] + ["    z = (", "    # c"] + second[10:]
+    first = [
+        "    def m(self):",
+        "class C:",
+        "    return 2",
+        "    x = '''",
+        "    y = 1",
+        "x = 1",
+        "x = 1",
+        "    # c",
+        '"""',
+        "    )",
+        "class C:",
+        '"""',
+    ]
+    second = [*first[:-1], "    )", "    '''"]
+    third = [*second[:10], "    z = (", "    # c", *second[10:]]
     _check_sequence([first, second, third])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -37,15 +38,18 @@ def changed(blocks):
     return sum(b.a_len for b in blocks if not b.equal), sum(b.b_len for b in blocks if not b.equal)
 
 
-@pytest.mark.parametrize("a, b, expected", [
-    ([], [], (0, 0)),
-    ([1, 2, 3], [1, 2, 3], (0, 0)),
-    ([1, 2, 3], [1, 3], (1, 0)),
-    ([1, 3], [1, 2, 3], (0, 1)),
-    ([1, 2, 3], [1, 9, 3], (1, 1)),
-    ([1, 1, 1], [1, 1], (1, 0)),
-    ([1, 2, 1, 2], [2, 1, 2, 1], (1, 1)),
-])
+@pytest.mark.parametrize(
+    "a, b, expected",
+    [
+        ([], [], (0, 0)),
+        ([1, 2, 3], [1, 2, 3], (0, 0)),
+        ([1, 2, 3], [1, 3], (1, 0)),
+        ([1, 3], [1, 2, 3], (0, 1)),
+        ([1, 2, 3], [1, 9, 3], (1, 1)),
+        ([1, 1, 1], [1, 1], (1, 0)),
+        ([1, 2, 1, 2], [2, 1, 2, 1], (1, 1)),
+    ],
+)
 def test_small_cases_are_minimal(a, b, expected):
     blocks = linediff.diff(a, b)
     assert rebuild(a, b, blocks) == b
@@ -65,7 +69,7 @@ def test_random_edits_rebuild_exactly_and_alternate():
                 b.insert(at, rng.randint(0, 9))
         blocks = linediff.diff(a, b)
         assert rebuild(a, b, blocks) == b
-        assert all(x.equal != y.equal for x, y in zip(blocks, blocks[1:]))
+        assert all(x.equal != y.equal for x, y in itertools.pairwise(blocks))
 
 
 def test_moved_block_keeps_the_unique_lines_anchored():

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pypto_ir_trace import cli, render
 from modeltools import load_dump, source
+from pypto_ir_trace import cli, render
 
 
 def _forms(program: Path) -> list[Path]:
-    return sorted(p for p in program.iterdir() if p.name.startswith(("tree_dir", "variant_tree_dir")) and p.is_dir()) + \
-        sorted(p for p in program.glob("*stream*.txt"))
+    return sorted(
+        p for p in program.iterdir() if p.name.startswith(("tree_dir", "variant_tree_dir")) and p.is_dir()
+    ) + sorted(p for p in program.glob("*stream*.txt"))
 
 
 def test_every_program_renders_in_every_form(archive, tmp_path, capsys):
@@ -55,8 +56,11 @@ def test_local_scope_whole_dumps_get_the_ir_the_module_scope_run_printed(archive
             wholes = [s for s in ours.snapshots[1:] if "local scope" not in s.detail]
             for s in wholes[1:]:
                 twin = twins[s.filename if s.path else s.index]
-                before = s.base_text if s.base_text is not None else \
-                    ours.snapshots[s.base if s.base is not None else s.index - 1].text
+                before = (
+                    s.base_text
+                    if s.base_text is not None
+                    else ours.snapshots[s.base if s.base is not None else s.index - 1].text
+                )
                 assert before == theirs.snapshots[twin.index - 1].text, (program.name, local, s.filename)
                 checked += 1
     assert checked >= 40

@@ -24,11 +24,13 @@ def whole(snapshot) -> str:
 
 def test_the_header_line_is_not_part_of_the_text():
     """The header differs on every dump: kept in the text, no MLIR pass could ever be a no-op."""
-    for dump in (mlir.read_tree(FIXTURES / "multi_func" / "tree_dir"), mlir.read_stream(FIXTURES / "multi_func" / "stream.txt")):
+    for dump in (
+        mlir.read_tree(FIXTURES / "multi_func" / "tree_dir"),
+        mlir.read_stream(FIXTURES / "multi_func" / "stream.txt"),
+    ):
         for snapshot in dump.snapshots[1:]:
             assert whole(snapshot).startswith(mlir.HEADER_PREFIX)
             assert snapshot.text == whole(snapshot).split("\n", 1)[1]
-
 
 
 def header(pass_arg="canonicalize", cls="Canonicalizer", op=None, when="After", failed=False):
@@ -72,7 +74,10 @@ def counters(filename: str) -> tuple[int, ...]:
             "// -----// IR Dump After Inliner (inline) ('builtin.module' operation) //----- //",
             (False, False, "Inliner", "inline", "builtin.module", None),
         ),
-        ("// -----// IR Dump After Canonicalizer (canonicalize) //----- //", (False, False, "Canonicalizer", "canonicalize", None, None)),
+        (
+            "// -----// IR Dump After Canonicalizer (canonicalize) //----- //",
+            (False, False, "Canonicalizer", "canonicalize", None, None),
+        ),
         (
             "// -----// IR Dump Before AffineLoopTiling (affine-loop-tile) ('func.func' operation: @matmul) //----- //",
             (True, False, "AffineLoopTiling", "affine-loop-tile", "func.func", "@matmul"),
@@ -155,7 +160,7 @@ def test_fixture_tree_matches_the_stream_of_the_same_run():
     stream = mlir.read_stream(FIXTURES / "failing_bufferize/stream.txt")
     by_text = sorted(whole(s) for s in tree.snapshots[1:])
     assert by_text == sorted(whole(s) for s in stream.snapshots[1:])  # the stream is the tree's files
-    module_level = lambda d: [whole(s) for s in d.snapshots[1:] if "builtin.module" in s.detail]  # noqa: E731
+    module_level = lambda d: [whole(s) for s in d.snapshots[1:] if "builtin.module" in s.detail]
     assert module_level(tree) == module_level(stream)
 
 
@@ -243,7 +248,7 @@ def test_sibling_ops_follow_the_ir_like_the_stream_of_the_same_run():
     # to folder names; the later groups follow the IR.
     local = steps(mlir.read_tree(FIXTURES / "multi_func/tree_dir_no_module_scope"), tree=True)
     inline = local.index(("inline", ""))
-    assert local[inline:] == stream[stream.index(("inline", "")):]
+    assert local[inline:] == stream[stream.index(("inline", "")) :]
 
 
 def test_local_scope_dumps_are_diffed_against_their_own_op():
@@ -286,8 +291,9 @@ def before_text(dump, s) -> str:
     return s.base_text if s.base_text is not None else base_of(dump, s).text
 
 
-@pytest.mark.parametrize("local,scoped", [("tree_dir_no_module_scope", "tree_dir"),
-                                          ("stream_no_module_scope.txt", "stream.txt")])
+@pytest.mark.parametrize(
+    "local,scoped", [("tree_dir_no_module_scope", "tree_dir"), ("stream_no_module_scope.txt", "stream.txt")]
+)
 def test_a_whole_dump_after_local_ones_gets_the_ir_its_pass_received(local, scoped):
     """Oracle: the module-scope run of the same pipeline prints the whole IR before every pass. A dump of
     the whole module in a local-scope run must be diffed against that same IR (the previous module dump
@@ -313,15 +319,22 @@ def test_a_splice_drops_the_aliases_no_op_uses_any_more(tmp_path):
     m = "builtin_module_no-symbol-name"
     aliases = "#map = affine_map<(d0) -> (d0 + 1)>\n#map1 = affine_map<(d0) -> (d0 * 2)>\n"
     files = {  # @f uses #map1, @g uses #map; canonicalize rewrites @g without it
-        f"{m}/0_cse.mlir": header("cse", "CSE") + "\n" + aliases + module("f", "g", body="%0 = affine.apply #map(%arg0)").replace(
-            "#map(", "#map1(", 1),
-        f"{m}/func_func_g/0_0_canonicalize.mlir": header() + "\n" + FUNC.format(name="g", body="%0 = arith.addi %arg0, %arg0 : i32"),
-        f"{m}/1_symbol-dce.mlir": header("symbol-dce", "SymbolDCE") + "\n" + "#map = affine_map<(d0) -> (d0 * 2)>\n"
+        f"{m}/0_cse.mlir": header("cse", "CSE")
+        + "\n"
+        + aliases
+        + module("f", "g", body="%0 = affine.apply #map(%arg0)").replace("#map(", "#map1(", 1),
+        f"{m}/func_func_g/0_0_canonicalize.mlir": header()
+        + "\n"
+        + FUNC.format(name="g", body="%0 = arith.addi %arg0, %arg0 : i32"),
+        f"{m}/1_symbol-dce.mlir": header("symbol-dce", "SymbolDCE")
+        + "\n"
+        + "#map = affine_map<(d0) -> (d0 * 2)>\n"
         + module("f", "g", body="%0 = arith.addi %arg0, %arg0 : i32").replace(
-            "%0 = arith.addi %arg0, %arg0 : i32", "%0 = affine.apply #map(%arg0)", 1),
+            "%0 = arith.addi %arg0, %arg0 : i32", "%0 = affine.apply #map(%arg0)", 1
+        ),
     }
     dump = mlir.read_tree(write_tree(tmp_path / "t", files))
-    first, g, dce = dump.snapshots[1:]
+    _first, g, dce = dump.snapshots[1:]
     assert g.base_text is not None and "%0 = affine.apply" in g.base_text  # @g cut out of the module dump
     received = dce.base_text.split("\n")
     assert received[0] == "#map1 = affine_map<(d0) -> (d0 * 2)>"  # @f still uses #map1; nothing uses #map now
@@ -359,19 +372,34 @@ def test_a_stream_says_when_its_local_dumps_name_a_function_two_modules_define(t
     both = "module {\n" + module("f", sym="kernel_a") + module("f", sym="kernel_b") + "}\n"
     local = FUNC.format(name="f", body="%0 = arith.muli %arg0, %arg0 : i32")
     stream = tmp_path / "stream.txt"
-    stream.write_text("\n".join([header("inline", "Inliner"), both, header("cse", "CSE"), local,
-                                  header("cse", "CSE"), local, header("symbol-dce", "SymbolDCE"), both]))
+    stream.write_text(
+        "\n".join(
+            [
+                header("inline", "Inliner"),
+                both,
+                header("cse", "CSE"),
+                local,
+                header("cse", "CSE"),
+                local,
+                header("symbol-dce", "SymbolDCE"),
+                both,
+            ]
+        )
+    )
     notes = [n for n in mlir.read_stream(stream).notes if "cannot be told apart" in n]
     assert len(notes) == 1 and "@f" in notes[0]
     alone = "module {\n" + module("f", sym="kernel_a") + module("g", sym="kernel_b") + "}\n"
     stream.write_text("\n".join([header("inline", "Inliner"), alone, header("cse", "CSE"), local, ""]))
     assert not any("cannot be told apart" in n for n in mlir.read_stream(stream).notes)
     m = "builtin_module_no-symbol-name"
-    tree = write_tree(tmp_path / "tree", {
-        f"{m}/0_inline.mlir": header("inline", "Inliner") + "\n" + both,
-        f"{m}/builtin_module_kernel_a/func_func_f/0_0_0_cse.mlir": header("cse", "CSE") + "\n" + local,
-        f"{m}/builtin_module_kernel_b/func_func_f/0_0_0_cse.mlir": header("cse", "CSE") + "\n" + local,
-    })
+    tree = write_tree(
+        tmp_path / "tree",
+        {
+            f"{m}/0_inline.mlir": header("inline", "Inliner") + "\n" + both,
+            f"{m}/builtin_module_kernel_a/func_func_f/0_0_0_cse.mlir": header("cse", "CSE") + "\n" + local,
+            f"{m}/builtin_module_kernel_b/func_func_f/0_0_0_cse.mlir": header("cse", "CSE") + "\n" + local,
+        },
+    )
     assert not any("cannot be told apart" in n for n in mlir.read_tree(tree).notes)
 
 
@@ -386,7 +414,7 @@ def test_empty_tree(tmp_path):
 
 def test_a_file_without_a_header(tmp_path):
     root = write_tree(tmp_path / "t", {"builtin_module_no-symbol-name/0_cse.mlir": module("f")})
-    with pytest.raises(DumpError, match="0_cse.mlir .*no IR Dump header line"):
+    with pytest.raises(DumpError, match=r"0_cse\.mlir .*no IR Dump header line"):
         mlir.read_tree(root)
 
 
@@ -396,15 +424,22 @@ def test_files_found_at_any_depth_and_ordered_numerically(tmp_path):
         f"{m}/10_cse.mlir": header("cse", "CSE") + "\n" + module("f"),
         f"{m}/2_inline.mlir": header("inline", "Inliner") + "\n" + module("f"),
         f"{m}/{k}/2_0_canonicalize.mlir": header() + "\n" + module("f", sym="kernel_a"),
-        f"{m}/{k}/func_func_f/2_0_3_symbol-dce.mlir": header("symbol-dce", "SymbolDCE") + "\n" + FUNC.format(name="f", body=""),
+        f"{m}/{k}/func_func_f/2_0_3_symbol-dce.mlir": header("symbol-dce", "SymbolDCE")
+        + "\n"
+        + FUNC.format(name="f", body=""),
         f"{m}/{k}/func_func_f/2_0_12_sccp.mlir": header("sccp", "SCCP") + "\n" + FUNC.format(name="f", body=""),
         f"{m}/{k}/func_func_f/2_1_13_cse.mlir": header("cse", "CSE") + "\n" + FUNC.format(name="f", body=""),
         f"{m}/{k}/10_1_cse.mlir": header("cse", "CSE") + "\n" + module("f", sym="kernel_a"),
     }
     dump = mlir.read_tree(write_tree(tmp_path / "t", files))
     assert [s.filename.rsplit("/", 1)[-1] for s in dump.snapshots[1:]] == [
-        "2_inline.mlir", "2_0_canonicalize.mlir", "2_0_3_symbol-dce.mlir", "2_0_12_sccp.mlir", "2_1_13_cse.mlir",
-        "10_cse.mlir", "10_1_cse.mlir",
+        "2_inline.mlir",
+        "2_0_canonicalize.mlir",
+        "2_0_3_symbol-dce.mlir",
+        "2_0_12_sccp.mlir",
+        "2_1_13_cse.mlir",
+        "10_cse.mlir",
+        "10_1_cse.mlir",
     ]
     # The first local dump of @f is cut out of the enclosing module @kernel_a's dump, dedented.
     first_f = dump.snapshots[3]
@@ -417,12 +452,17 @@ def test_sibling_ops_are_kept_together_and_the_unknown_order_is_said(tmp_path):
     files = {}
     for f in ("zeta", "alpha"):
         for j, arg in enumerate(("canonicalize", "cse")):
-            files[f"{m}/func_func_{f}/0_{j}_{arg}.mlir"] = header(arg, arg.upper(), f"func.func @{f}") + "\n" + module("alpha", "zeta")
+            files[f"{m}/func_func_{f}/0_{j}_{arg}.mlir"] = (
+                header(arg, arg.upper(), f"func.func @{f}") + "\n" + module("alpha", "zeta")
+            )
     files[f"{m}/1_inline.mlir"] = header("inline", "Inliner", "builtin.module") + "\n" + module("alpha", "zeta")
     dump = mlir.read_tree(write_tree(tmp_path / "t", files))
     assert [s.filename.split("/", 1)[1] for s in dump.snapshots[1:]] == [
-        "func_func_alpha/0_0_canonicalize.mlir", "func_func_alpha/0_1_cse.mlir",
-        "func_func_zeta/0_0_canonicalize.mlir", "func_func_zeta/0_1_cse.mlir", "1_inline.mlir",
+        "func_func_alpha/0_0_canonicalize.mlir",
+        "func_func_alpha/0_1_cse.mlir",
+        "func_func_zeta/0_0_canonicalize.mlir",
+        "func_func_zeta/0_1_cse.mlir",
+        "1_inline.mlir",
     ]
     assert any("sibling ops" in n and "func_func_alpha, func_func_zeta" in n for n in dump.notes)
 
@@ -492,7 +532,8 @@ def test_ignored_files_are_noted(tmp_path):
 def test_iree_headers_in_a_tree(tmp_path):
     m = "builtin_module_no-symbol-name"
     files = {
-        f"{m}/0_cse.mlir": "// -----// IR Dump After CSEPass: cse ('builtin.module' operation) //----- //\n" + module("f"),
+        f"{m}/0_cse.mlir": "// -----// IR Dump After CSEPass: cse ('builtin.module' operation) //----- //\n"
+        + module("f"),
         f"{m}/util_func_f/0_0_canonicalize.mlir": "// -----// IR Dump After CanonicalizerPass: canonicalize{max-iterations=10 "
         "region-simplify=normal} ('util.func' operation: @f) //----- //\n" + module("f"),
     }
@@ -507,7 +548,10 @@ def test_stream_with_a_warning_between_dumps_and_trailing_diagnostics(tmp_path):
     text = (
         header("cse", "CSE", "builtin.module") + "\n" + module("f") + "\n"
         "input.mlir:3:5: warning: something odd\n  %0 = arith.addi\n  ^\n"
-        + header("inline", "Inliner", "builtin.module") + "\n" + module("f") + "\n"
+        + header("inline", "Inliner", "builtin.module")
+        + "\n"
+        + module("f")
+        + "\n"
         "<unknown>:0: error: late trouble\n"
     )
     path = tmp_path / "stream.txt"
@@ -565,7 +609,7 @@ def test_a_nested_module_first_local_dump_is_cut_out_of_the_top_module(tmp_path)
         f"{m}/{k}/func_func_g/0_1_0_canonicalize.mlir": header() + "\n" + FUNC.format(name="g", body=""),
     }
     dump = mlir.read_tree(write_tree(tmp_path / "t", files))
-    inline, kernel, g = dump.snapshots[1:]
+    _inline, kernel, g = dump.snapshots[1:]
     assert kernel.base_text == module("f", "g", sym="kernel_a") + "\n"
     assert kernel.detail == "CSE on builtin_module_kernel_a, local scope"
     # @g's first dump: cut out of the latest enclosing dump, kernel_a's.
@@ -620,7 +664,10 @@ def test_a_folder_above_or_inside_the_tree(tmp_path):
     }
     root = write_tree(tmp_path / "out", files)
     above = mlir.read_tree(root)
-    assert [s.filename for s in above.snapshots[1:]] == [f"unit_a/{m}/func_func_f/0_0_cse.mlir", f"unit_a/{m}/1_inline.mlir"]
+    assert [s.filename for s in above.snapshots[1:]] == [
+        f"unit_a/{m}/func_func_f/0_0_cse.mlir",
+        f"unit_a/{m}/1_inline.mlir",
+    ]
     assert any("unit_a" in n for n in above.notes)
     inside = mlir.read_tree(root / "unit_a" / m)
     assert [s.filename for s in inside.snapshots[1:]] == ["func_func_f/0_0_cse.mlir", "1_inline.mlir"]
@@ -628,7 +675,7 @@ def test_a_folder_above_or_inside_the_tree(tmp_path):
     write_tree(root, {f"unit_b/{m}/0_cse.mlir": header("cse", "CSE", "builtin.module") + "\n" + module("f")})
     with pytest.raises(DumpError, match="several dump trees"):
         mlir.read_tree(root)
-    write_tree(root, {f"unit_b/0_cse.mlir": header("cse", "CSE", "builtin.module") + "\n" + module("f")})
+    write_tree(root, {"unit_b/0_cse.mlir": header("cse", "CSE", "builtin.module") + "\n" + module("f")})
     with pytest.raises(DumpError, match="one folder deep per counter"):
         mlir.read_tree(root)
 
@@ -732,7 +779,9 @@ def test_a_first_whole_dump_after_local_dumps_only_is_said_to_be_against_the_emp
     }
     dump = mlir.read_tree(write_tree(tmp_path / "t", files))
     assert dump.snapshots[2].base == 0
-    assert any(n.startswith("the first dump of the whole IR (2 inline) comes after local dumps only") for n in dump.notes)
+    assert any(
+        n.startswith("the first dump of the whole IR (2 inline) comes after local dumps only") for n in dump.notes
+    )
     scoped = mlir.read_tree(FIXTURES / "multi_func/tree_dir")  # module scope: every dump is whole
     assert not any("the first dump of the whole IR" in n for n in scoped.notes)
 
@@ -743,13 +792,17 @@ def test_each_pass_names_what_it_is_diffed_against():
     in), that is not the previous snapshot's file."""
     from modeltools import build
 
-    for dump in (mlir.read_tree(FIXTURES / "multi_func/tree_dir_no_module_scope"),
-                 mlir.read_stream(FIXTURES / "multi_func/stream_no_module_scope.txt")):
+    for dump in (
+        mlir.read_tree(FIXTURES / "multi_func/tree_dir_no_module_scope"),
+        mlir.read_stream(FIXTURES / "multi_func/stream_no_module_scope.txt"),
+    ):
         passes = build(dump)["passes"]
         named = 0
         for s, p in zip(dump.snapshots[1:], passes):
             if s.base_text is not None:
-                assert p["beforeFile"] == s.base_name and re.search(r" (cut out of|with the \d+ local dump\(s\) after it)", s.base_name)
+                assert p["beforeFile"] == s.base_name and re.search(
+                    r" (cut out of|with the \d+ local dump\(s\) after it)", s.base_name
+                )
             elif s.base is not None and s.base != s.index - 1:
                 assert p["beforeFile"] == dump.snapshots[s.base].filename
             else:
@@ -767,8 +820,12 @@ def test_a_local_dump_after_a_whole_dump_starts_from_its_op_as_the_whole_dump_sh
     after_module = FUNC.format(name="f", body="%0 = affine.apply affine_map<(d0) -> (d0 + 1)>(%arg0)")
     files = {
         f"{m}/0_cse.mlir": header("cse", "CSE") + "\n" + module("f"),
-        f"{m}/func_func_f/0_0_canonicalize.mlir": header() + "\n" + FUNC.format(name="f", body="%0 = arith.addi %arg0, %arg0 : i32"),
-        f"{m}/1_lower.mlir": header("lower", "Lower") + "\n" + "#map = affine_map<(d0) -> (d0 + 1)>\n"
+        f"{m}/func_func_f/0_0_canonicalize.mlir": header()
+        + "\n"
+        + FUNC.format(name="f", body="%0 = arith.addi %arg0, %arg0 : i32"),
+        f"{m}/1_lower.mlir": header("lower", "Lower")
+        + "\n"
+        + "#map = affine_map<(d0) -> (d0 + 1)>\n"
         + module("f", body="%0 = affine.apply #map(%arg0)"),
         f"{m}/func_func_f/1_1_canonicalize.mlir": header() + "\n" + after_module,  # changed nothing
     }
@@ -778,8 +835,9 @@ def test_a_local_dump_after_a_whole_dump_starts_from_its_op_as_the_whole_dump_sh
     assert last.base_name == f"func_func_f cut out of {m}/1_lower.mlir"
 
 
-@pytest.mark.parametrize("local,scoped", [("tree_dir_no_module_scope", "tree_dir"),
-                                          ("stream_no_module_scope.txt", "stream.txt")])
+@pytest.mark.parametrize(
+    "local,scoped", [("tree_dir_no_module_scope", "tree_dir"), ("stream_no_module_scope.txt", "stream.txt")]
+)
 def test_local_dumps_change_what_the_module_scope_run_says_they_change(local, scoped):
     """Oracle: the module-scope run of the same pipeline. Every function-level pass after a function's first
     dump (its first is against the empty input in local scope) makes the same numbers of changes in both,
@@ -823,8 +881,14 @@ def test_flat_flags_put_the_inliners_canonicalize_before_the_inline_dump():
     names = [(s.name, s.detail.split(" on ")[1]) for s in dump.snapshots[1:]]
     nested = [n for n in names if n[1].startswith("func.func")]
     assert len(nested) == 6 and names[:6] == nested and all(name == "canonicalize" for name, _ in nested)
-    assert [name for name, _ in names[6:]] == ["inline", "canonicalize", "cse", "convert-scf-to-cf", "convert-to-llvm",
-                                               "reconcile-unrealized-casts"]
+    assert [name for name, _ in names[6:]] == [
+        "inline",
+        "canonicalize",
+        "cse",
+        "convert-scf-to-cf",
+        "convert-to-llvm",
+        "reconcile-unrealized-casts",
+    ]
     assert not any("missing" in n for n in dump.notes)
     assert any("sibling ops" in n for n in dump.notes)
 
@@ -839,14 +903,19 @@ def test_file_times_do_not_order_a_tree(tmp_path):
     files = sorted(p for p in copy.rglob("*.mlir"))
     for k, path in enumerate(files):  # the reverse of any order, a second apart
         os.utime(path, (1_000_000 + (len(files) - k), 1_000_000 + (len(files) - k)))
-    assert [s.filename for s in mlir.read_tree(copy).snapshots] == [s.filename for s in mlir.read_tree(source).snapshots]
+    assert [s.filename for s in mlir.read_tree(copy).snapshots] == [
+        s.filename for s in mlir.read_tree(source).snapshots
+    ]
 
 
 def test_the_iree_threading_error_is_read_as_the_same_error(tmp_path):
     """iree-compile prints the threading error plus a line of its own, and exits 0: still no IR, said so."""
     stderr = tmp_path / "iree.stderr.txt"
-    stderr.write_text("<unknown>:0: error: IR print for module scope can't be setup on a pass-manager without disabling "
-                      "multi-threading first.\nFailed to apply pass manager CL options\n", encoding="utf-8")
+    stderr.write_text(
+        "<unknown>:0: error: IR print for module scope can't be setup on a pass-manager without disabling "
+        "multi-threading first.\nFailed to apply pass manager CL options\n",
+        encoding="utf-8",
+    )
     assert mlir.looks_like_stream(stderr)
     with pytest.raises(DumpError, match="--mlir-disable-threading"):
         mlir.read_stream(stderr)
@@ -906,7 +975,9 @@ def test_a_splice_moves_the_regions_as_a_parse_would_find_them(tmp_path, monkeyp
         if found is not None:
             text, moved = found
             fresh = mlir._op_regions(text)
-            assert [(r.key, r.start, r.end, r.def_line) for r in moved] == [(r.key, r.start, r.end, r.def_line) for r in fresh]
+            assert [(r.key, r.start, r.end, r.def_line) for r in moved] == [
+                (r.key, r.start, r.end, r.def_line) for r in fresh
+            ]
             checked.append(entry.filename)
         return found
 
@@ -914,14 +985,26 @@ def test_a_splice_moves_the_regions_as_a_parse_would_find_them(tmp_path, monkeyp
     for program in ("multi_func", "failing_bufferize"):
         mlir.read_tree(FIXTURES / program / "tree_dir_no_module_scope")
         mlir.read_stream(FIXTURES / program / "stream_no_module_scope.txt")
-    mlir.read_tree(local_scope_copy(gen_mlir.generate(tmp_path / "g", functions=5, rounds=3, seed=4).path, tmp_path / "l"))
+    mlir.read_tree(
+        local_scope_copy(gen_mlir.generate(tmp_path / "g", functions=5, rounds=3, seed=4).path, tmp_path / "l")
+    )
     m = "builtin_module_no-symbol-name"  # an alias that goes with @g's last use, then @f spliced below it
-    mlir.read_tree(write_tree(tmp_path / "a", {
-        f"{m}/0_cse.mlir": header("cse", "CSE") + "\n#map = affine_map<(d0) -> (d0 + 1)>\n"
-        + module("g", "f").replace("arith.addi %arg0, %arg0", "affine.apply #map(%arg0) :", 1),
-        f"{m}/func_func_g/0_0_canonicalize.mlir": header() + "\n" + FUNC.format(name="g", body="%0 = arith.addi %arg0, %arg0 : i32"),
-        f"{m}/func_func_f/0_0_canonicalize.mlir": header() + "\n" + FUNC.format(name="f", body="%0 = arith.addi %arg0, %arg0 : i32"),
-        f"{m}/1_inline.mlir": header("inline", "Inliner") + "\n" + module("g", "f"),
-    }))
+    mlir.read_tree(
+        write_tree(
+            tmp_path / "a",
+            {
+                f"{m}/0_cse.mlir": header("cse", "CSE")
+                + "\n#map = affine_map<(d0) -> (d0 + 1)>\n"
+                + module("g", "f").replace("arith.addi %arg0, %arg0", "affine.apply #map(%arg0) :", 1),
+                f"{m}/func_func_g/0_0_canonicalize.mlir": header()
+                + "\n"
+                + FUNC.format(name="g", body="%0 = arith.addi %arg0, %arg0 : i32"),
+                f"{m}/func_func_f/0_0_canonicalize.mlir": header()
+                + "\n"
+                + FUNC.format(name="f", body="%0 = arith.addi %arg0, %arg0 : i32"),
+                f"{m}/1_inline.mlir": header("inline", "Inliner") + "\n" + module("g", "f"),
+            },
+        )
+    )
     assert checked[-2:] == [f"{m}/func_func_g/0_0_canonicalize.mlir", f"{m}/func_func_f/0_0_canonicalize.mlir"]
     assert len(checked) >= 50

@@ -77,7 +77,10 @@ def test_every_fixture_snapshot_has_the_oracles_functions(name, snapshot):
 
 
 def test_named_module_qualifies_the_key():
-    text = (FIXTURES / "affine_matmul/variant_tree_dir_before_and_after/builtin_module_affine_kernels/1_finalize-memref-to-llvm.mlir").read_text()
+    text = (
+        FIXTURES
+        / "affine_matmul/variant_tree_dir_before_and_after/builtin_module_affine_kernels/1_finalize-memref-to-llvm.mlir"
+    ).read_text()
     assert [r.key for r in analyze(text).regions] == ["affine_kernels::@matmul", "affine_kernels::@transpose_scale"]
 
 
@@ -209,9 +212,7 @@ def test_iree_style_module_keeps_its_functions():
         ("@main", 17, 34, True),
         ("@helper", 39, 42, False),
     ]
-    assert [r.key.rsplit("::", 1)[-1] for r in structure.regions] == [
-        n for n in oracle_names(IREE_MODULE)
-    ]
+    assert [r.key.rsplit("::", 1)[-1] for r in structure.regions] == [n for n in oracle_names(IREE_MODULE)]
 
 
 def test_error_outside_functions_is_tolerated():
@@ -240,21 +241,23 @@ module {
 
 
 def test_an_error_that_hides_the_end_of_a_function_is_untrusted():
-    text = "module {\n  func.func @a() {\n    %0 = \"x\"() ({\n  }\n  func.func @b() {\n    return\n  }\n}\n"
+    text = 'module {\n  func.func @a() {\n    %0 = "x"() ({\n  }\n  func.func @b() {\n    return\n  }\n}\n'
     structure = analyze(text)
     assert not structure.trusted
     assert structure.reason
 
 
 def test_a_body_error_with_sound_layout_is_marked():
-    text = "module {\n  func.func @a(%arg0: i32) -> i32 {\n    %0 = \"x\"(%arg0 : i32\n    return %arg0 : i32\n  }\n  func.func @d() {\n    return\n  }\n}\n"
+    text = 'module {\n  func.func @a(%arg0: i32) -> i32 {\n    %0 = "x"(%arg0 : i32\n    return %arg0 : i32\n  }\n  func.func @d() {\n    return\n  }\n}\n'
     structure = analyze(text)
     assert structure.trusted, structure.reason
     assert [(r.key, r.error) for r in structure.regions] == [("@a", "syntax error at line 3"), ("@d", None)]
 
 
 def test_local_scope_function_dump():
-    text = "// -----// IR Dump After CSE (cse) //----- //\nfunc.func @f(%arg0: i32) -> i32 {\n  return %arg0 : i32\n}\n\n"
+    text = (
+        "// -----// IR Dump After CSE (cse) //----- //\nfunc.func @f(%arg0: i32) -> i32 {\n  return %arg0 : i32\n}\n\n"
+    )
     assert [(r.key, r.start, r.end) for r in analyze(text).regions] == [("@f", 1, 4)]
 
 
@@ -297,9 +300,18 @@ def test_highlights_name_what_a_reader_looks_for():
         for node in nodes:
             captured.setdefault(node.text.decode(), set()).add(name)
     want = {
-        "// -----// IR Dump After CSE (cse) //----- //": "comment", "func.func": "keyword", "private": "keyword",
-        "@f": "function", "%arg0": "variable", "i32": "type", "arith.constant": "call", '"x"': "string",
-        "42": "number", "true": "constant", "^bb1": "label", "#map": "constant",
+        "// -----// IR Dump After CSE (cse) //----- //": "comment",
+        "func.func": "keyword",
+        "private": "keyword",
+        "@f": "function",
+        "%arg0": "variable",
+        "i32": "type",
+        "arith.constant": "call",
+        '"x"': "string",
+        "42": "number",
+        "true": "constant",
+        "^bb1": "label",
+        "#map": "constant",
     }
     for text, name in want.items():
         assert name in captured.get(text, set()), (text, captured.get(text))

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from pypto_ir_trace.dump import split_lines
 from dumptools import CONCISE, PROGRAM, REAL, REPO
 from modeltools import build, load_dump, regions, source, text_ids
+from pypto_ir_trace.dump import split_lines
 
 REAL_DUMPS = sorted(REAL.glob("*/passes_dump"))
 
@@ -129,8 +129,11 @@ def _archive() -> Path | None:
     return None
 
 
-@pytest.mark.skipif(_archive() is None, reason="needs the 256 real dumps: ../shared/dumps/real-pypto-dumps.tar.xz beside the repository, "
-                    "or its path in PYPTO_REAL_DUMPS")
+@pytest.mark.skipif(
+    _archive() is None,
+    reason="needs the 256 real dumps: ../shared/dumps/real-pypto-dumps.tar.xz beside the repository, "
+    "or its path in PYPTO_REAL_DUMPS",
+)
 def test_all_real_dumps_render_exactly(tmp_path):
     with lzma.open(_archive()) as stream, tarfile.open(fileobj=stream) as tar:
         tar.extractall(tmp_path, filter="data")
@@ -144,7 +147,9 @@ def test_all_real_dumps_render_exactly(tmp_path):
         last = data["passes"][-1]["after"] if data["passes"] else 0
         assert source(data, last, cache) == dump.snapshots[-1].text, path
         for p in data["passes"]:
-            assert p["ins"] - p["del"] == len(text_ids(data, p["after"], cache)) - len(text_ids(data, p["before"], cache))
+            assert p["ins"] - p["del"] == len(text_ids(data, p["after"], cache)) - len(
+                text_ids(data, p["before"], cache)
+            )
 
 
 def test_warnings_are_anchored_to_the_lines_they_name(make_dump):
@@ -164,8 +169,9 @@ def test_warnings_are_anchored_to_the_lines_they_name(make_dump):
     ]
 
 
-@pytest.mark.parametrize("name, level", [("advanced_01_split_k_concise", "CONCISE"),
-                                         ("advanced_01_split_k_explicit", "EXPLICIT")])
+@pytest.mark.parametrize(
+    "name, level", [("advanced_01_split_k_concise", "CONCISE"), ("advanced_01_split_k_explicit", "EXPLICIT")]
+)
 def test_the_dump_level_is_read_from_what_the_snapshots_print(name, level):
     assert build(load_dump(REAL / name / "passes_dump"))["level"] == level
 

@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import importlib.util
-import json
 import re
 from pathlib import Path
 
 import pytest
 
-from pypto_ir_trace import cli, compare, model, render, structure
 from modeltools import build, load_dump, report_of
-from pypto_ir_trace.languages import PYTHON
+from pypto_ir_trace import cli, compare, render, structure
 from pypto_ir_trace.dump import Dump, Snapshot, split_lines
+from pypto_ir_trace.languages import PYTHON
 
 ROOT = Path(__file__).resolve().parents[1]
 ODD = ROOT / "fixtures" / "odd"
@@ -37,7 +36,7 @@ def dump_of(files: dict[str, str]) -> Dump:
     for index, name in enumerate(sorted(n for n in files if n.endswith(".py"))):
         label, _, rest = name.partition("_")
         log = files.get(name[:-3] + ".log")
-        pass_name = "frontend" if index == 0 else rest[len("after_"):-3]
+        pass_name = "frontend" if index == 0 else rest[len("after_") : -3]
         text = files[name].removeprefix("\ufeff")
         snapshots.append(Snapshot(index, label, pass_name, name, text, log))
     return Dump("odd/passes_dump", tuple(snapshots))
@@ -86,8 +85,12 @@ def fixture(name: str) -> dict:
 
 def regions(data: dict, text: int) -> dict[str, tuple[int, int, str | None]]:
     """key -> (first line 1-based, last line, error) of one text of the model."""
-    return {key: (start + 1, end, error) for key, start, end, error in (
-        (r["key"], r["start"], r["end"], r.get("error")) for r in data["texts"][text]["regions"])}
+    return {
+        key: (start + 1, end, error)
+        for key, start, end, error in (
+            (r["key"], r["start"], r["end"], r.get("error")) for r in data["texts"][text]["regions"]
+        )
+    }
 
 
 def snapshot(data: dict, file: str) -> dict:
@@ -113,7 +116,9 @@ def test_committed_fixtures_match_the_generator():
         directory = ODD / name / "passes_dump"
         assert sorted(p.name for p in directory.iterdir()) == sorted(files), name
         for file, text in files.items():
-            assert (directory / file).read_bytes() == text.encode("utf-8"), f"{name}/{file}: run fixtures/odd/generate.py"
+            assert (directory / file).read_bytes() == text.encode("utf-8"), (
+                f"{name}/{file}: run fixtures/odd/generate.py"
+            )
 
 
 # ---- errors that stay local ------------------------------------------------------------------------
@@ -142,7 +147,8 @@ def test_neighbours_of_a_broken_function_diff_as_if_nothing_were_wrong():
     odd = check_exact(GENERATE.BASE, odd_text)
     assert odd.by_region["Odd.scale"] == clean.by_region["Odd.scale"]
     assert [p.segments for p in odd.pieces if p.key == "Odd.scale"] == [
-        p.segments for p in clean.pieces if p.key == "Odd.scale"]
+        p.segments for p in clean.pieces if p.key == "Odd.scale"
+    ]
 
 
 @pytest.mark.parametrize("case, error_line", [("truncated_last_function", None), ("truncated_last_line", 20)])
@@ -160,13 +166,16 @@ def test_a_crash_mid_print_stays_local(case, error_line):
 # ---- broken boundaries: detected, not trusted ------------------------------------------------------
 
 
-@pytest.mark.parametrize("case, reason", [
-    ("unbalanced_bracket", r"hides where Odd\.add_one ends \(line 12 is not inside it\)"),
-    ("broken_def_line", r"hides where Odd\.scale ends \(line 18 is not inside it\)"),
-    ("broken_decorator", r"syntax error at line 13 outside any function"),
-    ("broken_class_header", r"syntax error at line 5 before the def of add_one"),
-    ("debug_line_at_column_0", r"syntax error at line 15 outside any function"),
-])
+@pytest.mark.parametrize(
+    "case, reason",
+    [
+        ("unbalanced_bracket", r"hides where Odd\.add_one ends \(line 12 is not inside it\)"),
+        ("broken_def_line", r"hides where Odd\.scale ends \(line 18 is not inside it\)"),
+        ("broken_decorator", r"syntax error at line 13 outside any function"),
+        ("broken_class_header", r"syntax error at line 5 before the def of add_one"),
+        ("debug_line_at_column_0", r"syntax error at line 15 outside any function"),
+    ],
+)
 def test_broken_boundaries_make_the_snapshot_untrusted_and_the_selector_comes_back(case, reason):
     data = fixture(case)
     odd = snapshot(data, "01_after_OddPrinter.py")
@@ -194,13 +203,16 @@ def test_empty_and_blank_snapshots(case, lines):
     assert set(after["regions"]) == {"Odd.add_one", "Odd.scale", "Odd.main"}  # all added
 
 
-@pytest.mark.parametrize("case, endings", [
-    ("no_trailing_newline", {"eol": "\n", "final": False}),
-    ("crlf", {"eol": "\r\n", "final": True}),
-    ("cr", {"eol": "\r", "final": True}),
-    ("bom", {"eol": "\n", "final": True}),
-    ("tabs", {"eol": "\n", "final": True}),
-])
+@pytest.mark.parametrize(
+    "case, endings",
+    [
+        ("no_trailing_newline", {"eol": "\n", "final": False}),
+        ("crlf", {"eol": "\r\n", "final": True}),
+        ("cr", {"eol": "\r", "final": True}),
+        ("bom", {"eol": "\n", "final": True}),
+        ("tabs", {"eol": "\n", "final": True}),
+    ],
+)
 def test_newline_styles_keep_the_structure(case, endings):
     data = fixture(case)
     text = data["texts"][data["passes"][0]["after"]]
@@ -289,4 +301,10 @@ def test_hostile_text_stays_inside_the_data_element(tmp_path):
     assert any("</script><script>window.__pwned = 1</script>" in line for line in data["lines"])
     assert "{% raw %} {{ 1 }}" in data["passes"][0]["warnings"]
     assert list(regions(data, 0)) == [
-        "Odd.constructor", "Odd.__proto__", "Odd.toString", "Odd.main", "constructor", "__proto__"]
+        "Odd.constructor",
+        "Odd.__proto__",
+        "Odd.toString",
+        "Odd.main",
+        "constructor",
+        "__proto__",
+    ]

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from pypto_ir_trace import cli, outdir
 from dumptools import FIXTURES, REAL, subprocess_env
+from pypto_ir_trace import cli, outdir
 
 PROGRAM = FIXTURES / "viewer" / "functions"
 
@@ -62,12 +62,17 @@ def test_an_output_holding_an_input_root_is_refused_by_every_spelling(tmp_path, 
     work.mkdir()
     monkeypatch.chdir(work)
     reports = work / "reports"
-    new, old = roots(reports)
+    _new, old = roots(reports)
     (work / "sub").mkdir()
     (work / "link").symlink_to(reports)
     (work / "up").symlink_to(work)
-    output = {"relative": "reports", "absolute": str(reports), "dotdot": "sub/../reports",
-              "symlink to output": "link", "symlink to parent": "up/reports"}[spelling]
+    output = {
+        "relative": "reports",
+        "absolute": str(reports),
+        "dotdot": "sub/../reports",
+        "symlink to output": "link",
+        "symlink to parent": "up/reports",
+    }[spelling]
     before = tree(reports)
     code, err = run(capsys, "reports/new", "--baseline", str(old), "-o", output)
     assert code == 1 and "refusing to write the reports" in err and "a directory being read" in err
@@ -97,7 +102,7 @@ def test_an_output_inside_an_input_root_is_refused(tmp_path, capsys):
 def test_a_bind_like_second_name_for_a_root_is_caught_by_identity(tmp_path):
     """Two paths that name one directory without a symlink between them (a bind mount) overlap by identity;
     a hard link to a directory cannot be made, so the identity check is exercised through the helper."""
-    new, old = roots(tmp_path)
+    new, _old = roots(tmp_path)
     assert outdir._relation(tmp_path, new) == "contains"
     assert outdir._relation(new / "functions", new) == "is inside"
     assert outdir._relation(tmp_path / "elsewhere", new) == ""
@@ -170,8 +175,12 @@ def test_a_stopped_run_leaves_no_temporary_directory(tmp_path, sent, code):
     for number in range(40):
         for root in (new, old):
             shutil.copytree(REAL / "advanced_01_split_k_explicit", root / f"p{number:02d}")
-    proc = subprocess.Popen([sys.executable, "-m", "pypto_ir_trace", str(new), "--baseline", str(old),
-                             "-o", str(tmp_path / "reports")], env=subprocess_env(), stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pypto_ir_trace", str(new), "--baseline", str(old), "-o", str(tmp_path / "reports")],
+        env=subprocess_env(),
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     deadline = time.monotonic() + 60
     while not list(tmp_path.glob(".reports.*/p00.html")):  # the run is under way: a report is written
         assert proc.poll() is None and time.monotonic() < deadline, "the run ended before it could be stopped"

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from pypto_ir_trace import cli
 from dumptools import PROGRAM, REAL, subprocess_env, write_dump
+from pypto_ir_trace import cli
 
 SPLIT_K = REAL / "advanced_01_split_k_concise" / "passes_dump"
 CHANGED = PROGRAM.replace("[0], [64]", "[0], [32]")
@@ -46,19 +46,31 @@ def expected(tmp_path_factory) -> bytes:
 
 # 1. A file of the dump being read is never the report.
 
+
 @pytest.fixture
 def dump(tmp_path) -> Path:
     """A private dump: a test that fails must not overwrite the repository's fixtures."""
-    return write_dump(tmp_path / "case", {
-        "00_frontend.py": PROGRAM, "01_after_A.py": CHANGED, "01_after_A.log": "warning: a\n",
-    })
+    return write_dump(
+        tmp_path / "case",
+        {
+            "00_frontend.py": PROGRAM,
+            "01_after_A.py": CHANGED,
+            "01_after_A.log": "warning: a\n",
+        },
+    )
 
 
-@pytest.mark.parametrize("spelling, victim", [
-    (lambda d: d / "00_frontend.py", "00_frontend.py"),
-    (lambda d: d.parent / "x" / ".." / "passes_dump" / "01_after_A.py", "01_after_A.py"),  # resolved, not compared as text
-    (lambda d: d / "01_after_A.log", "01_after_A.log"),
-])
+@pytest.mark.parametrize(
+    "spelling, victim",
+    [
+        (lambda d: d / "00_frontend.py", "00_frontend.py"),
+        (
+            lambda d: d.parent / "x" / ".." / "passes_dump" / "01_after_A.py",
+            "01_after_A.py",
+        ),  # resolved, not compared as text
+        (lambda d: d / "01_after_A.log", "01_after_A.log"),
+    ],
+)
 def test_a_dump_file_is_refused_and_untouched(dump, spelling, victim, capsys):
     (dump.parent / "x").mkdir()
     before = {p.name: p.read_bytes() for p in dump.iterdir()}
@@ -85,6 +97,7 @@ def test_another_name_for_a_dump_file_is_refused(dump, tmp_path, make, capsys):
 
 
 # 2. A device or FIFO is written in place, never replaced by a file.
+
 
 def test_a_character_device_is_written_not_replaced(tmp_path, capsys):
     null = tmp_path / "null"  # a private null device: never the system's /dev/null
@@ -130,7 +143,9 @@ def test_a_fifo_nobody_reads_is_an_error_not_a_hang(tmp_path, capsys):
     thread.join(timeout=60)
     assert not thread.is_alive(), "the run hangs on a FIFO with no reader"
     assert result == [1]
-    assert error_line(capsys.readouterr().err).endswith(f"cannot write the report {fifo}: no process is reading that FIFO")
+    assert error_line(capsys.readouterr().err).endswith(
+        f"cannot write the report {fifo}: no process is reading that FIFO"
+    )
     assert stat.S_ISFIFO(fifo.lstat().st_mode)
 
 
@@ -144,6 +159,7 @@ def test_a_socket_is_an_error_and_stays(tmp_path, capsys, monkeypatch):
 
 
 # 3. A symlink stays a symlink; its target is replaced atomically.
+
 
 @pytest.fixture
 def spy_replace(monkeypatch):
@@ -210,6 +226,7 @@ def test_a_symlink_loop_is_an_error(tmp_path, capsys):
 
 # 4. `-o -` is stdout.
 
+
 def test_dash_writes_the_report_to_stdout_and_nothing_else(tmp_path, expected, monkeypatch, capsysbinary):
     monkeypatch.chdir(tmp_path)
     assert cli.main([str(SPLIT_K), "-o", "-"]) == 0
@@ -231,8 +248,13 @@ def test_notes_stay_on_stderr_when_the_report_goes_to_stdout(tmp_path, monkeypat
 
 def test_dash_is_utf_8_whatever_the_locale(tmp_path, expected):
     assert any(byte > 0x7F for byte in expected)  # the page has non-ASCII text to get wrong
-    result = subprocess.run([sys.executable, "-m", "pypto_ir_trace", str(SPLIT_K), "-o", "-"], capture_output=True,
-                            cwd=tmp_path, env=subprocess_env(PYTHONIOENCODING="ascii", LC_ALL="C"), timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-m", "pypto_ir_trace", str(SPLIT_K), "-o", "-"],
+        capture_output=True,
+        cwd=tmp_path,
+        env=subprocess_env(PYTHONIOENCODING="ascii", LC_ALL="C"),
+        timeout=120,
+    )
     assert (result.returncode, result.stdout) == (0, expected)
     assert_no_error(result.stderr.decode())
 
@@ -246,6 +268,7 @@ def test_dash_into_a_text_stream_a_caller_put_in_place(expected):
 
 # 5. Long names: the temporary file's name stays within the file-name limit.
 
+
 @pytest.mark.parametrize("name", ["r" * 245 + ".html", "é" * 122 + ".html"], ids=["250 ASCII", "249 bytes UTF-8"])
 def test_a_report_name_near_the_limit_works(tmp_path, expected, name):
     assert len(os.fsencode(name)) <= os.pathconf(tmp_path, "PC_NAME_MAX")
@@ -255,6 +278,7 @@ def test_a_report_name_near_the_limit_works(tmp_path, expected, name):
 
 
 # 6. A reader that closes stdout early ends the run quietly.
+
 
 def big_dump(root: Path) -> Path:
     """Structure output and a report far larger than a pipe holds (64 KiB), so the run must meet the closed end."""
@@ -271,7 +295,10 @@ def big_dump(root: Path) -> Path:
 def test_a_reader_closing_stdout_early_ends_the_run_quietly(tmp_path, args):
     process = subprocess.Popen(
         [sys.executable, "-m", "pypto_ir_trace", str(big_dump(tmp_path)), *args],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path, env=subprocess_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=tmp_path,
+        env=subprocess_env(),
     )
     try:
         assert process.stdout.readline()  # like `| head -1`
@@ -286,6 +313,7 @@ def test_a_reader_closing_stdout_early_ends_the_run_quietly(tmp_path, args):
 
 
 # 7. What already worked: shareable permissions, atomic replacement, errors naming the report.
+
 
 @pytest.mark.parametrize("umask, mode", [(0o022, 0o644), (0o077, 0o600)], ids=["022", "077"])
 def test_a_new_report_follows_the_umask(tmp_path, umask, mode):
@@ -330,7 +358,9 @@ def test_an_unwritable_directory_is_named_by_the_report(tmp_path, monkeypatch, c
 
     monkeypatch.setattr(os, "open", read_only_directory)
     assert cli.main([str(SPLIT_K), "-o", str(tmp_path / "r.html")]) == 1
-    assert error_line(capsys.readouterr().err).endswith(f"cannot write the report {tmp_path / 'r.html'}: Permission denied")
+    assert error_line(capsys.readouterr().err).endswith(
+        f"cannot write the report {tmp_path / 'r.html'}: Permission denied"
+    )
     assert list(tmp_path.iterdir()) == []
 
 

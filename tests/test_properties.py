@@ -7,6 +7,7 @@ Example counts are modest by default; HYPOTHESIS_PROFILE=long runs thousands per
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import tempfile
@@ -18,8 +19,8 @@ from hypothesis import strategies as st
 
 from modeltools import build, load_dump, report_of, source
 from pypto_ir_trace import model, render
-from pypto_ir_trace.languages import PYTHON
 from pypto_ir_trace.dump import DumpError
+from pypto_ir_trace.languages import PYTHON
 from test_odd_dumps import GENERATE, check_exact
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -36,15 +37,50 @@ def seeds() -> tuple[tuple[str, str], ...]:
     for name in ("advanced_01_split_k_concise", "models_03_flash_attention_concise"):
         files = sorted((ROOT / "fixtures" / "real" / name / "passes_dump").glob("*.py"))
         texts = [f.read_text(encoding="utf-8") for f in files]
-        changed = [(a, b) for a, b in zip(texts, texts[1:]) if a != b]
+        changed = [(a, b) for a, b in itertools.pairwise(texts) if a != b]
         pairs.extend(changed[:: max(1, len(changed) // 6)])
     return tuple(pairs)
 
 
 PIECES = [
-    "(", ")", "[", "]", "{", "}", '"', "'", '"""', ":", "    ", "\t", "        ", "\n", "\r\n", "\r",
-    "\x00", "\x1b", "\x7f", "\ufeff", "\u2028", "\u2029", "\x85", "é", "缩放", "𝔣", "def ", "class ",
-    "@pl.function\n", "    def f(self):\n", "print(", "#", "\\", "</script>", "<!--", "{{", "{%", "\ud800",
+    "(",
+    ")",
+    "[",
+    "]",
+    "{",
+    "}",
+    '"',
+    "'",
+    '"""',
+    ":",
+    "    ",
+    "\t",
+    "        ",
+    "\n",
+    "\r\n",
+    "\r",
+    "\x00",
+    "\x1b",
+    "\x7f",
+    "\ufeff",
+    "\u2028",
+    "\u2029",
+    "\x85",
+    "é",
+    "缩放",
+    "𝔣",
+    "def ",
+    "class ",
+    "@pl.function\n",
+    "    def f(self):\n",
+    "print(",
+    "#",
+    "\\",
+    "</script>",
+    "<!--",
+    "{{",
+    "{%",
+    "\ud800",
 ]
 
 
@@ -57,11 +93,11 @@ def mutated(draw, text: str) -> str:
         if op == "insert":
             text = text[:at] + draw(st.sampled_from(PIECES)) + text[at:]
         elif op == "delete":
-            text = text[:at] + text[at + draw(st.integers(1, 40)):]
+            text = text[:at] + text[at + draw(st.integers(1, 40)) :]
         elif op == "delete_line":
             start = text.rfind("\n", 0, at) + 1
             end = text.find("\n", at)
-            text = text[:start] + (text[end + 1:] if end >= 0 else "")
+            text = text[:start] + (text[end + 1 :] if end >= 0 else "")
         elif op == "indent":
             start = text.rfind("\n", 0, at) + 1
             text = text[:start] + draw(st.sampled_from(["", " ", "    ", "\t"])) + text[start:].lstrip(" ")

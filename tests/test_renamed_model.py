@@ -18,7 +18,7 @@ from pypto_ir_trace.formats import load
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 MLIR = FIXTURES / "mlir"
 MLIR_DUMPS = sorted(
-    [p for p in MLIR.glob("*/*") if p.is_dir() or p.suffix == ".txt" and "stderr" not in p.name], key=str
+    [p for p in MLIR.glob("*/*") if p.is_dir() or (p.suffix == ".txt" and "stderr" not in p.name)], key=str
 )
 NAME = re.compile(r"[%^][\w$.-]+")  # an SSA value or a block label, as a reader would mask it
 
@@ -92,6 +92,7 @@ def test_the_model_keeps_the_pairs_typed():
 
 # ---- a property: a real snapshot renumbered, some of its operations changed ------------------------
 
+
 def _snapshots() -> list[list[str]]:
     """The distinct snapshot texts of a real fixture, as lines."""
     texts = {snapshot.text for dump in load(MLIR / "multi_func" / "tree_dir") for snapshot in dump.snapshots[1:]}
@@ -102,8 +103,9 @@ SNAPSHOTS = _snapshots()
 
 
 def _snapshot(index: int, lines: list[str]) -> Snapshot:
-    return Snapshot(index, f"{index:02d}", "input" if index == 0 else "canonicalize", f"{index}.mlir",
-                    "\n".join(lines) + "\n", None)
+    return Snapshot(
+        index, f"{index:02d}", "input" if index == 0 else "canonicalize", f"{index}.mlir", "\n".join(lines) + "\n", None
+    )
 
 
 @settings(max_examples=40, deadline=None)
@@ -117,7 +119,10 @@ def test_renamed_rows_differ_by_names_only_and_changed_ops_are_never_renamed(dat
     # Change the operation of a few lines that define a value: these must never be paired as renamed.
     defining = [i for i, line in enumerate(renamed) if re.match(r"\s*%\w+ = [\w.]+", line)]
     touched = set(data.draw(st.lists(st.sampled_from(defining), max_size=3))) if defining else set()
-    after = [re.sub(r"= ([\w.]+)", r"= \1_changed", line, count=1) if i in touched else line for i, line in enumerate(renamed)]
+    after = [
+        re.sub(r"= ([\w.]+)", r"= \1_changed", line, count=1) if i in touched else line
+        for i, line in enumerate(renamed)
+    ]
     dump = Dump("prop", (_snapshot(0, lines), _snapshot(1, after)), format="mlir-stream")
     json = build(dump)
     check_pairs(json)

@@ -10,12 +10,11 @@ import zlib
 
 import pytest
 
-from pypto_ir_trace import model, render
-from modeltools import load_dump, report_of
-
 from dumptools import PROGRAM, REAL
+from modeltools import load_dump, report_of
+from pypto_ir_trace import model, render
 
-HOSTILE = '</script><script>alert(1)</script><!-- {{ 7*7 }} {% if %} \u2028\u2029 &amp; <img src=x onerror=alert(2)>'
+HOSTILE = "</script><script>alert(1)</script><!-- {{ 7*7 }} {% if %} \u2028\u2029 &amp; <img src=x onerror=alert(2)>"
 
 
 def page_of(path) -> str:
@@ -48,8 +47,13 @@ def test_streamed_encoding_is_one_gzip_member_of_safe_json(monkeypatch, batch):
     wait their turn in the threads and each is primed with the one before it)."""
     monkeypatch.setattr(render, "_BATCH", batch)
     long = [HOSTILE + str(i) for i in range(3 * 4096 + 5)]
-    data = {"lines": long, "spans": [[i, i % 7, 3] for i in range(9000)], "nested": {"ids": tuple(range(5000)),
-            "short": [1, 2], "empty": [], "text": HOSTILE}, "n": None, "flag": True}
+    data = {
+        "lines": long,
+        "spans": [[i, i % 7, 3] for i in range(9000)],
+        "nested": {"ids": tuple(range(5000)), "short": [1, 2], "empty": [], "text": HOSTILE},
+        "n": None,
+        "flag": True,
+    }
     text = render.safe_json(data).encode("utf-8")
     stream = base64.b64decode(render.encode_data(data))
     inflater = zlib.decompressobj(31)  # one gzip member, its CRC and length checked
@@ -76,13 +80,15 @@ def test_self_contained_with_a_csp_that_forbids_the_network():
     assert "default-src &#39;none&#39;" in csp
     assert "connect-src" not in csp  # falls back to default-src 'none'
     assert not re.search(r"https?://", page.replace("http-equiv", ""))
-    assert not re.search(r'<(link|img|iframe)\b', page)
-    assert not re.search(r'<script[^>]+src=', page)
+    assert not re.search(r"<(link|img|iframe)\b", page)
+    assert not re.search(r"<script[^>]+src=", page)
 
 
 def test_the_csp_allows_the_loader_and_the_viewer_code_it_inflates_by_their_hashes():
     page = page_of(REAL / "advanced_01_split_k_concise" / "passes_dump")
-    csp = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]+)"', page).group(1).replace("&#39;", "'")
+    csp = (
+        re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]+)"', page).group(1).replace("&#39;", "'")
+    )
     allowed = dict(part.strip().split(" ", 1) for part in csp.split(";"))["script-src"].split()
     loader = re.search(r"<script>(.*)</script>", page, re.S).group(1)
     viewer = render.decode_viewer(page)
@@ -94,11 +100,18 @@ def test_the_csp_allows_the_loader_and_the_viewer_code_it_inflates_by_their_hash
 def test_the_csp_allows_a_blob_worker_and_nothing_more():
     """The search worker (issue 9) starts from a blob: URL; every other directive stays as strict."""
     page = page_of(REAL / "advanced_01_split_k_concise" / "passes_dump")
-    csp = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]+)"', page).group(1).replace("&#39;", "'")
+    csp = (
+        re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]+)"', page).group(1).replace("&#39;", "'")
+    )
     directives = dict(part.strip().split(" ", 1) for part in csp.split(";"))
     assert directives == {
-        "default-src": "'none'", "script-src": directives["script-src"], "style-src": directives["style-src"],
-        "worker-src": "blob:", "img-src": "data:", "base-uri": "'none'", "form-action": "'none'",
+        "default-src": "'none'",
+        "script-src": directives["script-src"],
+        "style-src": directives["style-src"],
+        "worker-src": "blob:",
+        "img-src": "data:",
+        "base-uri": "'none'",
+        "form-action": "'none'",
     }
     assert re.fullmatch(r"'sha256-[A-Za-z0-9+/=]+' 'sha256-[A-Za-z0-9+/=]+'", directives["script-src"])
     assert re.fullmatch(r"'sha256-[A-Za-z0-9+/=]+'", directives["style-src"])

@@ -81,8 +81,15 @@ def test_reported_pairs_are_exact(ops, data):
     changed = list(ops)
     for k in data.draw(st.lists(st.integers(0, len(ops) - 1), max_size=4)):
         name, x, y, ty = changed[k]
-        changed[k] = data.draw(st.sampled_from([(OPS[(OPS.index(name) + 1) % 4], x, y, ty), (name, x, y + 1, ty),
-                                                (name, x, y, "i64" if ty == "i32" else "i32")]))
+        changed[k] = data.draw(
+            st.sampled_from(
+                [
+                    (OPS[(OPS.index(name) + 1) % 4], x, y, ty),
+                    (name, x, y + 1, ty),
+                    (name, x, y, "i64" if ty == "i32" else "i32"),
+                ]
+            )
+        )
     label = data.draw(st.sampled_from(["^bb1", "^bb2"]))
     before, after = render(ops, old), render(changed, new, label)
     check_exact(before, after, run(before, after))
@@ -110,10 +117,20 @@ def test_an_op_change_is_not_a_rename():
 
 def test_a_rename_that_conflicts_with_an_unchanged_line_is_rejected():
     # %1 keeps its name on the unchanged line 3, so %0 -> %1 on line 1 cannot be a renaming.
-    before = ["func.func @f(%arg0: i32) -> i32 {", "  %0 = arith.addi %arg0, %arg0 : i32", "  %1 = arith.muli %0, %0 : i32",
-              "  return %1 : i32", "}"]
-    after = ["func.func @f(%arg0: i32) -> i32 {", "  %1 = arith.addi %arg0, %arg0 : i32", "  %2 = arith.muli %1, %1 : i32",
-             "  return %1 : i32", "}"]
+    before = [
+        "func.func @f(%arg0: i32) -> i32 {",
+        "  %0 = arith.addi %arg0, %arg0 : i32",
+        "  %1 = arith.muli %0, %0 : i32",
+        "  return %1 : i32",
+        "}",
+    ]
+    after = [
+        "func.func @f(%arg0: i32) -> i32 {",
+        "  %1 = arith.addi %arg0, %arg0 : i32",
+        "  %2 = arith.muli %1, %1 : i32",
+        "  return %1 : i32",
+        "}",
+    ]
     pairs = run(before, after)
     check_exact(before, after, pairs)
     assert (1, 1) not in pairs
@@ -135,7 +152,10 @@ def test_a_name_inside_a_string_is_text():
 
 def real_function() -> list[str]:
     """The largest function of a real dump, with block labels and numbered values."""
-    text = (FIXTURES / "multi_func/tree_dir_no_module_scope/builtin_module_no-symbol-name/func_func_reduce_sum/2_7_convert-scf-to-cf.mlir").read_text()
+    text = (
+        FIXTURES
+        / "multi_func/tree_dir_no_module_scope/builtin_module_no-symbol-name/func_func_reduce_sum/2_7_convert-scf-to-cf.mlir"
+    ).read_text()
     lines, _ = split_lines(text)
     return [line for line in lines[1:] if line.strip()]
 
@@ -143,8 +163,10 @@ def real_function() -> list[str]:
 def test_renumbering_a_real_function_is_fully_recognized():
     before = real_function()
     assert any("^bb" in line for line in before) and sum("%" in line for line in before) > 5
-    shift = lambda m: f"%{int(m.group(1)) + 1}"  # noqa: E731 - what deleting an op at the top does
-    after = [re.sub(r"\^bb(\d+)", lambda m: f"^bb{int(m.group(1)) + 1}", re.sub(r"%(\d+)\b", shift, line)) for line in before]
+    shift = lambda m: f"%{int(m.group(1)) + 1}"
+    after = [
+        re.sub(r"\^bb(\d+)", lambda m: f"^bb{int(m.group(1)) + 1}", re.sub(r"%(\d+)\b", shift, line)) for line in before
+    ]
     pairs = run(before, after)
     check_exact(before, after, pairs)
     assert pairs == [(i, i) for i in range(len(before)) if before[i] != after[i]]

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from pypto_ir_trace import cli, model, programs, render
 from dumptools import FIXTURES, INSERTED_OP, PROGRAM, REAL, REPO, insert_op_at_top, write_dump
 from modeltools import text_ids
+from pypto_ir_trace import cli, model, programs, render
 
 RUNS = FIXTURES / "runs"
 DSA = RUNS / "variants_memory_planner_dsa_rp__03_LlamaMiniProgram_explicit"  # runs AllocateMemoryAddr
@@ -70,10 +70,25 @@ def test_each_row_says_whether_the_snapshots_are_byte_identical_and_how_much_dif
 
 def test_an_inserted_pass_a_changed_pass_and_reconvergence(tmp_path):
     changed = PROGRAM.replace("[0], [64])", "[0], [64], target_memory=pl.Mem.Vec)")
-    baseline = write_dump(tmp_path / "old", {"00_frontend.py": PROGRAM, "01_after_A.py": PROGRAM,
-                                             "02_after_B.py": PROGRAM + "# b\n", "03_after_C.py": PROGRAM})
-    this = write_dump(tmp_path / "new", {"00_frontend.py": PROGRAM, "01_after_A.py": PROGRAM, "02_after_N.py": changed,
-                                         "03_after_B.py": changed + "# b\n", "04_after_C.py": PROGRAM})
+    baseline = write_dump(
+        tmp_path / "old",
+        {
+            "00_frontend.py": PROGRAM,
+            "01_after_A.py": PROGRAM,
+            "02_after_B.py": PROGRAM + "# b\n",
+            "03_after_C.py": PROGRAM,
+        },
+    )
+    this = write_dump(
+        tmp_path / "new",
+        {
+            "00_frontend.py": PROGRAM,
+            "01_after_A.py": PROGRAM,
+            "02_after_N.py": changed,
+            "03_after_B.py": changed + "# b\n",
+            "04_after_C.py": PROGRAM,
+        },
+    )
     runs = two_runs(this, baseline, tmp_path)["runs"]
     rows = [(r["this"], r["baseline"], r["same"], r["ins"], r["del"]) for r in runs["rows"]]
     assert rows == [(0, 0, True, 0, 0), (1, None, False, 1, 1), (2, 1, False, 1, 1), (3, 2, True, 0, 0)]
@@ -163,8 +178,10 @@ def row_snapshots(data: dict):
         for side, pipeline in (("this", ours), ("baseline", theirs)):
             if row[side] is not None:
                 at[side] = pipeline["passes"][row[side]]["after"]
-        lines = [[data["lines"][i] for i in text_ids(pipeline, at[side])] for side, pipeline in
-                 (("baseline", theirs), ("this", ours))]
+        lines = [
+            [data["lines"][i] for i in text_ids(pipeline, at[side])]
+            for side, pipeline in (("baseline", theirs), ("this", ours))
+        ]
         yield row, *lines
 
 
@@ -180,7 +197,10 @@ def test_across_runs_renamed_pairs_differ_by_value_names_only(tmp_path):
         assert [a for _, a in pairs] == sorted(a for _, a in pairs)
         assert len({b for b, _ in pairs}) == len(pairs) == len({a for _, a in pairs})
         for b, a in pairs:
-            assert theirs[b] != ours[a] and VALUE_NAME.sub("%", theirs[b]) == VALUE_NAME.sub("%", ours[a]), (theirs[b], ours[a])
+            assert theirs[b] != ours[a] and VALUE_NAME.sub("%", theirs[b]) == VALUE_NAME.sub("%", ours[a]), (
+                theirs[b],
+                ours[a],
+            )
         inserted = sum(line.strip() == INSERTED_OP for line in ours)
         assert inserted > 0 and (row["ins"] - len(pairs), row["del"] - len(pairs)) == (inserted, 0)
         seen += len(pairs)
@@ -234,8 +254,11 @@ def index_rows(directory: Path) -> dict[str, dict]:
     for match in re.finditer(r'<(?:tr|li) data-program="([^"]+)" data-status="([^"]+)">(.*?)</(?:tr|li)>', page, re.S):
         name, status, body = match.groups()
         first = re.search(r'<td class="first">(.*?)</td>', body)
-        found[name] = {"status": status, "first": first.group(1) if first else None,
-                       "href": re.search(r'href="([^"]+)"', body).group(1)}
+        found[name] = {
+            "status": status,
+            "first": first.group(1) if first else None,
+            "href": re.search(r'href="([^"]+)"', body).group(1),
+        }
     return found
 
 
@@ -330,10 +353,15 @@ def test_model_round_trip_of_runs():
     runs = model.Runs(0, 1, model.RunRow(None, None, True, 0, 0), (row, renamed), 0, ())
     report = model.Report("t", "g", 3, {}, (), (), (), (), (), runs)
     assert model.to_json(report)["runs"] == {
-        "this": 0, "baseline": 1, "input": {"this": None, "baseline": None, "same": True, "ins": 0, "del": 0},
-        "rows": [{"this": 1, "baseline": None, "same": False, "ins": 2, "del": 3},
-                 {"this": 2, "baseline": 1, "same": False, "ins": 4, "del": 2, "renamed": [[0, 1], [1, 2]]}],
-        "first": 0, "reconverged": [],
+        "this": 0,
+        "baseline": 1,
+        "input": {"this": None, "baseline": None, "same": True, "ins": 0, "del": 0},
+        "rows": [
+            {"this": 1, "baseline": None, "same": False, "ins": 2, "del": 3},
+            {"this": 2, "baseline": 1, "same": False, "ins": 4, "del": 2, "renamed": [[0, 1], [1, 2]]},
+        ],
+        "first": 0,
+        "reconverged": [],
     }
     assert programs.DEFAULT_DIRECTORY and "runs" not in model.to_json(model.Report("t", "g", 3, {}, (), (), (), (), ()))
 
@@ -359,8 +387,15 @@ def test_identical_programs_whose_pipelines_differ_say_so_in_the_index(tmp_path)
     for root in (new, old):
         write_dump(root / "same", same)
     write_dump(new / "noop", same)
-    write_dump(old / "noop", {"00_frontend.py": PROGRAM, "01_after_A.py": PROGRAM, "02_after_Noop.py": PROGRAM,
-                              "03_after_B.py": PROGRAM + "# b\n"})
+    write_dump(
+        old / "noop",
+        {
+            "00_frontend.py": PROGRAM,
+            "01_after_A.py": PROGRAM,
+            "02_after_Noop.py": PROGRAM,
+            "03_after_B.py": PROGRAM + "# b\n",
+        },
+    )
     out = tmp_path / "reports"
     assert cli.main([str(new), "--baseline", str(old), "-o", str(out)]) == 0
     rows = index_rows(out)
@@ -381,7 +416,10 @@ def test_a_broken_dump_of_a_program_the_other_root_has_fails_the_run(tmp_path, c
     (new / "functions" / "passes_dump" / "00_frontend.py").unlink()  # the compile died: the dump is incomplete
     out = tmp_path / "reports"
     assert cli.main([str(new), "--baseline", str(old), "-o", str(out)]) == 1
-    assert error_of(capsys) == f"pypto-ir-trace: error: no 00_frontend.py in {new / 'functions' / 'passes_dump'}: is this a passes_dump/ directory?"
+    assert (
+        error_of(capsys)
+        == f"pypto-ir-trace: error: no 00_frontend.py in {new / 'functions' / 'passes_dump'}: is this a passes_dump/ directory?"
+    )
     assert not out.exists()
     shutil.copytree(FIXTURES / "viewer" / "functions", new / "functions", dirs_exist_ok=True)
     assert cli.main([str(new), "--baseline", str(old), "-o", str(out)]) == 0
@@ -418,7 +456,10 @@ def test_roots_of_mlir_trees(tmp_path):
     assert cli.main([str(new), "--baseline", str(old), "-o", str(out)]) == 0
     rows = index_rows(out)
     assert {name: row["status"] for name, row in rows.items()} == {
-        "multi_func": "identical", "failing": "differs", "two_runs": "this run only"}
+        "multi_func": "identical",
+        "failing": "differs",
+        "two_runs": "this run only",
+    }
     data = render.decode_data((out / rows["failing"]["href"]).read_text(encoding="utf-8"))
     assert data["pipelines"][0]["format"] == "mlir-tree" and data["runs"]["first"] is not None
     tree = mlir / "multi_func" / "tree_dir"  # one tree is still one dump, not a root of its op folders
@@ -505,7 +546,7 @@ def test_the_archives_128_programs_with_edits_each_programs_line_is_right(tmp_pa
     files = own(picked[5])  # a pass that changed the text removed, the later ones renumbered
     k = changing(files)
     files[k].unlink()
-    for path in files[k + 1:]:
+    for path in files[k + 1 :]:
         label, rest = path.name.split("_", 1)
         path.rename(path.with_name(f"{int(label) - 1:02d}_{rest}"))
     files = own(picked[6])  # a pass renamed
@@ -521,8 +562,12 @@ def test_the_archives_128_programs_with_edits_each_programs_line_is_right(tmp_pa
     names = sorted({p.name for p in new.iterdir()} | {p.name for p in old.iterdir()})
     assert sorted(rows) == names
     found = {name: (rows[name]["status"], rows[name]["first"]) for name in names}
-    expected = {name: expected_index_line(new / name if (new / name).exists() else None,
-                                          old / name if (old / name).exists() else None) for name in names}
+    expected = {
+        name: expected_index_line(
+            new / name if (new / name).exists() else None, old / name if (old / name).exists() else None
+        )
+        for name in names
+    }
     assert found == expected
     assert sum(status == "differs" for status, _ in found.values()) >= 6  # the edits did show
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from pypto_ir_trace import grammar, structure
-from pypto_ir_trace.languages import PYTHON
-from pypto_ir_trace.incremental import IncrementalParser
 from pypto_ir_trace.dump import split_lines
+from pypto_ir_trace.incremental import IncrementalParser
+from pypto_ir_trace.languages import PYTHON
 
 PROGRAM = """\
 # pypto.program: demo
@@ -74,7 +74,9 @@ def test_queries_compile_and_name_their_captures():
 
 
 def test_top_level_functions_classes_and_nested_defs():
-    found = analyze("def f():\n    def inner():\n        pass\n    return inner\n\nclass C:\n    x = 1\n    def m(self):\n        pass\n")
+    found = analyze(
+        "def f():\n    def inner():\n        pass\n    return inner\n\nclass C:\n    x = 1\n    def m(self):\n        pass\n"
+    )
     assert spans(found) == {"f": (1, 4, None), "C.m": (8, 9, None)}
     assert found.trusted
 
@@ -95,13 +97,16 @@ def test_decorators_belong_to_their_function_and_async_defs_count():
 # ---- rule: an error inside one body marks only that function ---------------------------------------
 
 
-@pytest.mark.parametrize("text, line", [
-    (edit(9, "        u: pl.Tile[[64, 64], pl.FP32] = pl.add(t, 1.0))"), 9),  # extra bracket
-    (edit(9, '        u = "abc'), 9),  # unclosed string
-    (edit(9, '        u = """abc'), 9),  # unclosed triple-quoted string
-    (edit(9, insert="        DEBUG visiting add_one"), 9),  # a debug line, indented like the body
-    (edit(9, insert="        print("), 9),  # a debug print cut short
-])
+@pytest.mark.parametrize(
+    "text, line",
+    [
+        (edit(9, "        u: pl.Tile[[64, 64], pl.FP32] = pl.add(t, 1.0))"), 9),  # extra bracket
+        (edit(9, '        u = "abc'), 9),  # unclosed string
+        (edit(9, '        u = """abc'), 9),  # unclosed triple-quoted string
+        (edit(9, insert="        DEBUG visiting add_one"), 9),  # a debug line, indented like the body
+        (edit(9, insert="        print("), 9),  # a debug print cut short
+    ],
+)
 def test_error_in_a_body_is_local(text, line):
     found = analyze(text)
     assert found.trusted
@@ -146,13 +151,16 @@ def test_broken_def_line_is_untrusted():
 # ---- rule: errors outside every region, or above a def, are untrusted ---------------------------------
 
 
-@pytest.mark.parametrize("text, reason", [
-    (edit(12, "    @pl.function(type=pl.FunctionType.InCore"), "outside any function"),
-    (edit(12, "    @pl.function(type=pl.FunctionType.InCore))"), "syntax error at line 12 outside any function"),
-    (edit(5, "class Demo(:"), "syntax error at line 5 outside any function"),
-    (edit(5, "class Demo"), "syntax error at line 5 before the def of add_one"),
-    (edit(9, insert="DEBUG pass state: ok"), "syntax error at line 9 outside any function"),
-])
+@pytest.mark.parametrize(
+    "text, reason",
+    [
+        (edit(12, "    @pl.function(type=pl.FunctionType.InCore"), "outside any function"),
+        (edit(12, "    @pl.function(type=pl.FunctionType.InCore))"), "syntax error at line 12 outside any function"),
+        (edit(5, "class Demo(:"), "syntax error at line 5 outside any function"),
+        (edit(5, "class Demo"), "syntax error at line 5 before the def of add_one"),
+        (edit(9, insert="DEBUG pass state: ok"), "syntax error at line 9 outside any function"),
+    ],
+)
 def test_errors_in_decorators_headers_and_between_definitions_are_untrusted(text, reason):
     found = analyze(text)
     assert not found.trusted
@@ -162,11 +170,14 @@ def test_errors_in_decorators_headers_and_between_definitions_are_untrusted(text
 # ---- rule: statements of one block start at one column ------------------------------------------------
 
 
-@pytest.mark.parametrize("text, line", [
-    (edit(15, insert="[dbg] visiting: scale"), 15),  # parses without error; main became top-level
-    (edit(14, "    t: pl.Tile[[64, 64], pl.FP32] = pl.load(x, [0, 0], [64, 64])"), 15),  # stray dedent
-    (edit(13, "    def scale(self, x: pl.Tensor[[64, 64], pl.FP32]) -> pl.Tensor[[64, 64], pl.FP32]"), 15),
-])
+@pytest.mark.parametrize(
+    "text, line",
+    [
+        (edit(15, insert="[dbg] visiting: scale"), 15),  # parses without error; main became top-level
+        (edit(14, "    t: pl.Tile[[64, 64], pl.FP32] = pl.load(x, [0, 0], [64, 64])"), 15),  # stray dedent
+        (edit(13, "    def scale(self, x: pl.Tensor[[64, 64], pl.FP32]) -> pl.Tensor[[64, 64], pl.FP32]"), 15),
+    ],
+)
 def test_misaligned_blocks_are_untrusted(text, line):
     found = analyze(text)
     assert not found.trusted

@@ -27,8 +27,10 @@ def align(a: Sequence[str], b: Sequence[str]) -> list[Row]:
     while tail < len(a) - lo and tail < len(b) - lo and a[-1 - tail] == b[-1 - tail]:
         tail += 1
     rows: list[Row] = [(i, i) for i in range(lo)]
-    rows += [(lo + i if i is not None else None, lo + j if j is not None else None)
-             for i, j in _middle(a[lo:len(a) - tail], b[lo:len(b) - tail])]
+    rows += [
+        (lo + i if i is not None else None, lo + j if j is not None else None)
+        for i, j in _middle(a[lo : len(a) - tail], b[lo : len(b) - tail])
+    ]
     rows += [(len(a) - tail + k, len(b) - tail + k) for k in range(tail)]
     return rows
 

@@ -131,8 +131,13 @@ class _Working:
         return self.read.structure
 
 
-def build(dumps: tuple[Dump, ...], context: int, progress: Progress | None = None, baseline: int | None = None,
-          title: str | None = None) -> Report:
+def build(
+    dumps: tuple[Dump, ...],
+    context: int,
+    progress: Progress | None = None,
+    baseline: int | None = None,
+    title: str | None = None,
+) -> Report:
     """The model of one or more pipelines, each named by its dump (`name`, else its title); the report is
     titled `title`, else by the first dump.
 
@@ -153,7 +158,8 @@ def build(dumps: tuple[Dump, ...], context: int, progress: Progress | None = Non
             progress(done[0], total)
 
     pipelines = tuple(
-        _pipeline(dump, dump.name or dump.title, lines, step, parsed, workings[i], diffs) for i, dump in enumerate(dumps)
+        _pipeline(dump, dump.name or dump.title, lines, step, parsed, workings[i], diffs)
+        for i, dump in enumerate(dumps)
     )
     # The two runs' snapshots are diffed across pipelines: their lines' names are in the shared table too.
     across = _Names(baseline is not None and pipelines[0].renumbering and pipelines[baseline].renumbering, lines)
@@ -171,8 +177,15 @@ def build(dumps: tuple[Dump, ...], context: int, progress: Progress | None = Non
     )
 
 
-def _pipeline(dump: Dump, name: str, lines: _Lines, step: Callable[[], None],
-              parsed: dict[bytes, _Read], texts: list[_Working], diffs: dict) -> Pipeline:
+def _pipeline(
+    dump: Dump,
+    name: str,
+    lines: _Lines,
+    step: Callable[[], None],
+    parsed: dict[bytes, _Read],
+    texts: list[_Working],
+    diffs: dict,
+) -> Pipeline:
     record = format_of(dump)
     with PieceReader(record.language, partial(_facts, record)) as pieces:  # its workers serve every text
         reader = _Reader(record, IncrementalParser(record.language), pieces, lines)
@@ -183,8 +196,9 @@ def _pipeline(dump: Dump, name: str, lines: _Lines, step: Callable[[], None],
 
         def text_index(text: str) -> int:
             # Keyed by language too: the same bytes in two languages have two structures.
-            digest = hashlib.blake2b(text.encode("utf-8", errors="surrogatepass"), digest_size=20,
-                                     person=record.language.name.encode()).digest()
+            digest = hashlib.blake2b(
+                text.encode("utf-8", errors="surrogatepass"), digest_size=20, person=record.language.name.encode()
+            ).digest()
             index = text_of.get(digest)
             if index is None:
                 index = text_of[digest] = len(texts)
@@ -208,14 +222,21 @@ def _pipeline(dump: Dump, name: str, lines: _Lines, step: Callable[[], None],
                     if new.produced_by is None and not new.root and after != 0:
                         new.produced_by = len(passes)
                     diff, renamed = diffs[old.digest, new.digest]
-                passes.append(replace(_pass(snapshot, before, after, diff, record.anchors), renamed=renamed,
-                                      before_file=_before_file(dump, snapshot)))
+                passes.append(
+                    replace(
+                        _pass(snapshot, before, after, diff, record.anchors),
+                        renamed=renamed,
+                        before_file=_before_file(dump, snapshot),
+                    )
+                )
             snapshot_text.append(after)
             step()
         for text in texts:  # also those no pass diff needed: their lines' marks count below
             text.read.finish()
         level = lines.level(texts[snapshot_text[-1]].ids, record.dump_level) if record.dump_level else None
-        implicit = lines.implicit([text.ids for text in texts], record.implicit_marks(level) if record.implicit_marks else 0)
+        implicit = lines.implicit(
+            [text.ids for text in texts], record.implicit_marks(level) if record.implicit_marks else 0
+        )
         return Pipeline(
             name=name,
             format=dump.format,
@@ -310,7 +331,9 @@ class _Reader:
         return found
 
 
-def _facts(record, tree: Tree, lines: list[str], rows: list[tuple[int, int]], offsets: list[int]) -> tuple[list, list, list]:
+def _facts(
+    record, tree: Tree, lines: list[str], rows: list[tuple[int, int]], offsets: list[int]
+) -> tuple[list, list, list]:
     """What a tree tells of the lines in the row ranges (only lines seen for the first time: the cost
     follows what changed): highlight spans, value names, dump-level marks, as (row, ...) pairs."""
     language = record.language
@@ -319,8 +342,10 @@ def _facts(record, tree: Tree, lines: list[str], rows: list[tuple[int, int]], of
     # One object per distinct span list: pickle sends a worker's repeats as references, not copies.
     shapes: dict[tuple[int, ...], tuple[int, ...]] = {}
     for first, stop, captures in highlight.walk(tree, rows, query):  # one walk for highlights and marks
-        spans += [(row, shapes.setdefault(found, found))
-                  for row, found in highlight.spans_of(captures, lines, offsets, first, stop, language)]
+        spans += [
+            (row, shapes.setdefault(found, found))
+            for row, found in highlight.spans_of(captures, lines, offsets, first, stop, language)
+        ]
         if record.level_marks:
             marks += record.level_marks(captures, offsets, first, stop)
     names = []

@@ -81,7 +81,9 @@ class PieceReader:
         stops = [stop for _, stop in new_rows]  # sorted, as the ranges are: a piece finds its own by bisection
         for key, (first, stop, context) in new.items():
             shift = first - len(context)  # a row of the piece's own text + shift = its row in the whole text
-            rows = [(max(a, first) - shift, min(b, stop) - shift) for a, b in _overlapping(new_rows, stops, first, stop)]
+            rows = [
+                (max(a, first) - shift, min(b, stop) - shift) for a, b in _overlapping(new_rows, stops, first, stop)
+            ]
             task = _Task(lines[context.start : context.stop] + lines[first:stop], len(context), shift, rows)
             self._sent[key] = _Sent(task, _send(pool, task), keep)
         return Reading(self, pieces, keys)
@@ -90,8 +92,9 @@ class PieceReader:
         """The workers, started by the first text with enough new pieces; None: read here."""
         if self._pool is None and pieces >= WORKERS_FROM and self._workers > 1:
             try:
-                self._pool = ProcessPoolExecutor(self._workers, mp_context=get_context("fork"),
-                                                 initializer=_worker_starts, initargs=(self._here,))
+                self._pool = ProcessPoolExecutor(
+                    self._workers, mp_context=get_context("fork"), initializer=_worker_starts, initargs=(self._here,)
+                )
             except (OSError, ValueError):  # no fork here
                 return None
         return self._pool
@@ -180,8 +183,10 @@ class _Reader:
         if not found.trusted or any(r.error or r.start < task.context for r in found.regions):
             return None
         facts = self.facts(tree, task.lines, task.rows, offsets)
-        relative = tuple(replace(r, start=r.start - task.context, end=r.end - task.context,
-                                 def_line=r.def_line - task.context) for r in found.regions)
+        relative = tuple(
+            replace(r, start=r.start - task.context, end=r.end - task.context, def_line=r.def_line - task.context)
+            for r in found.regions
+        )
         return relative, tuple([(row + task.shift, value) for row, value in part] for part in facts)
 
 
@@ -225,7 +230,7 @@ def _cores() -> int:
 
 def _key(ids: list[int], first: int, stop: int, context: range) -> bytes:
     """The piece's lines and its context's, as a digest: equal pieces read alike wherever they sit."""
-    digest = hashlib.blake2b(array("q", ids[context.start:context.stop]).tobytes(), digest_size=20)
+    digest = hashlib.blake2b(array("q", ids[context.start : context.stop]).tobytes(), digest_size=20)
     digest.update(b"|")
     digest.update(array("q", ids[first:stop]).tobytes())
     return digest.digest()

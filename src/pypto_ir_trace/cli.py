@@ -65,18 +65,35 @@ def _arguments() -> argparse.ArgumentParser:
         "which pass changed what, in order.",
     )
     parser.add_argument("passes_dump", help="the dump directory: 00_frontend.py, 01_after_*.py, ... with no index gaps")
-    parser.add_argument("-o", "--output", default=None, metavar="PATH",
-                        help=f"report path (default: {DEFAULT_OUTPUT}), - for stdout; its directory must already exist "
-                        f"(with --baseline and two directories of programs: a directory, default {programs.DEFAULT_DIRECTORY}/)")
-    parser.add_argument("--context", type=_context, default=3, metavar="N",
-                        help="unchanged lines kept around each change (default: 3)")
-    parser.add_argument("--format", choices=sorted(FORMATS), default=None,
-                        help="how to read the input (default: detected from its layout)")
-    parser.add_argument("--baseline", metavar="OTHER_DUMP", default=None,
-                        help="compare with another run of the same program: the first pass where the two differ, "
-                        "and what differs there (two directories of programs give a directory of reports)")
-    parser.add_argument("--dump-structure", action="store_true",
-                        help="print the functions and methods found in each snapshot, then exit (no report)")
+    parser.add_argument(
+        "-o",
+        "--output",
+        default=None,
+        metavar="PATH",
+        help=f"report path (default: {DEFAULT_OUTPUT}), - for stdout; its directory must already exist "
+        f"(with --baseline and two directories of programs: a directory, default {programs.DEFAULT_DIRECTORY}/)",
+    )
+    parser.add_argument(
+        "--context", type=_context, default=3, metavar="N", help="unchanged lines kept around each change (default: 3)"
+    )
+    parser.add_argument(
+        "--format",
+        choices=sorted(FORMATS),
+        default=None,
+        help="how to read the input (default: detected from its layout)",
+    )
+    parser.add_argument(
+        "--baseline",
+        metavar="OTHER_DUMP",
+        default=None,
+        help="compare with another run of the same program: the first pass where the two differ, "
+        "and what differs there (two directories of programs give a directory of reports)",
+    )
+    parser.add_argument(
+        "--dump-structure",
+        action="store_true",
+        help="print the functions and methods found in each snapshot, then exit (no report)",
+    )
     parser.add_argument("-q", "--quiet", action="store_true", help="print errors only (no notes, no summary)")
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     return parser
@@ -104,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
     except _Terminated:
         _say("error", "terminated")
         return EXIT_TERMINATED
-    except Exception as err:  # noqa: BLE001 - the last line of defence: one line, never a traceback
+    except Exception as err:
         _say("internal error", f"{type(err).__name__}: {err} (please report this with the dump)")
     return EXIT_FAILURE
 
@@ -151,8 +168,10 @@ def _run(args: argparse.Namespace) -> int:
         for failed in (s for s in dump.snapshots if s.failed):  # a CI log says it without opening the report
             note(f"{named}{failed.label} {failed.name} failed: the pipeline stopped there ({failed.filename})")
     if left_out:  # a compile output holds a pipeline per ptoas unit too: compare one by giving its folder
-        note(f"--baseline compares the two runs' {dumps[0].name} pipelines; not compared: {', '.join(left_out)} "
-             f"(give a unit's folder to compare it, e.g. {units_of(args.passes_dump) / left_out[0]})")
+        note(
+            f"--baseline compares the two runs' {dumps[0].name} pipelines; not compared: {', '.join(left_out)} "
+            f"(give a unit's folder to compare it, e.g. {units_of(args.passes_dump) / left_out[0]})"
+        )
     progress = _Progress() if sys.stderr.isatty() else None
     try:
         if baseline:

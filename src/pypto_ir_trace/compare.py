@@ -112,7 +112,10 @@ class _Builder:
 
 
 def diff_pass(
-    before: list[int], before_structure: Structure, after: list[int], after_structure: Structure,
+    before: list[int],
+    before_structure: Structure,
+    after: list[int],
+    after_structure: Structure,
     limits: Mapping[str, int] = linediff.LIMITS,
 ) -> PassDiff:
     builder = _Builder(after)

@@ -99,7 +99,9 @@ def read_text(path: Path) -> str:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
-        raise DumpError(f"{path} is not UTF-8 text (invalid byte 0x{data[err.start]:02x} at offset {err.start})") from None
+        raise DumpError(
+            f"{path} is not UTF-8 text (invalid byte 0x{data[err.start]:02x} at offset {err.start})"
+        ) from None
     return text[1:] if text.startswith(_BOM) else text
 
 

@@ -59,8 +59,11 @@ def highlight(
     """
     if offsets is None:
         offsets = structure.source(lines)[1]
-    return {row: spans for first, stop, captures in walk(tree, rows, _query(language))
-            for row, spans in spans_of(captures, lines, offsets, first, stop, language)}
+    return {
+        row: spans
+        for first, stop, captures in walk(tree, rows, _query(language))
+        for row, spans in spans_of(captures, lines, offsets, first, stop, language)
+    }
 
 
 def walk(tree: Tree, rows: list[tuple[int, int]], query: Query):
@@ -84,8 +87,10 @@ def spans_of(captures: dict, lines: list[str], offsets: list[int], first: int, s
     for name, nodes in captures.items():
         order = orders.get(name)
         if order is not None:  # else another reader's capture
-            keys += [start << _START_SHIFT | order | end - start
-                     for start, end in zip(map(_START_BYTE, nodes), map(_END_BYTE, nodes))]
+            keys += [
+                start << _START_SHIFT | order | end - start
+                for start, end in zip(map(_START_BYTE, nodes), map(_END_BYTE, nodes))
+            ]
     keys.sort()
     later: dict[int, list[int]] = {}  # row -> the parts of nodes that start on an earlier row
     at = bisect_left(keys, offsets[first] << _START_SHIFT)

@@ -18,8 +18,10 @@ def render(programs: Sequence, this_title: str, baseline_title: str) -> str:
     """The page for `programs` (programs.Program records, in name order)."""
     env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
     style = _asset("static", "index.css")
-    groups = {status: [p for p in programs if p.status == status]
-              for status in ("differs", "this run only", "baseline only", "identical")}
+    groups = {
+        status: [p for p in programs if p.status == status]
+        for status in ("differs", "this run only", "baseline only", "identical")
+    }
     return env.from_string(_asset("templates", "index.html.j2")).render(
         marker=jinja2.utils.markupsafe.Markup(MARKER),
         csp=f"default-src 'none'; style-src {_csp_hash(style)}; base-uri 'none'; form-action 'none'",

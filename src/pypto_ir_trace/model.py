@@ -233,7 +233,12 @@ def _pass(p: Pass) -> dict:
         entry["anchors"] = [{"log": a.log_line, "line": a.line, "message": a.message} for a in p.anchors]
     if p.diff is not None:
         entry["pieces"] = [
-            {"key": piece.key, "ins": piece.inserted, "del": piece.deleted, "segments": [list(s) for s in piece.segments]}
+            {
+                "key": piece.key,
+                "ins": piece.inserted,
+                "del": piece.deleted,
+                "segments": [list(s) for s in piece.segments],
+            }
             for piece in p.diff.pieces
         ]
         entry["inserted"] = list(p.diff.inserted_ids)

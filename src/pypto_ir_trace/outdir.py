@@ -27,8 +27,10 @@ def check(target: Path, roots: Iterable[Path], index: str) -> None:
     for root in roots:
         relation = _relation(target, root)
         if relation:
-            raise OutputError(f"refusing to write the reports to {target}: it {relation} {root}, a directory "
-                              f"being read (give -o a directory outside the inputs)")
+            raise OutputError(
+                f"refusing to write the reports to {target}: it {relation} {root}, a directory "
+                f"being read (give -o a directory outside the inputs)"
+            )
     _check_replaceable(target, index)
 
 
@@ -69,8 +71,10 @@ def publish(temp: Path, target: Path, files: Iterable[str], index: str) -> None:
 def _relation(target: Path, root: Path) -> str:
     """How target and root overlap ("is", "contains", "is inside"), by every spelling: as written, through
     links, and by file identity (a bind mount); "" when they do not."""
-    spellings = [(Path(os.path.abspath(target)), Path(os.path.abspath(root))),
-                 (Path(os.path.realpath(target)), Path(os.path.realpath(root)))]
+    spellings = [
+        (Path(os.path.abspath(target)), Path(os.path.abspath(root))),
+        (Path(os.path.realpath(target)), Path(os.path.realpath(root))),
+    ]
     for t, r in spellings:
         if t == r:
             return "is"
@@ -106,8 +110,10 @@ def _check_replaceable(target: Path, index: str) -> None:
     if not os.path.lexists(target):
         return
     if target.is_symlink() or not target.is_dir():
-        raise OutputError(f"refusing to replace {target}: not a directory this tool wrote "
-                          f"(give -o a new directory for the reports of many programs)")
+        raise OutputError(
+            f"refusing to replace {target}: not a directory this tool wrote "
+            f"(give -o a new directory for the reports of many programs)"
+        )
     try:
         entries = set(os.listdir(target))
         ours = _written(target, index)
@@ -116,13 +122,17 @@ def _check_replaceable(target: Path, index: str) -> None:
     if not entries:
         return
     if ours is None:
-        raise OutputError(f"refusing to replace {target}: not an empty directory nor one this tool wrote "
-                          f"(give -o a new directory for the reports of many programs)")
+        raise OutputError(
+            f"refusing to replace {target}: not an empty directory nor one this tool wrote "
+            f"(give -o a new directory for the reports of many programs)"
+        )
     foreign = sorted(name for name in entries - ours if name != MANIFEST)
     foreign += sorted(name for name in entries & ours if not (target / name).is_file() or (target / name).is_symlink())
     if foreign:
-        raise OutputError(f"refusing to replace {target}: it holds {foreign[0]!r}, which this tool did not write "
-                          f"(move it out, or give -o a new directory)")
+        raise OutputError(
+            f"refusing to replace {target}: it holds {foreign[0]!r}, which this tool did not write "
+            f"(move it out, or give -o a new directory)"
+        )
 
 
 def _written(target: Path, index: str) -> set[str] | None:

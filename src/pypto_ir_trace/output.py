@@ -64,14 +64,13 @@ def reader_may_leave() -> Iterator[None]:
         if sys.stdout is not None:
             sys.stdout.flush()
     except BrokenPipeError:
-        try:  # Python flushes stdout again at exit; a closed stdout is skipped instead of failing once more
+        # Python flushes stdout again at exit; a closed stdout is skipped instead of failing once more
+        with contextlib.suppress(OSError):
             sys.stdout.close()
-        except OSError:
-            pass
 
 
 def _kind(path: str) -> str:
-    """"file" for a regular or new file, "FIFO" or "device" for one written in place; any other is an error."""
+    """ "file" for a regular or new file, "FIFO" or "device" for one written in place; any other is an error."""
     parent = Path(path).parent
     if not parent.is_dir():
         raise OutputError(f"output directory does not exist: {parent}")

@@ -66,12 +66,20 @@ def check_formats(this: tuple[Dump, ...], baseline: tuple[Dump, ...], this_path,
     """Two runs compare only within one language: an MLIR tree against an MLIR stream, not against PyPTO."""
     ours, theirs = FORMATS[this[0].format], FORMATS[baseline[0].format]
     if ours.language is not theirs.language:
-        raise UsageError(f"--baseline {baseline_path} is {theirs.description} but {this_path} is "
-                         f"{ours.description}: compare two runs printed in one IR language")
+        raise UsageError(
+            f"--baseline {baseline_path} is {theirs.description} but {this_path} is "
+            f"{ours.description}: compare two runs printed in one IR language"
+        )
 
 
-def run(this_root: str, baseline_root: str, output_path: str | None, format_name: str | None, context: int,
-        progress: Callable[[int, int], None] | None = None) -> str:
+def run(
+    this_root: str,
+    baseline_root: str,
+    output_path: str | None,
+    format_name: str | None,
+    context: int,
+    progress: Callable[[int, int], None] | None = None,
+) -> str:
     """Compare every program of two roots; the directory appears complete or not at all. Returns what was written."""
     roots = Path(this_root), Path(baseline_root)
     for root in roots:
@@ -81,14 +89,19 @@ def run(this_root: str, baseline_root: str, output_path: str | None, format_name
         one, other = (roots[0], roots[1]) if is_root(roots[0]) else (roots[1], roots[0])
         raise UsageError(f"{one} is a directory of programs but {other} is not: give two dumps or two such directories")
     if output_path == "-":
-        raise UsageError("-o - writes one report, but two directories of programs give a directory of reports: name it with -o")
+        raise UsageError(
+            "-o - writes one report, but two directories of programs give a directory of reports: name it with -o"
+        )
     target = Path(output_path or DEFAULT_DIRECTORY)
     outdir.check(target, roots, INDEX)
     ours, theirs = ({child.name: child for child in _children(root)} for root in roots)
     # A program is a dump in either root; its directory in the other root is then read as one (a broken dump
     # fails the run, naming it, rather than passing for a program that root lacks).
-    names = sorted(name for name in ours.keys() | theirs.keys()
-                   if any(name in side and _looks_like_dump(side[name]) for side in (ours, theirs)))
+    names = sorted(
+        name
+        for name in ours.keys() | theirs.keys()
+        if any(name in side and _looks_like_dump(side[name]) for side in (ours, theirs))
+    )
     temp = outdir.temporary(target)
     try:
         listed, left_out = [], set()
@@ -102,7 +115,9 @@ def run(this_root: str, baseline_root: str, output_path: str | None, format_name
         shutil.rmtree(temp, ignore_errors=True)
         raise
     changed = sum(program.status != "identical" for program in listed)
-    unseen = f" (each program's first pipeline compared; not compared: {', '.join(sorted(left_out))})" if left_out else ""
+    unseen = (
+        f" (each program's first pipeline compared; not compared: {', '.join(sorted(left_out))})" if left_out else ""
+    )
     return f"{len(listed)} programs, {changed} not identical{unseen}: {target / INDEX}"
 
 
@@ -110,8 +125,15 @@ def _title(root: Path) -> str:
     return root.resolve().name or "root"
 
 
-def _program(name: str, ours: Path | None, theirs: Path | None, format_name: str | None, context: int,
-             directory: Path, left_out: set[str]) -> Program:
+def _program(
+    name: str,
+    ours: Path | None,
+    theirs: Path | None,
+    format_name: str | None,
+    context: int,
+    directory: Path,
+    left_out: set[str],
+) -> Program:
     file = _file_name(name)
     this = load(ours, format_name) if ours else ()
     baseline = load(theirs, format_name) if theirs else ()
@@ -155,8 +177,18 @@ def _summary(name: str, file: str, report: Report) -> Program:
         found = runs.rows[runs.first_divergent]
         first = row_name(report, found)
     one_side = sum(row.this is None or row.baseline is None for row in runs.rows)
-    return Program(name, status, file, first, found.inserted if found else 0, found.deleted if found else 0,
-                   differing, len(runs.rows), _passes(report), one_side)
+    return Program(
+        name,
+        status,
+        file,
+        first,
+        found.inserted if found else 0,
+        found.deleted if found else 0,
+        differing,
+        len(runs.rows),
+        _passes(report),
+        one_side,
+    )
 
 
 def row_name(report: Report, row) -> str:

@@ -24,10 +24,27 @@ from .model import Report, to_json
 _LOADER = ("data.js", "loader.js")
 # In dependency order: the pure logic, the viewer's modules, its entry point, the bootstrap.
 _SCRIPTS = (
-    "rows.js", "linediff.js", "compare.js", "model.js",
-    "renumber.js", "state.js", "keys.js", "passlist.js", "functions.js", "panes.js", "searchworker.js", "search.js",
-    "warnings.js", "pipelines.js", "following.js", "level.js", "sidebar.js", "print.js", "runs.js",
-    "viewer.js", "boot.js",
+    "rows.js",
+    "linediff.js",
+    "compare.js",
+    "model.js",
+    "renumber.js",
+    "state.js",
+    "keys.js",
+    "passlist.js",
+    "functions.js",
+    "panes.js",
+    "searchworker.js",
+    "search.js",
+    "warnings.js",
+    "pipelines.js",
+    "following.js",
+    "level.js",
+    "sidebar.js",
+    "print.js",
+    "runs.js",
+    "viewer.js",
+    "boot.js",
 )
 _RUNS_ONLY = {"runs.js"}  # the two-run view ships only in the reports that compare two runs
 _DATA_ELEMENT = re.compile(r'<script type="application/octet-stream" id="report-data"[^>]*>([A-Za-z0-9+/=]*)</script>')

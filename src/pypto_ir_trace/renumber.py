@@ -101,8 +101,11 @@ def in_pieces(
         if not has_pair:
             continue  # nothing deleted faces anything inserted: no line can be a renamed one
         pairs = renamed(
-            [before[i] for i in b_rows], [after[j] for j in a_rows], blocks,
-            [before_spans[i] for i in b_rows], [after_spans[j] for j in a_rows],
+            [before[i] for i in b_rows],
+            [after[j] for j in a_rows],
+            blocks,
+            [before_spans[i] for i in b_rows],
+            [after_spans[j] for j in a_rows],
         )
         found.extend((b_rows[i], a_rows[j]) for i, j in pairs)
     return sorted(found, key=lambda pair: pair[1])

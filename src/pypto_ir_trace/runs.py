@@ -13,12 +13,16 @@ from . import compare
 from .align import align
 from .model import Pipeline, RunRow, Runs
 
-
 Renamed = Callable[..., tuple[tuple[int, int], ...]]  # (old text, new text, their diff) -> renamed line pairs
 
 
-def section(pipelines: Sequence[Pipeline], texts: Sequence[Sequence], this: int, baseline: int,
-            renamed: Renamed = lambda old, new, diff: ()) -> Runs:
+def section(
+    pipelines: Sequence[Pipeline],
+    texts: Sequence[Sequence],
+    this: int,
+    baseline: int,
+    renamed: Renamed = lambda old, new, diff: (),
+) -> Runs:
     """The runs section of pipelines[this] against pipelines[baseline]; texts[i]: pipeline i's working texts."""
     ours, theirs = pipelines[this], pipelines[baseline]
     ours_texts, theirs_texts = texts[this], texts[baseline]

@@ -15,8 +15,12 @@ sync_api = pytest.importorskip("playwright.sync_api")
 
 CHROMIUM_ENV = "PYPTO_CHROMIUM"  # another Chromium binary (tests point it at a missing file)
 ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-    "--disable-sync", "--no-first-run",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
 ]
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 LOCAL_SCHEMES = ("file:", "data:", "blob:")
@@ -102,10 +106,18 @@ def open_report(browser, report):
     contexts = []
     opened: list[Opened] = []
 
-    def open_(case: str, *extra: str, color_scheme: str = "light", viewport=(1280, 720), init_script: str | None = None,
-              permissions: list[str] | None = None, fragment: str = "") -> Opened:
+    def open_(
+        case: str,
+        *extra: str,
+        color_scheme: str = "light",
+        viewport=(1280, 720),
+        init_script: str | None = None,
+        permissions: list[str] | None = None,
+        fragment: str = "",
+    ) -> Opened:
         context = browser.new_context(
-            color_scheme=color_scheme, viewport={"width": viewport[0], "height": viewport[1]},
+            color_scheme=color_scheme,
+            viewport={"width": viewport[0], "height": viewport[1]},
         )
         contexts.append(context)
         if permissions:
@@ -116,8 +128,13 @@ def open_report(browser, report):
         page.set_default_timeout(5000)
         result = Opened(page)
         page.on("request", lambda request: result.requests.append(request.url))
-        page.on("console", lambda message: message.type in ("error", "warning") and result.problems.append(
-            f"console {message.type}: {message.text}"))
+        page.on(
+            "console",
+            lambda message: (
+                message.type in ("error", "warning")
+                and result.problems.append(f"console {message.type}: {message.text}")
+            ),
+        )
         page.on("pageerror", lambda error: result.problems.append(f"page error: {error}"))
         page.goto(report(case, *extra).as_uri() + fragment)
         page.wait_for_selector("body[data-ready='true']", state="attached")

@@ -30,8 +30,10 @@ def python_counts(data, tb, ta):
 
     def structure_of(t):
         entry = data["texts"][t]
-        regions = tuple(structure.Region(r["key"], r["kind"], r["start"], r["end"], r["start"], r.get("error"))
-                        for r in entry["regions"])
+        regions = tuple(
+            structure.Region(r["key"], r["kind"], r["start"], r["end"], r["start"], r.get("error"))
+            for r in entry["regions"]
+        )
         return structure.Structure(regions, "untrusted" not in entry, entry.get("untrusted"))
 
     result = compare.diff_pass(text_ids(data, tb), structure_of(tb), text_ids(data, ta), structure_of(ta))
@@ -62,7 +64,7 @@ def test_compare_with_the_frontend_and_back(open_report):
     page.wait_for_function("() => location.hash.includes('base=00')")  # written once the reader pauses
     page.keyboard.press("k")  # stepping keeps the base: each pass against the frontend
     assert page.locator("#pass-counts").inner_text().endswith("since 00_frontend.py")
-    assert "33_after_MaterializeSemanticAliases.py" == page.locator("#after-file").inner_text()
+    assert page.locator("#after-file").inner_text() == "33_after_MaterializeSemanticAliases.py"
     base.select_option("")
     assert "since" not in page.locator("#pass-counts").inner_text()
     assert page.locator("#before-file").inner_text() == "32_after_InitMemRef.py"

@@ -53,12 +53,15 @@ def page(browser):
 
 # ---- Python's answers, in the page's shapes -----------------------------------------------------------
 
+
 def python_blocks(a, b, limits) -> list[list]:
     return [list(block) for block in linediff.diff(a, b, limits)]
 
 
 def as_structure(text: dict) -> structure.Structure:
-    regions = tuple(structure.Region(r["key"], r["kind"], r["start"], r["end"], r["start"], r["error"]) for r in text["regions"])
+    regions = tuple(
+        structure.Region(r["key"], r["kind"], r["start"], r["end"], r["start"], r["error"]) for r in text["regions"]
+    )
     return structure.Structure(regions, not text["untrusted"], text["untrusted"])
 
 
@@ -97,6 +100,7 @@ def compare_result(got: dict) -> compare.PassDiff:
 
 # ---- generated line sequences ---------------------------------------------------------------------------
 
+
 @cache
 def real_lines() -> tuple[tuple[str, ...], ...]:
     """The lines of a few real snapshots: realistic repetition (blank lines, `return`, closing brackets)."""
@@ -112,9 +116,11 @@ def small_alphabet(size: int = 40):
 @st.composite
 def repetition(draw):
     """A short pattern repeated, against another repeated pattern: little or nothing is unique."""
+
     def repeated():
         pattern = draw(st.lists(st.integers(0, 4), min_size=1, max_size=4))
         return pattern * draw(st.integers(0, 15))
+
     return repeated(), repeated()
 
 
@@ -123,6 +129,7 @@ def long_runs(draw):
     def runs_of():
         spans = draw(st.lists(st.tuples(st.integers(0, 3), st.integers(1, 25)), max_size=6))
         return [item for item, n in spans for _ in range(n)]
+
     return runs_of(), runs_of()
 
 
@@ -206,14 +213,17 @@ SHAPES = {
 
 def with_limits(name):
     """Cases of one shape; those that bring no limits of their own get the report's or a small cap."""
+
     def complete(case):
         return st.just(case) if len(case) == 3 else st.tuples(*map(st.just, case), ANY_LIMITS)
+
     return SHAPES[name].flatmap(complete)
 
 
 # Every batch holds a few cases of every shape.
 line_batches = st.tuples(*(st.lists(with_limits(name), min_size=2, max_size=6) for name in SHAPES)).map(
-    lambda groups: [case for group in groups for case in group])
+    lambda groups: [case for group in groups for case in group]
+)
 
 
 @PROFILE
@@ -289,7 +299,9 @@ def text_of(chunks_, untrusted: bool):
         if key == "line":
             ids.append(value)
         else:
-            regions.append({"key": key, "kind": "function", "start": len(ids), "end": len(ids) + len(value), "error": None})
+            regions.append(
+                {"key": key, "kind": "function", "start": len(ids), "end": len(ids) + len(value), "error": None}
+            )
             ids += [100 + v for v in value]
     text = {"regions": regions, "untrusted": "generated" if untrusted else None}
     return ids, text
@@ -314,6 +326,7 @@ def test_region_pairing_agrees(page, cases):
 
 # ---- real snapshot pairs ------------------------------------------------------------------------------------
 
+
 def real_texts(name: str):
     """Each distinct snapshot of a real fixture as (line ids, data.texts-like entry), ids shared across them."""
     table: dict[str, int] = {}
@@ -325,8 +338,12 @@ def real_texts(name: str):
         seen.add(source)
         lines, _ = split_lines(source)
         found = PYTHON.analyze(structure.parse(lines, PYTHON), lines)
-        text = {"regions": [{"key": r.key, "kind": r.kind, "start": r.start, "end": r.end, "error": r.error}
-                            for r in found.regions], "untrusted": found.reason}
+        text = {
+            "regions": [
+                {"key": r.key, "kind": r.kind, "start": r.start, "end": r.end, "error": r.error} for r in found.regions
+            ],
+            "untrusted": found.reason,
+        }
         texts.append(([table.setdefault(line, len(table)) for line in lines], text))
     return texts
 
@@ -345,6 +362,7 @@ def test_real_snapshot_pairs_agree(page, name):
 
 # ---- issue 9: the whole comparison, through the model's compare ----------------------------------------------------
 
+
 def test_a_changed_first_line_is_one_replaced_run_in_the_page(page):
     """old/a -> new/a: one run deleting one line and inserting one at line 0, as on any other line."""
     for b_ids, a_ids, line in [([1, 2], [3, 2], 0), ([2, 1], [2, 3], 1), ([1], [3], 0)]:
@@ -352,7 +370,12 @@ def test_a_changed_first_line_is_one_replaced_run_in_the_page(page):
             b_text, a_text = text_of([], untrusted)[1], text_of([], False)[1]
             case = [b_ids, b_text, a_ids, a_text, linediff.LIMITS]
             (got,) = check_passes(page, [case])
-            changed = [(b + eq, a + eq, d, i) for piece in got["pieces"] for b, a, eq, d, i in runs(piece["segments"]) if d or i]
+            changed = [
+                (b + eq, a + eq, d, i)
+                for piece in got["pieces"]
+                for b, a, eq, d, i in runs(piece["segments"])
+                if d or i
+            ]
             assert changed == [(line, line, 1, 1)]
 
 

@@ -7,9 +7,8 @@ from itertools import combinations
 
 import pytest
 
-from pypto_ir_trace import render
-
 from dumptools import CONCISE, write_dump
+from pypto_ir_trace import render
 
 pytestmark = pytest.mark.browser
 
@@ -20,6 +19,7 @@ AIV = "_jit_flash_attention.flash_attention_incore_0_aiv"
 
 
 # ---- helpers ----------------------------------------------------------------------------------
+
 
 def nav(page):
     return page.get_by_role("navigation", name="Passes")
@@ -32,7 +32,8 @@ def current_label(page) -> str:
 def expect_current(page, label: str):
     page.wait_for_function(
         "label => (document.querySelector(\"nav [aria-current='true'] .pass-label\") || {}).textContent === label",
-        arg=label)
+        arg=label,
+    )
 
 
 def select_pass(page, label: str):
@@ -62,10 +63,13 @@ def after_scroller(page):
 
 
 def scroll_of(page) -> dict:
-    return after_scroller(page).evaluate("n => ({top: n.scrollTop, left: n.scrollLeft, max: n.scrollHeight - n.clientHeight, height: n.clientHeight})")
+    return after_scroller(page).evaluate(
+        "n => ({top: n.scrollTop, left: n.scrollLeft, max: n.scrollHeight - n.clientHeight, height: n.clientHeight})"
+    )
 
 
 # ---- 1. picking does not trap the keys ---------------------------------------------------------
+
 
 def test_j_and_k_step_passes_right_after_picking_a_function(open_report):
     page = open_report(FUNCTIONS).page
@@ -144,6 +148,7 @@ def test_code_panes_scroll_by_keyboard(open_report):
 
 # ---- 2. Shift+J / Shift+K ----------------------------------------------------------------------
 
+
 def test_shift_j_and_k_step_through_the_passes_that_change_the_function(open_report, report):
     page = open_report(FLASH).page
     changing = [p["label"] for p in passes_of(report, FLASH) if AIV in (p.get("regions") or {})]
@@ -177,6 +182,7 @@ def test_shift_j_shows_a_pass_the_filters_hide(open_report, report):
 
 
 # ---- 3. the pass that adds or removes the function ---------------------------------------------
+
 
 def test_the_pass_that_adds_the_function_shows_it_all_inserted(open_report):
     page = open_report(FLASH).page
@@ -213,9 +219,14 @@ def test_pass_names_are_readable_in_full_with_counts_and_marks(open_report):
         assert nav(page).get_by_role("button", name=re.compile(name)).count() == 1
     assert page.evaluate(CLIPPED_NAMES) == []
     # The two names seen cut in real use fit on one line at 1400 px.
-    heights = nav(page).locator(".pass-name").evaluate_all(
-        "names => names.filter(n => /MaterializeSemanticAliases|AutoDeriveTaskDependencies/.test(n.textContent))"
-        ".map(n => n.getClientRects().length)")
+    heights = (
+        nav(page)
+        .locator(".pass-name")
+        .evaluate_all(
+            "names => names.filter(n => /MaterializeSemanticAliases|AutoDeriveTaskDependencies/.test(n.textContent))"
+            ".map(n => n.getClientRects().length)"
+        )
+    )
     assert heights and set(heights) == {1}
 
 
@@ -223,7 +234,7 @@ def test_the_sidebar_is_widened_by_keyboard_and_by_mouse_and_remembered(open_rep
     opened = open_report(EXPLICIT, viewport=(1024, 700))
     page = opened.page
     handle = page.get_by_role("separator", name="Resize pass list")
-    width = lambda: round(nav(page).bounding_box()["width"])  # noqa: E731
+    width = lambda: round(nav(page).bounding_box()["width"])
     start = width()
     assert int(handle.get_attribute("aria-valuenow")) == start
     handle.focus()
@@ -304,12 +315,13 @@ def test_the_pass_heading_stays_readable_when_narrow(open_report, width):
 
 # ---- 6. long labels keep their counts ------------------------------------------------------------
 
+
 def test_function_labels_put_what_changed_first_and_show_it(open_report):
     page = open_report(FLASH, viewport=(1024, 700)).page
     select_pass(page, "24")
     labels = function(page).locator("option").all_inner_texts()
     assert f"\u25cf (+142 \u221269) {AIV}" in labels
-    assert f"\u25cf (removed) _jit_flash_attention.flash_attention_incore_0" not in labels  # 24 keeps it
+    assert "\u25cf (removed) _jit_flash_attention.flash_attention_incore_0" not in labels  # 24 keeps it
     function(page).select_option(AIV)
     # The closed selector shows its label from the start: the counts must fit in its width.
     fits = function(page).evaluate("""s => {
@@ -325,6 +337,7 @@ def test_function_labels_put_what_changed_first_and_show_it(open_report):
 
 
 # ---- 8. printing ---------------------------------------------------------------------------------
+
 
 def pdf_pages(page) -> int:
     data = page.pdf(format="A4")
@@ -382,6 +395,7 @@ def test_the_pdf_grows_with_the_rows(open_report):
 
 # ---- 9. status messages ---------------------------------------------------------------------------
 
+
 def test_status_messages_are_whole_and_stay_long_enough_to_read(open_report):
     page = open_report(FUNCTIONS, viewport=(1024, 700)).page
     search = page.get_by_role("searchbox", name="Search all passes")
@@ -399,6 +413,7 @@ def test_status_messages_are_whole_and_stay_long_enough_to_read(open_report):
 
 
 # ---- 10. the dump level -----------------------------------------------------------------------------
+
 
 def test_the_header_names_a_concise_dump_and_advises_explicit_where_tiles_change(open_report):
     page = open_report(FLASH).page

@@ -46,7 +46,11 @@ def test_hostile_text_never_runs_and_is_shown_literally(open_report):
     assert page.evaluate("document.querySelectorAll('img, iframe, object, embed').length") == 0
     # the viewer's compressed code, the JSON data, the loader and the viewer it inflated: nothing else
     assert page.evaluate("[...document.scripts].map(s => s.id || s.type || 'loader')") == [
-        "viewer-code", "report-data", "loader", "viewer"]
+        "viewer-code",
+        "report-data",
+        "loader",
+        "viewer",
+    ]
     assert "49" not in page.title() and PASS_NAME not in page.title()
 
 
@@ -56,8 +60,11 @@ def test_untouched_functions_named_like_object_properties_are_not_marked_changed
     labels = page.get_by_role("combobox", name="Function").locator("option").all_inner_texts()
     # Pass 02 changed only Odd.toString -> Odd.hasOwnProperty; constructor and __proto__ are untouched.
     by_name = {label.replace("\u25cf", "").split()[0]: label for label in labels[1:]}
-    marked = [by_name[name] for name in ("Odd.constructor", "Odd.__proto__", "constructor", "__proto__")
-              if by_name[name].startswith("\u25cf") or "undefined" in by_name[name]]
+    marked = [
+        by_name[name]
+        for name in ("Odd.constructor", "Odd.__proto__", "constructor", "__proto__")
+        if by_name[name].startswith("\u25cf") or "undefined" in by_name[name]
+    ]
     assert marked == []
 
 

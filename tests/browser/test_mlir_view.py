@@ -56,6 +56,7 @@ def pane_rows(page, side: str):
 
 # ---- several pipelines ------------------------------------------------------------------------
 
+
 def test_pipeline_selector_lists_pypto_then_each_unit_and_switches(open_report, compile_output):
     page = open_report(compile_output).page
     box = pipeline_box(page)
@@ -121,14 +122,19 @@ def test_one_pipeline_has_no_pipeline_selector(open_report):
 
 # ---- MLIR in the views ------------------------------------------------------------------------
 
+
 def test_mlir_functions_pass_details_and_highlighting(open_report):
     page = open_report(MULTI, fragment="#pass=36").page
     expect_heading(page, "36 canonicalize")
     assert page.get_by_text("Canonicalizer on llvm.func @axpb_exp").is_visible()
-    assert "Canonicalizer on llvm.func @axpb_exp" in nav(page).get_by_role("button", name=re.compile("^36")).get_attribute("title")
+    assert "Canonicalizer on llvm.func @axpb_exp" in nav(page).get_by_role(
+        "button", name=re.compile("^36")
+    ).get_attribute("title")
     function = page.get_by_role("combobox", name="Function")
     options = function.locator("option").all_inner_texts()
-    assert any(o.startswith("\u25cf (+") and o.endswith(" @axpb_exp") for o in options), options  # counts, then the name
+    assert any(o.startswith("\u25cf (+") and o.endswith(" @axpb_exp") for o in options), (
+        options
+    )  # counts, then the name
     assert any("@expf_ext" in o for o in options)
     function.select_option(value="@axpb_exp")
     page.wait_for_function("() => /fn=(%40|@)axpb_exp/.test(location.hash)")
@@ -147,7 +153,13 @@ def test_a_failed_pass_is_flagged_noted_and_summarised(open_report, compile_outp
     expect_heading(page, "5 one-shot-bufferize")
     failed = nav(page).get_by_role("img", name="failed")
     assert failed.count() == 1
-    assert nav(page).get_by_role("button", name=re.compile("^5 one-shot-bufferize")).get_by_role("img", name="failed").count() == 1
+    assert (
+        nav(page)
+        .get_by_role("button", name=re.compile("^5 one-shot-bufferize"))
+        .get_by_role("img", name="failed")
+        .count()
+        == 1
+    )
     assert nav(page).get_by_role("img", name="warning").count() == 0  # distinct from a warning
     assert page.get_by_text(re.compile("the pipeline stopped here")).is_visible()
     assert "stopped at 5 one-shot-bufferize" in page.locator("#summary").inner_text()
@@ -160,6 +172,7 @@ def test_a_failed_pass_is_flagged_noted_and_summarised(open_report, compile_outp
 
 
 # ---- Ignore renumbering ------------------------------------------------------------------------
+
 
 def renamed_rows(page) -> list[tuple[str, str]]:
     """(before, after) code of each row shown as renamed; the two panes' rows line up."""
@@ -279,7 +292,9 @@ def test_what_the_pass_ran_on_stays_readable_at_common_widths(open_report, viewp
     page.get_by_role("checkbox", name="Ignore renumbering").check()  # the longest counts: "+x −y, n renamed"
     detail = page.locator("#pass-detail")
     assert detail.inner_text() == "Canonicalizer on llvm.func @axpb_exp"
-    assert detail.evaluate("e => e.scrollWidth <= e.clientWidth"), detail.evaluate("e => [e.scrollWidth, e.clientWidth]")
+    assert detail.evaluate("e => e.scrollWidth <= e.clientWidth"), detail.evaluate(
+        "e => [e.scrollWidth, e.clientWidth]"
+    )
     assert page.get_by_role("combobox", name="Compare with").is_visible()
 
 
@@ -288,10 +303,15 @@ def test_the_before_pane_names_what_the_pass_is_diffed_against(open_report):
     page = open_report("mlir/multi_func/tree_dir_no_module_scope", fragment="#pass=34").page
     expect_heading(page, "34 canonicalize")
     before = page.locator("#before-file")
-    assert before.inner_text() == "llvm_func_expf_ext cut out of builtin_module_no-symbol-name/5_reconcile-unrealized-casts.mlir"
+    assert (
+        before.inner_text()
+        == "llvm_func_expf_ext cut out of builtin_module_no-symbol-name/5_reconcile-unrealized-casts.mlir"
+    )
     assert counts(page) == "no-op"
-    assert page.get_by_text("No-op: this pass printed exactly the text it is diffed against (llvm_func_expf_ext cut "
-                            "out of builtin_module_no-symbol-name/5_reconcile-unrealized-casts.mlir).").is_visible()
+    assert page.get_by_text(
+        "No-op: this pass printed exactly the text it is diffed against (llvm_func_expf_ext cut "
+        "out of builtin_module_no-symbol-name/5_reconcile-unrealized-casts.mlir)."
+    ).is_visible()
     page.evaluate("location.hash = '#pass=3'")
     expect_heading(page, "3 canonicalize")
     assert before.inner_text() == "(input not dumped)"  # its first dump: nothing holds it before

@@ -45,16 +45,21 @@ def check_on_screen(page, where: str, shared_width: bool) -> list[str]:
     """
     panes = page.evaluate(ON_SCREEN)
     marked = [p for p in panes if p["marked"]]
-    problems = [f"{where}: {p['pane']} shows no row of the change" for p in panes if not p["marked"] and not p["rowOnScreen"]]
+    problems = [
+        f"{where}: {p['pane']} shows no row of the change" for p in panes if not p["marked"] and not p["rowOnScreen"]
+    ]
     if shared_width and len(marked) == 2 and abs(marked[0]["markX"] - marked[1]["markX"]) + 60 > marked[0]["room"]:
         if not any(p["markOnScreen"] for p in marked):
             problems.append(f"{where}: neither first changed word is on screen")
         return problems
-    problems += [f"{where}: {p['pane']}'s first changed word is off screen ({p})" for p in marked if not p["markOnScreen"]]
+    problems += [
+        f"{where}: {p['pane']}'s first changed word is off screen ({p})" for p in marked if not p["markOnScreen"]
+    ]
     return problems
 
 
 # ---- changes on screen --------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("case", [REAL, LONG])
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
@@ -82,12 +87,17 @@ def test_every_changed_pass_opens_with_its_first_change_on_screen(open_report, c
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_a_deep_link_opens_at_the_change_far_right(open_report, size):
-    for fragment, layout in (("#pass=02", "Side by side"), ("#pass=01&layout=stacked", "Stacked"),
-                             ("#pass=02&layout=unified", "Unified")):
+    for fragment, layout in (
+        ("#pass=02", "Side by side"),
+        ("#pass=01&layout=stacked", "Stacked"),
+        ("#pass=02&layout=unified", "Unified"),
+    ):
         page = open_report(LONG, viewport=size, fragment=fragment).page
         assert page.get_by_role("button", name=layout).get_attribute("aria-pressed") == "true"
         panes = page.evaluate(ON_SCREEN)
-        assert [p["markOnScreen"] for p in panes] == [True] * len(panes) and panes[0]["scrollLeft"] > 5000 / (2 if "01" in fragment else 1)
+        assert [p["markOnScreen"] for p in panes] == [True] * len(panes) and panes[0]["scrollLeft"] > 5000 / (
+            2 if "01" in fragment else 1
+        )
 
 
 def test_a_search_jump_puts_a_match_on_screen(open_report):
@@ -104,6 +114,7 @@ def test_a_search_jump_puts_a_match_on_screen(open_report):
 
 
 # ---- n / p --------------------------------------------------------------------------------------
+
 
 def current_rows(page, name):
     return pane(page, name).locator(".row.current")
@@ -125,7 +136,9 @@ def test_n_and_p_step_through_the_changes_of_a_pass(open_report):
     assert status.inner_text() == "Change 3 of 3" and "pl.tile.sub(a2, a3)" in current_rows(page, "After").inner_text()
     assert check_on_screen(page, "change 3", True) == []
     page.keyboard.press("n")
-    assert "No later change" in status.inner_text() and "pl.tile.sub(a2, a3)" in current_rows(page, "After").inner_text()
+    assert (
+        "No later change" in status.inner_text() and "pl.tile.sub(a2, a3)" in current_rows(page, "After").inner_text()
+    )
     page.keyboard.press("p")
     assert status.inner_text() == "Change 2 of 3"
     page.keyboard.press("p")
@@ -154,8 +167,13 @@ SCROLLERS = "[...document.querySelectorAll('.scroller')].filter(s => s.offsetPar
 
 
 def row_boxes(page, name):
-    return pane(page, name).locator(".rows > .row").evaluate_all(
-        "rows => rows.map(r => { const b = r.getBoundingClientRect(); return [Math.round(b.top), Math.round(b.height)]; })")
+    return (
+        pane(page, name)
+        .locator(".rows > .row")
+        .evaluate_all(
+            "rows => rows.map(r => { const b = r.getBoundingClientRect(); return [Math.round(b.top), Math.round(b.height)]; })"
+        )
+    )
 
 
 def test_wrap_lines_aligns_pairs_and_never_scrolls_sideways(open_report):
@@ -172,7 +190,9 @@ def test_wrap_lines_aligns_pairs_and_never_scrolls_sideways(open_report):
     assert max(height for _, height in before) > 100  # a 1,900-character line wraps over many rows
     # scrolling to the end shows the last line, whatever the heights turned out to be
     page.locator("#scroll-before").evaluate("s => { s.scrollTop = s.scrollHeight; }")
-    page.wait_for_function("() => [...document.querySelectorAll('#scroll-after .ln')].some(n => n.textContent === '33')")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('#scroll-after .ln')].some(n => n.textContent === '33')"
+    )
     # the last line ends up inside the pane (rows are re-measured and may be rebuilt meanwhile: check in the page)
     page.wait_for_function("""() => {
       const scroller = document.querySelector('#scroll-after');
@@ -248,7 +268,9 @@ def test_a_switch_builds_the_screen_at_once_and_the_rest_once_the_reader_pauses(
     for index, changed in enumerate([None, 300, 310]):  # each pass changes one line far from both ends
         if changed is not None:
             lines[changed] = lines[changed].replace("f(", "g(")
-        (dump / ("00_frontend.py" if index == 0 else f"{index:02d}_after_P{index}.py")).write_text("\n".join(lines) + "\n")
+        (dump / ("00_frontend.py" if index == 0 else f"{index:02d}_after_P{index}.py")).write_text(
+            "\n".join(lines) + "\n"
+        )
     output = tmp_path / "long.html"
     assert cli.main([str(dump), "-o", str(output), "--context", "1000"]) == 0
     context = browser.new_context(viewport={"width": 1024, "height": 768})
@@ -272,6 +294,7 @@ def test_a_switch_builds_the_screen_at_once_and_the_rest_once_the_reader_pauses(
 
 # ---- unified ----------------------------------------------------------------------------------------
 
+
 def test_unified_interleaves_deletions_before_insertions(open_report):
     page = open_report(LONG, "--context", "1000", viewport=(1400, 900), fragment="#pass=05").page
     unified = page.get_by_role("button", name="Unified")
@@ -282,7 +305,8 @@ def test_unified_interleaves_deletions_before_insertions(open_report):
     diff = pane(page, "Diff")
     assert diff.is_visible() and pane(page, "Before").count() == 0 and pane(page, "After").count() == 0
     rows = diff.locator(".rows > .row").evaluate_all(
-        "rows => rows.map(r => [r.className.split(' ')[1], ...[...r.querySelectorAll('.ln')].map(n => n.textContent)])")
+        "rows => rows.map(r => [r.className.split(' ')[1], ...[...r.querySelectorAll('.ln')].map(n => n.textContent)])"
+    )
     kinds = "".join({"eq": "=", "del": "-", "ins": "+"}[kind] for kind, *_ in rows)
     assert kinds == "=" * 12 + "-" * 4 + "+" + "=" * 20  # pass 05: lines 13-16 become line 13
     ins, dele = re.search(r"\+(\d+) −(\d+)", page.locator("#pass-counts").inner_text()).groups()
@@ -315,6 +339,7 @@ def test_unified_folds_and_wraps(open_report):
 
 # ---- stacked ----------------------------------------------------------------------------------------
 
+
 def test_stacked_lists_each_sides_lines_without_filler(open_report):
     page = open_report(REAL, "--context", "1000", viewport=(1400, 900), fragment="#pass=09&layout=stacked").page
     for name in ("Before", "After"):
@@ -322,7 +347,9 @@ def test_stacked_lists_each_sides_lines_without_filler(open_report):
         assert region.locator(".row.filler").count() == 0
         numbers = [int(n) for n in region.locator(".rows > .row .ln").all_inner_texts()]
         assert numbers == list(range(1, len(numbers) + 1))  # every line of its side once, in order
-    assert pane(page, "After").locator(".row.ins").count() == 15 and pane(page, "Before").locator(".row.del").count() == 16
+    assert (
+        pane(page, "After").locator(".row.ins").count() == 15 and pane(page, "Before").locator(".row.del").count() == 16
+    )
     page.get_by_role("button", name="Side by side").click()
     assert pane(page, "Before").locator(".row.filler").count() > 0  # side by side keeps rows aligned
 
@@ -332,10 +359,15 @@ def test_stacked_scrolls_in_sync_by_line(open_report):
     page = open_report(LONG, "--context", "1000", viewport=(1000, 500), fragment="#pass=04&layout=stacked").page
 
     def top_line(name):  # the number and text of the first line showing at the top of a pane
-        return pane(page, name).locator(".scroller").evaluate(
-            "s => { const top = s.getBoundingClientRect().top;"
-            " const row = [...s.querySelectorAll('.rows > .row')].find(r => r.getBoundingClientRect().bottom > top + 1);"
-            " return [Number(row.querySelector('.ln').textContent), row.querySelector('.code').textContent]; }")
+        return (
+            pane(page, name)
+            .locator(".scroller")
+            .evaluate(
+                "s => { const top = s.getBoundingClientRect().top;"
+                " const row = [...s.querySelectorAll('.rows > .row')].find(r => r.getBoundingClientRect().bottom > top + 1);"
+                " return [Number(row.querySelector('.ln').textContent), row.querySelector('.code').textContent]; }"
+            )
+        )
 
     for y, shift in ((80, 0), (480, 2)):  # Before's lines 5 and 25, both unchanged
         page.locator("#scroll-before").evaluate(f"s => {{ s.scrollTop = {y}; }}")
@@ -347,6 +379,7 @@ def test_stacked_scrolls_in_sync_by_line(open_report):
 
 # ---- the gutter -------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_line_numbers_stay_opaque_when_scrolled_sideways(open_report, scheme):
     page = open_report(REAL, viewport=(1024, 768), color_scheme=scheme, fragment="#pass=18").page
@@ -357,7 +390,8 @@ def test_line_numbers_stay_opaque_when_scrolled_sideways(open_report, scheme):
         left = scroller.bounding_box()["x"]
         found = scroller.locator(".rows > .row:not(.fold-row)").evaluate_all(
             "rows => rows.map(r => { const n = r.querySelector('.ln'), s = getComputedStyle(n);"
-            " return [r.className, s.backgroundColor, s.opacity, n.getBoundingClientRect().left]; })")
+            " return [r.className, s.backgroundColor, s.opacity, n.getBoundingClientRect().left]; })"
+        )
         assert {kind.split()[1] for kind, *_ in found} >= {"eq", "del" if name == "Before" else "ins"}
         for kind, background, opacity, x in found:
             alpha = re.match(r"rgba?\((\d+), (\d+), (\d+)(?:, ([\d.]+))?\)", background).group(4)
@@ -367,11 +401,18 @@ def test_line_numbers_stay_opaque_when_scrolled_sideways(open_report, scheme):
 
 # ---- the fixture ------------------------------------------------------------------------------------
 
+
 def test_the_long_line_fixture_is_current(tmp_path):
     script = FIXTURES / "reading" / "generate.py"
     fresh = tmp_path / "passes_dump"
-    subprocess.run([sys.executable, "-c", f"import runpy; m = runpy.run_path({str(script)!r}); m['write'](__import__('pathlib').Path({str(fresh)!r}))"],
-                   check=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            f"import runpy; m = runpy.run_path({str(script)!r}); m['write'](__import__('pathlib').Path({str(fresh)!r}))",
+        ],
+        check=True,
+    )
     committed = FIXTURES / LONG / "passes_dump"
     assert sorted(p.name for p in fresh.iterdir()) == sorted(p.name for p in committed.iterdir())
     for path in fresh.iterdir():

@@ -21,7 +21,9 @@ def logic(browser):
     page.on("pageerror", lambda error: problems.append(str(error)))
     page.set_content("<!DOCTYPE html><title>logic</title>")
     for name in ("rows.js", "renumber.js"):
-        page.add_script_tag(content=resources.files("pypto_ir_trace").joinpath("static", name).read_text(encoding="utf-8"))
+        page.add_script_tag(
+            content=resources.files("pypto_ir_trace").joinpath("static", name).read_text(encoding="utf-8")
+        )
     yield lambda js, arg=None: page.evaluate(js, arg)
     context.close()
     assert problems == []
@@ -41,8 +43,12 @@ SHOW = """([pieces, renamed]) => {
 
 
 def piece(key, runs):
-    return {"key": key, "ins": sum(r[4] for r in runs), "del": sum(r[3] for r in runs),
-            "runs": [dict(zip(("b", "a", "eq", "del", "ins"), r)) for r in runs]}
+    return {
+        "key": key,
+        "ins": sum(r[4] for r in runs),
+        "del": sum(r[3] for r in runs),
+        "runs": [dict(zip(("b", "a", "eq", "del", "ins"), r)) for r in runs],
+    }
 
 
 def test_renamed_pairs_become_marked_rows_and_leave_the_counts(logic):

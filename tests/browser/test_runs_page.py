@@ -58,7 +58,8 @@ def test_the_pages_diff_counts_what_the_model_counts(open_report, report):
     """Each row's Across diff, made in the page by compareIds, has the builder's counts and rebuilds this run's text."""
     data = render.decode_data(report(*PAIR).read_text(encoding="utf-8"))
     page = open_report(*PAIR).page
-    found = page.evaluate("""data => {
+    found = page.evaluate(
+        """data => {
       const pipeline = IRTraceModel.read(data).runs.pipeline;
       return pipeline.passes.map(pass => {
         const sum = (pass.pieces || []).reduce((n, piece) => [n[0] + piece.ins, n[1] + piece.del], [0, 0]);
@@ -66,7 +67,9 @@ def test_the_pages_diff_counts_what_the_model_counts(open_report, report):
         const target = Array.from(pipeline.ids(pass.after));
         return [sum[0], sum[1], rebuilt.length === target.length && rebuilt.every((id, i) => id === target[i])];
       });
-    }""", data)
+    }""",
+        data,
+    )
     rows = data["runs"]["rows"]
     assert [(ins, dels) for ins, dels, _ in found] == [(row["ins"], row["del"]) for row in rows]
     assert all(exact for _, _, exact in found)
@@ -77,7 +80,10 @@ def test_pass_effect_shows_each_runs_own_diff(open_report):
     page.get_by_role("button", name="Pass effect", exact=True).click()
     assert (pressed(page, "Across runs"), pressed(page, "Pass effect")) == ("false", "true")
     assert "(no AllocateMemoryAddr in the baseline)" in page.locator("#runs-baseline").inner_text()
-    assert page.get_by_role("region", name="Baseline pass input").count() == 0 or not page.get_by_role("region", name="Baseline pass input").is_visible()
+    assert (
+        page.get_by_role("region", name="Baseline pass input").count() == 0
+        or not page.get_by_role("region", name="Baseline pass input").is_visible()
+    )
     assert "33_after_MaterializeSemanticAliases.py" in page.get_by_role("region", name="Before").inner_text()
     assert page.get_by_role("region", name="After").locator(".row.ins").count() > 0  # its own allocation
     page.keyboard.press("j")
@@ -219,12 +225,16 @@ def test_the_unified_layout_works_in_both_views(open_report):
 def test_the_baselines_copy_buttons_copy_its_input_and_its_output(open_report):
     page = open_report(*PAIR, fragment="#pass=37&view=effect", permissions=["clipboard-read", "clipboard-write"]).page
     copied = {}
-    for side, file in (("input", "35_after_FuseCreateAssembleToSlice.py"), ("output", "36_after_DeriveCallDirections.py")):
+    for side, file in (
+        ("input", "35_after_FuseCreateAssembleToSlice.py"),
+        ("output", "36_after_DeriveCallDirections.py"),
+    ):
         page.get_by_role("button", name=f"Copy full source (baseline {side})").click()
         page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('Copied')")
         copied[side] = page.evaluate("() => navigator.clipboard.readText()")
-        assert (FIXTURES / "runs" / "variants_memory_planner_ptoas__01_LlamaMiniProgram_explicit" / "passes_dump" / file).read_text(
-            encoding="utf-8") == copied[side]
+        assert (
+            FIXTURES / "runs" / "variants_memory_planner_ptoas__01_LlamaMiniProgram_explicit" / "passes_dump" / file
+        ).read_text(encoding="utf-8") == copied[side]
         page.evaluate("() => { document.querySelector('#status').textContent = ''; }")
     assert copied["input"] != copied["output"]
 
@@ -234,9 +244,14 @@ def test_the_pass_lists_marks_follow_the_view(open_report):
     page = open_report(*PAIR, fragment="#pass=37&fn=LlamaMiniProgram.kernel_add_scores").page
     touched = lambda: page.evaluate("""() => [...document.querySelectorAll('#pass-list button.pass')]
       .filter(b => b.classList.contains('touches')).map(b => b.textContent.trim().split(/\\s+/)[0])""")
-    listed = lambda: [label for label in re.search(r"is changed by \d+ pass(?:es)? \(([^)]*)\)",
-                                                   page.locator("#notes").inner_text()).group(1).split(", ") if label != "\u2026"]
-    assert touched()[:len(listed())] == listed() and "35" in touched()  # across: every row where the runs differ in it
+    listed = lambda: [
+        label
+        for label in re.search(r"is changed by \d+ pass(?:es)? \(([^)]*)\)", page.locator("#notes").inner_text())
+        .group(1)
+        .split(", ")
+        if label != "\u2026"
+    ]
+    assert touched()[: len(listed())] == listed() and "35" in touched()  # across: every row where the runs differ in it
     page.get_by_role("button", name="Pass effect", exact=True).click()
     assert touched() == listed() and "35" not in touched()  # effect: the passes of this run that change it
     page.get_by_role("searchbox").fill("pl.const(0, pl.INT64)")
@@ -251,7 +266,9 @@ def test_the_pass_lists_marks_follow_the_view(open_report):
 def test_the_index_of_many_programs_fits_a_narrow_window(browser, tmp_path):
     """At 1024 px the index's table fits the window (long program names wrap), and a program opens its two-run report."""
     import shutil
+
     from pypto_ir_trace import cli
+
     long = "st_phase_fence_dep_compression__009_PartialReduceChainPhaseFence_explicit"  # the archive's longest name
     new, old = tmp_path / "new", tmp_path / "old"
     for root in (new, old):
@@ -319,7 +336,9 @@ def test_expand_all_reaches_the_baselines_folds_when_this_run_has_none(open_repo
     """Pass effect on a pass only the baseline runs: this run's side is a no-op without folds, the baseline's has folds."""
     reverse = ("runs/variants_memory_planner_ptoas__01_LlamaMiniProgram_explicit", "--baseline", str(FIXTURES / THIS))
     page = open_report(*reverse, fragment="#pass=b34&view=effect").page
-    folds = page.get_by_role("region", name="Baseline pass input").get_by_role("button", name=re.compile("unchanged line"))
+    folds = page.get_by_role("region", name="Baseline pass input").get_by_role(
+        "button", name=re.compile("unchanged line")
+    )
     assert folds.count() > 0
     expand = page.get_by_role("button", name="Expand all")
     assert expand.is_enabled()
@@ -335,7 +354,9 @@ def test_printing_pass_effect_prints_both_runs_diffs(open_report):
     page.wait_for_function("() => document.querySelectorAll('.print-table').length > 0")
     shown = heads()
     assert len(shown) == 2, shown
-    assert "35_after_FuseCreateAssembleToSlice.py" in shown[0] and "36_after_DeriveCallDirections.py" in shown[0]  # the baseline
+    assert (
+        "35_after_FuseCreateAssembleToSlice.py" in shown[0] and "36_after_DeriveCallDirections.py" in shown[0]
+    )  # the baseline
     assert "36_after_FuseCreateAssembleToSlice.py" in shown[1] and "37_after_DeriveCallDirections.py" in shown[1]
     page.emulate_media(media="screen")
     page.get_by_role("button", name="Across runs", exact=True).click()
@@ -433,8 +454,10 @@ def test_ignore_renumbering_in_pass_effect_uses_each_runs_own_pass(open_report, 
     p = next(k for k, entry in enumerate(ours["passes"]) if entry["label"] == "33")  # reconcile-unrealized-casts
     page = open_report(*mlir_runs, fragment="#pass=33&view=effect").page
     page.get_by_role("checkbox", name="Ignore renumbering").check()
-    for entry, counts, panes in ((theirs["passes"][p], "#runs-baseline-counts", ("Baseline pass input", "Baseline pass output")),
-                                 (ours["passes"][p], "#runs-this-counts", ("Before", "After"))):
+    for entry, counts, panes in (
+        (theirs["passes"][p], "#runs-baseline-counts", ("Baseline pass input", "Baseline pass output")),
+        (ours["passes"][p], "#runs-this-counts", ("Before", "After")),
+    ):
         n = len(entry["renamed"])
         assert n > 0
         assert page.locator(counts).inner_text() == f"+{entry['ins'] - n} \u2212{entry['del'] - n}, {n} renamed"
@@ -442,7 +465,10 @@ def test_ignore_renumbering_in_pass_effect_uses_each_runs_own_pass(open_report, 
         assert 0 < len(rows) <= n and names_only(rows)
     page.get_by_role("checkbox", name="Ignore renumbering").uncheck()
     assert renamed_rows(page, "Baseline pass input", "Baseline pass output") == renamed_rows(page) == []
-    assert page.locator("#runs-this-counts").inner_text() == f"+{ours['passes'][p]['ins']} \u2212{ours['passes'][p]['del']}"
+    assert (
+        page.locator("#runs-this-counts").inner_text()
+        == f"+{ours['passes'][p]['ins']} \u2212{ours['passes'][p]['del']}"
+    )
 
 
 def test_ignore_renumbering_is_kept_across_views_and_links_and_off_for_compare_with(open_report, mlir_runs):
@@ -469,7 +495,9 @@ def test_pypto_runs_have_no_renumbering_switch(open_report):
 def test_runs_that_differ_by_value_names_only_say_so(open_report, tmp_path_factory):
     baseline = FIXTURES / "mlir" / "multi_func" / "stream.txt"
     this = tmp_path_factory.mktemp("renamed") / "this.txt"  # every %N one higher: the same IR, other names
-    this.write_text(NUMBERED.sub(lambda m: f"%{int(m.group(1)) + 1}", baseline.read_text(encoding="utf-8")), encoding="utf-8")
+    this.write_text(
+        NUMBERED.sub(lambda m: f"%{int(m.group(1)) + 1}", baseline.read_text(encoding="utf-8")), encoding="utf-8"
+    )
     page = open_report(str(this), "--baseline", str(baseline), fragment="#pass=1").page
     counts = page.locator("#pass-counts")
     assert not counts.inner_text().startswith("+0")

@@ -12,7 +12,9 @@ pytestmark = pytest.mark.browser
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 FUNCTIONS = "viewer/functions"
 FLASH = "real/models_03_flash_attention_concise"  # long lowercase runs: /([a-z_]+[a-z_]+)+#/ backtracks for minutes
-STOPPED = re.compile(r"This pattern took longer than \d+ s on the [\d,]+ distinct lines of this report and was stopped\.")
+STOPPED = re.compile(
+    r"This pattern took longer than \d+ s on the [\d,]+ distinct lines of this report and was stopped\."
+)
 SUMMARY = "#search-summary"
 
 
@@ -28,16 +30,22 @@ def badges(page) -> dict[str, str]:
 def expected_badges(dump: Path, pattern: str) -> dict[str, str]:
     """The pass list's badges for a pattern, from the files: ▲/▼ where a pass changes the count."""
     files = sorted(dump.glob("*.py"))
-    count = [sum(1 for line in f.read_text(encoding="utf-8").split("\n")[:-1] if re.search(pattern, line)) for f in files]
-    return {f.name[:2]: ("\u25b2" if now > was else "\u25bc" if now < was else "") + str(now)
-            for f, was, now in zip(files[1:], count, count[1:])}
+    count = [
+        sum(1 for line in f.read_text(encoding="utf-8").split("\n")[:-1] if re.search(pattern, line)) for f in files
+    ]
+    return {
+        f.name[:2]: ("\u25b2" if now > was else "\u25bc" if now < was else "") + str(now)
+        for f, was, now in zip(files[1:], count, count[1:])
+    }
 
 
 def search(page, query: str) -> str:
     """The summary of a search, once it is the summary of this one (Escape clears the previous one)."""
     searchbox(page).press("Escape")
     searchbox(page).fill(query)
-    page.wait_for_function("() => /^(Lines match|No line matches|This pattern|Not a)/.test(document.querySelector('#search-summary').textContent)")
+    page.wait_for_function(
+        "() => /^(Lines match|No line matches|This pattern|Not a)/.test(document.querySelector('#search-summary').textContent)"
+    )
     return page.locator(SUMMARY).inner_text()
 
 
@@ -64,7 +72,11 @@ def test_empty_matches_beside_characters_outside_the_bmp_end(open_report, tmp_pa
     page = open_report(str(tmp_path)).page
     after = page.get_by_role("region", name="After")
     # After: x = '𝔣' / 𝔣 / y = 'x𝔣x'; the middle line has only empty matches, and says so with a marker.
-    for query, marks, markers in (("/\\w*/u", ["x", "y", "x", "x"], 1), ("/x?/u", ["x", "x", "x"], 1), ("/(?:)/v", [], 3)):
+    for query, marks, markers in (
+        ("/\\w*/u", ["x", "y", "x", "x"], 1),
+        ("/x?/u", ["x", "x", "x"], 1),
+        ("/(?:)/v", [], 3),
+    ):
         assert search(page, query) == "Lines match in 2 of 2 snapshots; first in 00_frontend.py; 3 in the last."
         assert badges(page) == {"01": "\u25b23"}
         assert after.locator("mark").all_inner_texts() == marks, query
@@ -85,11 +97,12 @@ def test_a_pattern_that_backtracks_is_stopped_and_the_page_stays_responsive(open
     assert summary.inner_text() in ("", "Searching\u2026")
     page.keyboard.press("Tab")  # and the page answers its keys
     page.keyboard.press("j")
-    page.wait_for_function("() => /took longer/.test(document.querySelector('#search-summary').textContent)", timeout=15000)
+    page.wait_for_function(
+        "() => /took longer/.test(document.querySelector('#search-summary').textContent)", timeout=15000
+    )
     assert STOPPED.fullmatch(summary.inner_text())
     assert box.get_attribute("aria-invalid") == "false"
     assert page.get_by_role("navigation", name="Passes").locator(".hits").count() == 0
     # A fresh worker takes the next search.
     assert search(page, "tile.move").startswith("Lines match in ")
     assert page.get_by_role("navigation", name="Passes").locator(".hits").count() > 0
-

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_compare_any import python_counts
 
 from pypto_ir_trace import cli, render
-from test_compare_any import python_counts
 from test_properties import PROFILE
 
 pytestmark = pytest.mark.browser
@@ -33,16 +33,16 @@ VIEW = """() => {
 }"""
 
 # The same for each [pass index, base snapshot or null] pair, picked through the pass list and "Compare with".
-VIEWS = """(pairs) => {
+VIEWS = f"""(pairs) => {{
   const buttons = Array.from(document.querySelectorAll('nav[aria-label="Passes"] button'));
   const base = document.querySelector('select[aria-label="Compare with"]');
-  return pairs.map(([p, s]) => {
+  return pairs.map(([p, s]) => {{
     base.value = s === null ? "" : String(s);
     base.dispatchEvent(new Event("change"));
     buttons[p].click();
-    return (%s)();
-  });
-}""" % VIEW
+    return ({VIEW})();
+  }});
+}}"""
 
 
 def check_view(view: dict, before: list[str], after: list[str], expected: tuple[int, int] | None) -> None:
@@ -76,15 +76,28 @@ def lines_of(text: str) -> list[str]:
 # ---- 1. any pass against any snapshot --------------------------------------------------------------
 
 VOCABULARY = [
-    "# pypto.program: demo", "import pypto.language as pl", "", "@pl.program", "class demo:",
-    "    @pl.function(type=pl.FunctionType.InCore)", "    def kernel(self, x):", "    def main(self, x):",
-    "        y = pl.tile.load(x, [0], [64])", "        z = self.kernel(y)", "        return y", "        return z",
-    "def helper(x):", "    return x", "x = 1  # \U0001d523 outside the BMP", "    if x:",
+    "# pypto.program: demo",
+    "import pypto.language as pl",
+    "",
+    "@pl.program",
+    "class demo:",
+    "    @pl.function(type=pl.FunctionType.InCore)",
+    "    def kernel(self, x):",
+    "    def main(self, x):",
+    "        y = pl.tile.load(x, [0], [64])",
+    "        z = self.kernel(y)",
+    "        return y",
+    "        return z",
+    "def helper(x):",
+    "    return x",
+    "x = 1  # \U0001d523 outside the BMP",
+    "    if x:",
 ]
 texts = st.lists(st.sampled_from(VOCABULARY), max_size=18).map(lambda lines: "".join(line + "\n" for line in lines))
 # Snapshots drawn from a small pool, so that no-op passes and equal non-adjacent snapshots are common.
 dumps = st.lists(texts, min_size=1, max_size=3, unique=True).flatmap(
-    lambda pool: st.lists(st.sampled_from(pool), min_size=2, max_size=5))
+    lambda pool: st.lists(st.sampled_from(pool), min_size=2, max_size=5)
+)
 
 
 @settings(PROFILE, max_examples=max(8, PROFILE.max_examples // 3))
@@ -121,11 +134,19 @@ def test_every_pass_against_every_snapshot_shows_exactly_their_diff(browser, sna
         check_view(view, lines_of(snapshots[base]), lines_of(snapshots[p + 1]), (ins, deleted))
 
 
-@pytest.mark.parametrize("case, fragment, base, after", [
-    (FUNCTIONS, "#pass=04&base=04", "04_after_ConvertToSSA.py", "04_after_ConvertToSSA.py"),  # the pass with itself
-    (EXPLICIT, "#pass=01&base=02", "02_after_UnrollLoops.py", "01_after_InlineFunctions.py"),  # 02 printed 01's text
-    (EXPLICIT, "#pass=02&base=01", "01_after_InlineFunctions.py", "02_after_UnrollLoops.py"),
-])
+@pytest.mark.parametrize(
+    "case, fragment, base, after",
+    [
+        (FUNCTIONS, "#pass=04&base=04", "04_after_ConvertToSSA.py", "04_after_ConvertToSSA.py"),  # the pass with itself
+        (
+            EXPLICIT,
+            "#pass=01&base=02",
+            "02_after_UnrollLoops.py",
+            "01_after_InlineFunctions.py",
+        ),  # 02 printed 01's text
+        (EXPLICIT, "#pass=02&base=01", "01_after_InlineFunctions.py", "02_after_UnrollLoops.py"),
+    ],
+)
 def test_comparing_with_a_snapshot_of_the_same_text_changes_nothing(open_report, case, fragment, base, after):
     page = open_report(case, fragment=fragment).page
     assert page.locator("#pass-counts").inner_text() == f"+0 −0 since {base}"
@@ -140,13 +161,16 @@ def test_comparing_with_a_snapshot_of_the_same_text_changes_nothing(open_report,
             page.evaluate("() => new Promise(resolve => requestAnimationFrame(() => resolve()))")
             rows = scroller.locator(".row")
             assert scroller.locator(".row.del, .row.ins, .row.filler, .row.fold-row").count() == 0, side
-            for ln, code in zip(rows.locator(".ln").all_inner_texts(), rows.locator(".code").evaluate_all(
-                    "nodes => nodes.map(node => node.textContent)")):
+            for ln, code in zip(
+                rows.locator(".ln").all_inner_texts(),
+                rows.locator(".code").evaluate_all("nodes => nodes.map(node => node.textContent)"),
+            ):
                 seen[int(ln)] = code
         assert [seen.get(n) for n in range(1, len(text) + 1)] == text, side
 
 
 # ---- 2. a change on line 1 ----------------------------------------------------------------------------
+
 
 def test_a_change_on_line_one_is_one_replaced_row(open_report, tmp_path):
     dump = tmp_path / "passes_dump"
@@ -186,6 +210,7 @@ def test_first_line_changes_get_word_marks_and_folds_work_at_the_start(open_repo
 
 # ---- 3. the counts beside the heading ----------------------------------------------------------------
 
+
 def test_the_counts_beside_the_heading_follow_the_picked_function(open_report, report):
     raw = render.decode_data(report(FUNCTIONS).read_text(encoding="utf-8"))
     entry = next(p for p in raw["pipelines"][0]["passes"] if len(p.get("regions", {})) > 1)
@@ -197,7 +222,10 @@ def test_the_counts_beside_the_heading_follow_the_picked_function(open_report, r
         function.select_option(key)
         view = page.evaluate(VIEW)
         assert view["counts"] == f"+{ins} −{deleted}", key
-        shown = (sum(row["kind"] == "ins" for row in view["after"]), sum(row["kind"] == "del" for row in view["before"]))
+        shown = (
+            sum(row["kind"] == "ins" for row in view["after"]),
+            sum(row["kind"] == "del" for row in view["before"]),
+        )
         assert shown == (ins, deleted), key
     # Compared with another snapshot, the function's counts are those of the compared pair.
     page.get_by_role("combobox", name="Compare with").select_option(label="00 frontend")

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import difflib
+import itertools
 import re
 from pathlib import Path
 
 import pytest
-
 
 pytestmark = pytest.mark.browser
 
@@ -19,6 +19,7 @@ FUNCTIONS_DUMP = FIXTURES / FUNCTIONS / "passes_dump"
 
 
 # ---- helpers ----------------------------------------------------------------------------------
+
 
 def nav(page):
     return page.get_by_role("navigation", name="Passes")
@@ -51,7 +52,9 @@ def select_pass(page, label: str):
 
 def expect_current(page, label: str):
     page.wait_for_function(
-        "label => (document.querySelector(\"nav [aria-current='true']\") || {}).textContent?.startsWith(label)", arg=label)
+        "label => (document.querySelector(\"nav [aria-current='true']\") || {}).textContent?.startsWith(label)",
+        arg=label,
+    )
 
 
 def expect_fragment(page, fragment: str):
@@ -76,12 +79,13 @@ def counts(before: Path, after: Path) -> tuple[int, int]:
 
 # ---- pass list --------------------------------------------------------------------------------
 
+
 def test_pass_list_order_counts_and_badge(open_report):
     page = open_report(FUNCTIONS).page
     files = sorted(p.name for p in FUNCTIONS_DUMP.glob("*.py"))
     buttons = pass_buttons(page)
     assert buttons.count() == len(files) - 1
-    for index, (before, after) in enumerate(zip(files, files[1:])):
+    for index, (before, after) in enumerate(itertools.pairwise(files)):
         label, name = re.match(r"(\d+)_after_(.+)\.py", after).groups()
         button = buttons.nth(index)
         accessible = button.evaluate("b => b.textContent")
@@ -126,6 +130,7 @@ def test_unchanged_pipeline_selects_first_pass_and_says_so(open_report):
 
 # ---- filters ----------------------------------------------------------------------------------
 
+
 def test_filters_are_independent_and_keep_a_visible_selection(open_report):
     page = open_report(FUNCTIONS).page
     changed = page.get_by_role("checkbox", name="Changed")
@@ -164,6 +169,7 @@ def test_all_passes_hidden_shows_an_empty_state(open_report):
 
 # ---- keys -------------------------------------------------------------------------------------
 
+
 def test_keys_step_through_visible_passes(open_report):
     page = open_report(FUNCTIONS).page
     page.keyboard.press("j")
@@ -191,8 +197,10 @@ def test_keys_are_ignored_while_typing(open_report):
     page.keyboard.press("j")
     page.keyboard.press("k")
     assert current(page).inner_text().startswith("02")
-    page.evaluate("() => { const input = document.createElement('input'); input.id = 'probe';"
-                  " document.body.prepend(input); input.focus(); }")
+    page.evaluate(
+        "() => { const input = document.createElement('input'); input.id = 'probe';"
+        " document.body.prepend(input); input.focus(); }"
+    )
     page.keyboard.press("j")
     page.keyboard.press("ArrowDown")
     assert current(page).inner_text().startswith("02")
@@ -225,6 +233,7 @@ def test_help_shows_the_keys(open_report):
 
 # ---- layouts and scrolling --------------------------------------------------------------------
 
+
 def scroll_of(page, side):
     return pane(page, side).locator(".scroller").evaluate("s => [s.scrollTop, s.scrollLeft]")
 
@@ -234,8 +243,10 @@ SHOWN_SCROLLERS = "[...document.querySelectorAll('.scroller')].filter(s => s.off
 
 def wait_synced(page, top, left):
     page.wait_for_function(
-        "([top, left]) => %s.every("
-        "s => Math.abs(s.scrollTop - top) < 1 && Math.abs(s.scrollLeft - left) < 1)" % SHOWN_SCROLLERS, arg=[top, left])
+        f"([top, left]) => {SHOWN_SCROLLERS}.every("
+        "s => Math.abs(s.scrollTop - top) < 1 && Math.abs(s.scrollLeft - left) < 1)",
+        arg=[top, left],
+    )
 
 
 def test_layout_buttons_and_scroll_sync_both_axes(open_report):
@@ -248,24 +259,31 @@ def test_layout_buttons_and_scroll_sync_both_axes(open_report):
         assert layout.get_attribute("aria-pressed") == "true" and other.get_attribute("aria-pressed") == "false"
         for source, follower in (("Before", "After"), ("After", "Before")):
             # a pass opens at its first change: start from the top left so the wheel has room on both axes
-            page.evaluate("() => %s.forEach(s => { s.scrollTop = 0; s.scrollLeft = 0; })" % SHOWN_SCROLLERS)
+            page.evaluate(f"() => {SHOWN_SCROLLERS}.forEach(s => {{ s.scrollTop = 0; s.scrollLeft = 0; }})")
             wait_synced(page, 0, 0)
             start, follower_start = scroll_of(page, source), scroll_of(page, follower)
-            page.evaluate("() => { window.__tops = []; const s = document.querySelectorAll('.scroller');"
-                          " s.forEach(p => p.addEventListener('scroll', () => window.__tops.push(p.scrollTop))); }")
+            page.evaluate(
+                "() => { window.__tops = []; const s = document.querySelectorAll('.scroller');"
+                " s.forEach(p => p.addEventListener('scroll', () => window.__tops.push(p.scrollTop))); }"
+            )
             box = pane(page, source).bounding_box()
             page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
             page.mouse.wheel(40, 60)
-            page.wait_for_function("([t, l]) => { const s = document.querySelectorAll('.scroller')[%d];"
-                                   " return s.scrollTop > t && s.scrollLeft > l; }" % (source == "After"), arg=start)
+            page.wait_for_function(
+                "([t, l]) => { const s = document.querySelectorAll('.scroller')[%d];"
+                " return s.scrollTop > t && s.scrollLeft > l; }" % (source == "After"),
+                arg=start,
+            )
             top, left = scroll_of(page, source)
             if layout is split:  # the same rows: the same pixels
                 wait_synced(page, top, left)
                 assert scroll_of(page, follower) == [top, left]
             else:  # stacked panes list their own lines: the follower keeps the same line at its top, and the same left
-                page.wait_for_function("([t, l]) => { const s = document.querySelectorAll('.scroller')[%d];"
-                                       " return s.scrollTop > t && Math.abs(s.scrollLeft - l) < 1; }" % (follower == "After"),
-                                       arg=[follower_start[0], left])
+                page.wait_for_function(
+                    "([t, l]) => { const s = document.querySelectorAll('.scroller')[%d];"
+                    " return s.scrollTop > t && Math.abs(s.scrollLeft - l) < 1; }" % (follower == "After"),
+                    arg=[follower_start[0], left],
+                )
             tops = page.evaluate("() => window.__tops")  # no feedback: positions only ever grow
             assert tops == sorted(tops), tops
     assert scroll_of(page, "Before")[0] > 0 and scroll_of(page, "Before")[1] > 0
@@ -301,6 +319,7 @@ def test_line_numbers_and_change_markers(open_report):
 
 # ---- function selector ------------------------------------------------------------------------
 
+
 def options(page):
     return combobox(page).locator("option").all_inner_texts()
 
@@ -310,7 +329,10 @@ def test_function_selector_scopes_and_is_retained(open_report):
     labels = options(page)
     assert labels[0] == "Whole file"
     assert [re.search(r"tiny_add\.\w+", x).group() for x in labels[1:]] == [
-        "tiny_add.main", "tiny_add.kernel_add", "tiny_add.kernel_mul"]
+        "tiny_add.main",
+        "tiny_add.kernel_add",
+        "tiny_add.kernel_mul",
+    ]
     changed = [x for x in labels[1:] if x.startswith("●")]
     assert len(changed) == 2 and "kernel_mul" not in " ".join(changed)
     combobox(page).select_option("tiny_add.kernel_add")
@@ -396,6 +418,7 @@ def test_copy_with_clipboard_api_includes_folded_lines(open_report):
 
 # ---- folding ----------------------------------------------------------------------------------
 
+
 def test_folds_reveal_and_expand_collapse_all(open_report):
     page = open_report(FUNCTIONS).page
     select_pass(page, "04")  # only kernel_mul changed: everything above it folds
@@ -416,6 +439,7 @@ def test_folds_reveal_and_expand_collapse_all(open_report):
 
 
 # ---- warnings, themes, looks ------------------------------------------------------------------
+
 
 def test_warnings_panel_shows_the_log(open_report):
     page = open_report(FUNCTIONS).page
@@ -454,17 +478,27 @@ def test_long_pass_name_and_long_line_keep_the_layout(open_report):
     overflow = page.evaluate("() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]")
     assert overflow[0] <= overflow[1]
     width = page.viewport_size["width"]
-    for target in (heading(page), current(page), page.get_by_role("button", name="Copy full source (after)"),
-                   pane(page, "After")):
+    for target in (
+        heading(page),
+        current(page),
+        page.get_by_role("button", name="Copy full source (after)"),
+        pane(page, "After"),
+    ):
         box = target.bounding_box()
         assert box["x"] + box["width"] <= width, target
     scroller = pane(page, "After").locator(".scroller")
     assert scroller.evaluate("s => s.scrollWidth > s.clientWidth")  # the 300-character line scrolls inside
 
 
-@pytest.mark.parametrize("case", sorted(p.parent.relative_to(FIXTURES).as_posix()
-                                        for folder in ("real", "viewer") for p in FIXTURES.glob(f"{folder}/*/passes_dump")
-                                        if any(p.glob("01_after_*.py"))))  # a frontend-only dump has nothing to step
+@pytest.mark.parametrize(
+    "case",
+    sorted(
+        p.parent.relative_to(FIXTURES).as_posix()
+        for folder in ("real", "viewer")
+        for p in FIXTURES.glob(f"{folder}/*/passes_dump")
+        if any(p.glob("01_after_*.py"))
+    ),
+)  # a frontend-only dump has nothing to step
 def test_every_fixture_steps_through_without_errors(open_report, case):
     opened = open_report(case)
     page = opened.page
@@ -556,8 +590,13 @@ def test_search_counts_matching_lines_in_every_pass(open_report):
     for button in pass_buttons(page).all():
         label = button.inner_text().split()[0]
         badge = button.locator(".hits").inner_text()
-        arrow = "\u25b2" if count[label] > count[f"{int(label) - 1:02d}"] else \
-            "\u25bc" if count[label] < count[f"{int(label) - 1:02d}"] else ""
+        arrow = (
+            "\u25b2"
+            if count[label] > count[f"{int(label) - 1:02d}"]
+            else "\u25bc"
+            if count[label] < count[f"{int(label) - 1:02d}"]
+            else ""
+        )
         assert badge == f"{arrow}{count[label]}", label
 
 

@@ -25,15 +25,23 @@ def warnings_region(page):
 
 
 def test_a_warning_past_the_end_of_the_snapshot_says_so(open_report, tmp_path):
-    log = ("01_after_Edit.py:999:1: warning: far past the end\n"
-           "01_after_Edit.py:2:1: warning: on the last line\n")
-    page = open_report(write(tmp_path, {
-        "00_frontend.py": "a\nb\n", "01_after_Edit.py": "a\nc\n", "01_after_Edit.log": log,
-    })).page
+    log = "01_after_Edit.py:999:1: warning: far past the end\n01_after_Edit.py:2:1: warning: on the last line\n"
+    page = open_report(
+        write(
+            tmp_path,
+            {
+                "00_frontend.py": "a\nb\n",
+                "01_after_Edit.py": "a\nc\n",
+                "01_after_Edit.log": log,
+            },
+        )
+    ).page
     panel = warnings_region(page)
     assert panel.get_by_role("button").all_inner_texts() == ["01_after_Edit.py:2:1: warning: on the last line"]
     text = panel.locator("pre").inner_text()
-    assert "01_after_Edit.py:999:1: warning: far past the end \u2014 line 999 is not in 01_after_Edit.py (2 lines)" in text
+    assert (
+        "01_after_Edit.py:999:1: warning: far past the end \u2014 line 999 is not in 01_after_Edit.py (2 lines)" in text
+    )
     panel.get_by_role("button", name=re.compile("on the last line")).click()
     assert page.get_by_role("region", name="After").locator(".row.warned .ln").all_inner_texts() == ["2"]
 
@@ -42,10 +50,19 @@ def test_a_long_log_is_built_as_it_scrolls(open_report, tmp_path):
     lines = [f"note {k}: nothing to see" for k in range(5000)]
     lines[4990] = "01_after_Edit.py:25:1: warning: near the end of the log"
     log = "\n".join(lines) + "\n"
-    page = open_report(write(tmp_path, {
-        "00_frontend.py": PROGRAM, "01_after_Edit.py": PROGRAM.replace("x_5 =", "y_5 ="), "01_after_Edit.log": log,
-        "02_after_Same.py": PROGRAM.replace("x_5 =", "y_5 ="), "02_after_Same.log": "just one line\n",
-    }), fragment="#pass=01").page
+    page = open_report(
+        write(
+            tmp_path,
+            {
+                "00_frontend.py": PROGRAM,
+                "01_after_Edit.py": PROGRAM.replace("x_5 =", "y_5 ="),
+                "01_after_Edit.log": log,
+                "02_after_Same.py": PROGRAM.replace("x_5 =", "y_5 ="),
+                "02_after_Same.log": "just one line\n",
+            },
+        ),
+        fragment="#pass=01",
+    ).page
     panel, pre = warnings_region(page), warnings_region(page).locator("pre")
     built = pre.evaluate("node => node.textContent.split('\\n').length")
     assert built < len(lines) // 10  # a pass switch builds the start of the log, not all of it

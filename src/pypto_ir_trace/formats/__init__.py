@@ -36,11 +36,27 @@ class Format:
 FORMATS = {
     record.name: record
     for record in (
-        Format("pypto", "a PyPTO passes_dump", LANGUAGES["python"], pypto.looks_like, pypto.read, pypto.anchors,
-               ("level",), pypto.level_marks, pypto.dump_level, pypto.implicit_marks),
+        Format(
+            "pypto",
+            "a PyPTO passes_dump",
+            LANGUAGES["python"],
+            pypto.looks_like,
+            pypto.read,
+            pypto.anchors,
+            ("level",),
+            pypto.level_marks,
+            pypto.dump_level,
+            pypto.implicit_marks,
+        ),
         Format("mlir-tree", "an MLIR tree dump", LANGUAGES["mlir"], mlir.looks_like_tree, mlir.read_tree, mlir.anchors),
-        Format("mlir-stream", "an MLIR after-all stream", LANGUAGES["mlir"], mlir.looks_like_stream, mlir.read_stream,
-               mlir.anchors),
+        Format(
+            "mlir-stream",
+            "an MLIR after-all stream",
+            LANGUAGES["mlir"],
+            mlir.looks_like_stream,
+            mlir.read_stream,
+            mlir.anchors,
+        ),
     )
 }
 

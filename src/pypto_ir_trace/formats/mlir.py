@@ -656,8 +656,7 @@ def _cut(source_text: str, entry: _Entry) -> str | None:
     lines, _ = split_lines(source_text)
     indent = len(lines[region.def_line]) - len(lines[region.def_line].lstrip(" "))
     body = [
-        line[indent:] if not line[:indent].strip() else line.lstrip(" ")
-        for line in lines[region.start : region.end]
+        line[indent:] if not line[:indent].strip() else line.lstrip(" ") for line in lines[region.start : region.end]
     ]
     return _without_aliases("".join(line + "\n" for line in body) + "\n", lines)
 
@@ -705,7 +704,11 @@ def _moved(regions: tuple, region, own: tuple, length: int, dropped: int) -> tup
     """The regions after `region` was replaced by `length` lines (its local dump's regions `own`, header at row
     0) and `dropped` alias lines above every op went: found without parsing the text again (a big module,
     spliced once per local dump). None when the op holds other regions or its dump names it otherwise."""
-    if len(own) != 1 or own[0].end - own[0].start != length or own[0].key.rsplit("::", 1)[-1] != region.key.rsplit("::", 1)[-1]:
+    if (
+        len(own) != 1
+        or own[0].end - own[0].start != length
+        or own[0].key.rsplit("::", 1)[-1] != region.key.rsplit("::", 1)[-1]
+    ):
         return None
     delta = length - (region.end - region.start)
     moved = []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 from bisect import bisect_right
@@ -93,7 +94,11 @@ def _numbered_files(root: Path) -> set[str]:
         if entry.is_dir():
             raise DumpError(f"{entry.name} in {root} is a directory, not a snapshot file")
         if not entry.is_file():
-            kind = "a broken symbolic link" if entry.is_symlink() and not os.path.exists(entry.path) else "not a regular file"
+            kind = (
+                "a broken symbolic link"
+                if entry.is_symlink() and not os.path.exists(entry.path)
+                else "not a regular file"
+            )
             raise DumpError(f"{entry.name} in {root} is {kind}")
         names.add(entry.name)
     return names
@@ -104,7 +109,9 @@ def _snapshot_entries(root: Path, names: set[str]) -> list[tuple[int, str, str, 
     for filename in sorted(n for n in names if n.endswith(".py")):
         match = _SNAPSHOT.match(filename)
         if match is None:
-            raise DumpError(f"unexpected snapshot name {filename} in {root} (want 00_frontend.py or NN_after_<Pass>.py)")
+            raise DumpError(
+                f"unexpected snapshot name {filename} in {root} (want 00_frontend.py or NN_after_<Pass>.py)"
+            )
         label = match["label"]
         index = int(label)
         if (index == 0) != bool(match["frontend"]):
@@ -116,7 +123,7 @@ def _snapshot_entries(root: Path, names: set[str]) -> list[tuple[int, str, str, 
     if 0 not in by_index:
         raise DumpError(f"no {FRONTEND} in {root}: is this a passes_dump/ directory?")
     indices = sorted(by_index)
-    for previous, current in zip(indices, indices[1:]):
+    for previous, current in itertools.pairwise(indices):
         if current != previous + 1:
             raise DumpError(
                 f"snapshot index gap in {root}: missing {_gap(previous, current, len(by_index[previous][0]))} "
@@ -127,7 +134,7 @@ def _snapshot_entries(root: Path, names: set[str]) -> list[tuple[int, str, str, 
 
 def _gap(previous: int, current: int, width: int) -> str:
     """The missing indices, padded like the file before the gap; a long gap by its bounds (constant size)."""
-    label = lambda i: str(i).zfill(width)  # noqa: E731
+    label = lambda i: str(i).zfill(width)
     if current - previous - 1 <= LISTED_GAP:
         return ", ".join(label(i) for i in range(previous + 1, current))
     return f"{label(previous + 1)} .. {label(current - 1)}"

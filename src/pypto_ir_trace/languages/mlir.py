@@ -189,10 +189,13 @@ def _off_layout_line(region: Region, lines: list[str]) -> int | None:
     indent = indent_of(lines[region.def_line])
     for row in range(region.def_line + 1, last):
         line = lines[row]
-        if line.strip() and indent_of(line) <= indent and not (indent_of(line) == indent and line.lstrip().startswith("^")):
+        if (
+            line.strip()
+            and indent_of(line) <= indent
+            and not (indent_of(line) == indent and line.lstrip().startswith("^"))
+        ):
             return row
     closing = lines[last]
     if indent_of(closing) != indent or not closing.lstrip().startswith("}"):
         return last
     return None
-

@@ -205,4 +205,3 @@ def _is_free(tree: Tree, row: int, column: int) -> bool:
             if node.start_point <= (row, column) < node.end_point or node.start_point == (row, column):
                 return True
     return False
-
