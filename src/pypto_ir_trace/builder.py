@@ -40,7 +40,7 @@ class _Lines:
     def intern(self, lines: list[str]) -> tuple[list[int], list[tuple[int, int]]]:
         """Line ids, and the [first, stop) row ranges of lines never seen before (only those get highlighted)."""
         table, texts = self.ids, self.texts
-        ids = list(map(table.get, lines))
+        ids: list = list(map(table.get, lines))  # None until interned below
         new_rows: list[tuple[int, int]] = []
         first = stop = -1  # the run of new rows being gathered
         for row in [row for row, line_id in enumerate(ids) if line_id is None]:

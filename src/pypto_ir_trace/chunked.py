@@ -126,7 +126,7 @@ class PieceReader:
         regions = [
             replace(r, start=r.start + first, end=r.end + first, def_line=r.def_line + first)
             for key, (first, _, _) in zip(keys, pieces)
-            for r in self._known[key]
+            for r in self._known[key] or ()  # none is None: checked above
         ]
         return Structure(tuple(_rekeyed(regions)))
 

@@ -144,9 +144,9 @@ def _diff_lines(builder: _Builder, key, before, b_lo, b_hi, after, a_lo, a_hi, l
             builder.change(key, b_lo + block.a_start, block.a_len, a_lo + block.b_start, block.b_len)
 
 
-def _tokens(lines: list[int], regions: tuple[Region, ...]) -> tuple[list[object], list[int]]:
+def _tokens(lines: list[int], regions: tuple[Region, ...]) -> tuple[list[int | tuple[str, str]], list[int]]:
     """Outside lines as their ids, each region as ("region", key); with each token's first line."""
-    tokens: list[object] = []
+    tokens: list[int | tuple[str, str]] = []
     starts: list[int] = []
     line = 0
     for region in regions:
@@ -160,14 +160,15 @@ def _tokens(lines: list[int], regions: tuple[Region, ...]) -> tuple[list[object]
     return tokens, starts
 
 
-def _runs(tokens: list[object], lo: int, hi: int):
+def _runs(tokens: list[int | tuple[str, str]], lo: int, hi: int):
     """Split tokens[lo:hi] into (None, start, stop) runs of outside lines and (key, t, t + 1) regions."""
     run_start = lo
     for t in range(lo, hi):
-        if isinstance(tokens[t], tuple):
+        token = tokens[t]
+        if isinstance(token, tuple):
             if t > run_start:
                 yield None, run_start, t
-            yield tokens[t][1], t, t + 1
+            yield token[1], t, t + 1
             run_start = t + 1
     if hi > run_start:
         yield None, run_start, hi
@@ -182,6 +183,7 @@ def _diff_by_region(builder: _Builder, before, before_regions, after, after_regi
     def expand(key: str) -> None:
         old, new = b_by_key.get(key), a_by_key.get(key)
         if old is None:
+            assert new is not None  # every key comes from one side or the other
             builder.change(key, 0, 0, new.start, new.end - new.start)
         elif new is None:
             builder.change(key, old.start, old.end - old.start, 0, 0)

@@ -33,7 +33,7 @@ class Snapshot:
     @property
     def text(self) -> str:
         """Decoded, without a BOM or the header lines, newlines as in the file."""
-        text = self.content if self.content is not None else read_text(self.path)
+        text = self.content if self.content is not None else read_text(snapshot_path(self.path))
         for _ in range(self.header_lines):
             text = text[text.find("\n") + 1 :] if "\n" in text else ""
         return text
@@ -91,6 +91,12 @@ def read_bytes(path: Path) -> bytes:
         return path.read_bytes()
     except OSError as err:
         raise DumpError(f"cannot read {path}: {err.strerror or err}") from None
+
+
+def snapshot_path(path: Path | None) -> Path:
+    """A snapshot without content has a path: discovery gives one or the other."""
+    assert path is not None, "a snapshot has content or a path"
+    return path
 
 
 def read_text(path: Path) -> str:

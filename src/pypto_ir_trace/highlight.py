@@ -31,7 +31,7 @@ def _query(language) -> Query:
 def classes() -> tuple[str, ...]:
     """Capture names of every language's highlight query in a fixed order; a span stores its class as
     an index into this tuple (one table for the whole report, whatever languages its pipelines use)."""
-    names = set()
+    names: set[str] = set()
     for language in LANGUAGES.values():
         query = _query(language)
         names.update(query.capture_name(i) for i in range(query.capture_count))

@@ -176,14 +176,25 @@ def _runs(runs: Runs) -> dict:
 
 
 def _run_row(row: RunRow) -> dict:
-    entry = {"this": row.this, "baseline": row.baseline, "same": row.identical, "ins": row.inserted, "del": row.deleted}
+    entry: dict[str, object] = {
+        "this": row.this,
+        "baseline": row.baseline,
+        "same": row.identical,
+        "ins": row.inserted,
+        "del": row.deleted,
+    }
     if row.renamed:  # absent otherwise: PyPTO's runs are unchanged
         entry["renamed"] = [list(pair) for pair in row.renamed]
     return entry
 
 
 def _pipeline(pipeline: Pipeline) -> dict:
-    entry = {"name": pipeline.name, "format": pipeline.format, "title": pipeline.title, "input": pipeline.input_file}
+    entry: dict[str, object] = {
+        "name": pipeline.name,
+        "format": pipeline.format,
+        "title": pipeline.title,
+        "input": pipeline.input_file,
+    }
     if pipeline.input_label != "00":
         entry["inputLabel"] = pipeline.input_label
     if pipeline.level:

@@ -104,7 +104,8 @@ def run(
     )
     temp = outdir.temporary(target)
     try:
-        listed, left_out = [], set()
+        listed: list[Program] = []
+        left_out: set[str] = set()
         for name in names:
             listed.append(_program(name, ours.get(name), theirs.get(name), format_name, context, temp, left_out))
             if progress:
@@ -168,6 +169,7 @@ def _passes(report: Report) -> tuple[int, int]:
 
 def _summary(name: str, file: str, report: Report) -> Program:
     runs = report.runs
+    assert runs is not None  # a report of two runs
     differing = sum(not row.identical for row in runs.rows)
     status = "identical" if runs.inputs.identical and not differing else "differs"
     first, found = "", None
@@ -193,6 +195,7 @@ def _summary(name: str, file: str, report: Report) -> Program:
 
 def row_name(report: Report, row) -> str:
     """How a row is named: this run's pass label and name, or the baseline's for a pass only it runs."""
+    assert report.runs is not None  # a report of two runs
     if row.this is not None:
         p = report.pipelines[report.runs.this].passes[row.this]
         return f"{p.label} {p.name}"

@@ -34,7 +34,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from .. import structure
-from ..dump import Dump, DumpError, Snapshot, read_text, split_lines
+from ..dump import Dump, DumpError, Snapshot, read_text, snapshot_path, split_lines
 from ..languages import MLIR
 from ..languages import mlir as language
 
@@ -211,6 +211,7 @@ def read_stream(path: Path) -> Dump:
         diag = _first_diagnostic(lines, start + 1, stop)
         content = "".join(line + "\n" for line in lines[start:diag])
         header = parse_header(lines[start])
+        assert header is not None  # starts are the lines that parse as headers
         dumps.append(
             _Entry(
                 header=header,
@@ -494,7 +495,7 @@ class _Entry:
     where: str  # the op folder's name, for the detail of a local dump
 
     def text(self) -> str:
-        return self.content if self.content is not None else read_text(self.path)
+        return self.content if self.content is not None else read_text(snapshot_path(self.path))
 
 
 def _dump(source: Path, entries: list[_Entry], notes: list[str], format_name: str) -> Dump:
@@ -552,7 +553,7 @@ def _dump(source: Path, entries: list[_Entry], notes: list[str], format_name: st
     return Dump(title=_title(source), snapshots=tuple(snapshots), format=format_name, notes=tuple(notes))
 
 
-def _bases(entries: list[_Entry]) -> tuple[list[tuple[int | None, str | None]], list[str], int, str, list[str]]:
+def _bases(entries: list[_Entry]) -> tuple[list[tuple[int | None, str | None, str]], list[str], int, str, list[str]]:
     """(base index, base text, what that text is) for each entry, snapshot indices counting the empty input as 0; the local
     dumps that had nothing to cut their op from; how many whole dumps could not be given the local dumps
     before them (diffed against the previous whole dump, so they also show what those passes changed);
