@@ -12,6 +12,7 @@ from pathlib import Path
 from . import __version__, builder, output, programs, render, structure
 from .dump import DumpError, display_title, split_lines
 from .formats import FORMATS, format_of, load, units_of
+from .terminal import visible
 
 PROG = "pypto-ir-trace"
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
@@ -127,8 +128,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _say(kind: str, message: str) -> None:
-    text = " ".join(message.split()) if kind != "note" else message
-    print(f"{PROG}: {kind}: {text}", file=sys.stderr)
+    """One line on stderr; dump text and file names in it are shown with their control characters escaped."""
+    print(f"{PROG}: {kind}: {visible(message.strip())}", file=sys.stderr)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -188,7 +189,7 @@ def _run(args: argparse.Namespace) -> int:
     if not args.quiet:
         where = "the report to stdout" if args.output == output.STDOUT else args.output
         scope = f"the {dumps[0].name} pipelines" if left_out else "the two runs"
-        print(f"{PROG}: wrote {where}: {_summary(report, scope)}", file=sys.stderr)
+        print(visible(f"{PROG}: wrote {where}: {_summary(report, scope)}"), file=sys.stderr)
     return EXIT_OK
 
 
@@ -251,7 +252,7 @@ def _print_structure(dump) -> None:
         lines, _ = split_lines(snapshot.text)
         found = language.analyze(structure.parse(lines, language), lines)
         verdict = "trusted" if found.trusted else f"UNTRUSTED: {found.reason}"
-        print(f"{snapshot.filename}: {len(lines)} lines, {len(found.regions)} regions, {verdict}")
+        print(visible(f"{snapshot.filename}: {len(lines)} lines, {len(found.regions)} regions, {verdict}"))
         for region in found.regions:
             note = f"  ({region.error})" if region.error else ""
-            print(f"  {region.start + 1:>6}-{region.end:<6} {region.kind:<8} {region.key}{note}")
+            print(visible(f"  {region.start + 1:>6}-{region.end:<6} {region.kind:<8} {region.key}{note}"))

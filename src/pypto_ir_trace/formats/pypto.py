@@ -11,8 +11,9 @@ from pathlib import Path
 from ..dump import Dump, DumpError, Snapshot, display_title, read_warnings
 
 # File naming is the compiler's contract, not language knowledge.
-_NUMBERED = re.compile(r"^(\d+)_.*\.(py|log)$")
-_SNAPSHOT = re.compile(r"^(?P<label>\d+)_(?:(?P<frontend>frontend)|after_(?P<name>.+))\.py$")
+# File names may hold any character but "/" (a newline too): DOTALL and \Z, never "$" that stops before one.
+_NUMBERED = re.compile(r"^(\d+)_.*\.(py|log)\Z", re.DOTALL)
+_SNAPSHOT = re.compile(r"^(?P<label>\d+)_(?:(?P<frontend>frontend)|after_(?P<name>.+))\.py\Z", re.DOTALL)
 # A warnings line: `file:line:col: warning: message` (PyPTO's log format).
 _LOG_LINE = re.compile(r"(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+): (?P<message>.*)")
 FRONTEND = "00_frontend.py"
