@@ -200,3 +200,21 @@ def test_no_progress_when_stderr_is_not_a_terminal(tmp_path, monkeypatch, capsys
     err = capsys.readouterr().err
     assert "\r" not in err and "\x1b" not in err
     assert err.splitlines()[-1] == f"pypto-ir-trace: wrote {tmp_path / 'r.html'}: 49 passes, 11 changed"
+
+
+@pytest.mark.parametrize(
+    "args, named",
+    [
+        ([""], "passes_dump"),
+        ([str(SPLIT_K), "-o", ""], "-o/--output"),
+        ([str(SPLIT_K), "--baseline", ""], "--baseline"),
+    ],
+    ids=["input", "output", "baseline"],
+)
+def test_an_empty_path_is_an_argument_error(tmp_path, args, named):
+    """ "" would mean the current directory as input, or the default report as output: never what was meant."""
+    result = run(*args, cwd=tmp_path)
+    assert result.returncode == 2
+    line = one_error_line(result.stderr)
+    assert named in line and "must not be empty" in line
+    assert list(tmp_path.iterdir()) == []

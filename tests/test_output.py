@@ -369,3 +369,27 @@ def test_an_output_path_that_is_a_directory_is_an_error(tmp_path, capsys):
     assert cli.main([str(SPLIT_K), "-o", str(tmp_path / "r.html")]) == 1
     assert error_line(capsys.readouterr().err).endswith(f"output path is a directory: {tmp_path / 'r.html'}")
     assert [p.name for p in tmp_path.iterdir()] == ["r.html"] and (tmp_path / "r.html").is_dir()
+
+
+class _LeavingReader(io.TextIOWrapper):
+    """Stdout whose reader has gone (`| head -c 10` once head exits): every write fails with EPIPE."""
+
+    def __init__(self) -> None:
+        super().__init__(io.BytesIO(), encoding="utf-8")
+
+    def write(self, text):
+        raise BrokenPipeError(32, "Broken pipe")
+
+    @property
+    def buffer(self):
+        return self
+
+    def flush(self):
+        pass
+
+
+def test_a_report_the_reader_left_before_is_not_said_to_be_written(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdout", _LeavingReader())
+    assert cli.main([str(SPLIT_K), "-o", "-"]) == 0  # ends quietly, as shell tools do
+    err = capsys.readouterr().err
+    assert "wrote" not in err and "error" not in err

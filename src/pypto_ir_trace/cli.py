@@ -49,6 +49,13 @@ class _Parser(argparse.ArgumentParser):
         raise _UsageError(message)
 
 
+def _path(value: str) -> str:
+    """A path argument; an empty one would silently mean the current directory or the default report."""
+    if not value:
+        raise argparse.ArgumentTypeError("must not be empty")
+    return value
+
+
 def _context(value: str) -> int:
     try:
         number = int(value)
@@ -65,10 +72,13 @@ def _arguments() -> argparse.ArgumentParser:
         description="Render a PyPTO passes_dump/ directory as one self-contained HTML report: "
         "which pass changed what, in order.",
     )
-    parser.add_argument("passes_dump", help="the dump directory: 00_frontend.py, 01_after_*.py, ... with no index gaps")
+    parser.add_argument(
+        "passes_dump", type=_path, help="the dump directory: 00_frontend.py, 01_after_*.py, ... with no index gaps"
+    )
     parser.add_argument(
         "-o",
         "--output",
+        type=_path,
         default=None,
         metavar="PATH",
         help=f"report path (default: {DEFAULT_OUTPUT}), - for stdout; its directory must already exist "
@@ -85,6 +95,7 @@ def _arguments() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--baseline",
+        type=_path,
         metavar="OTHER_DUMP",
         default=None,
         help="compare with another run of the same program: the first pass where the two differ, "
@@ -185,8 +196,8 @@ def _run(args: argparse.Namespace) -> int:
     finally:
         if progress:
             progress.clear()
-    output.write(args.output, page)
-    if not args.quiet:
+    whole = output.write(args.output, page)
+    if whole and not args.quiet:  # a reader that left early (`| head`) did not get the report: say nothing
         where = "the report to stdout" if args.output == output.STDOUT else args.output
         scope = f"the {dumps[0].name} pipelines" if left_out else "the two runs"
         print(visible(f"{PROG}: wrote {where}: {_summary(report, scope)}"), file=sys.stderr)

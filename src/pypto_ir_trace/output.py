@@ -9,6 +9,7 @@ import secrets
 import stat
 import sys
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 STDOUT = "-"
@@ -42,28 +43,37 @@ def check(path: str, keep: Iterable[Path] = ()) -> None:
             raise OutputError(f"refusing to write the report over {file}, a file of the dump being read (-o {path})")
 
 
-def write(path: str, text: str) -> None:
+def write(path: str, text: str) -> bool:
     """Put the report at path: '-' is stdout, an existing device or FIFO is written in place, anything else
-    (a new file, a regular file, the end of a chain of symlinks) is replaced atomically."""
+    (a new file, a regular file, the end of a chain of symlinks) is replaced atomically. False when stdout's
+    reader left before the whole report reached it."""
     if path == STDOUT:
-        with reader_may_leave():
+        with reader_may_leave() as delivery:
             _write_stdout(text)
-        return
+        return delivery.whole
     data = text.encode("utf-8")
     if (kind := _kind(path)) != "file":
         _write_in_place(path, data, kind)
     else:
         _replace(path, data)
+    return True
+
+
+@dataclass
+class Delivery:
+    whole: bool = True  # False once stdout's reader has gone
 
 
 @contextlib.contextmanager
-def reader_may_leave() -> Iterator[None]:
+def reader_may_leave() -> Iterator[Delivery]:
     """Stdout's reader may stop early (`| head`): then end quietly, as shell tools do, not with an error."""
+    delivery = Delivery()
     try:
-        yield
+        yield delivery
         if sys.stdout is not None:
             sys.stdout.flush()
     except BrokenPipeError:
+        delivery.whole = False
         # Python flushes stdout again at exit; a closed stdout is skipped instead of failing once more
         with contextlib.suppress(OSError):
             sys.stdout.close()
