@@ -3,6 +3,7 @@ an input root by any spelling, and replacing a previous one removes only what th
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import shutil
@@ -11,6 +12,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 
@@ -190,3 +192,47 @@ def test_a_stopped_run_leaves_no_temporary_directory(tmp_path, sent, code):
     assert proc.returncode == code and "Traceback" not in err
     assert err.strip().splitlines()[-1] in ("pypto-ir-trace: error: terminated", "pypto-ir-trace: error: interrupted")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["new", "old"]
+
+
+def test_program_and_output_names_at_the_file_name_limit(tmp_path, capsys):
+    """84 CJK characters make 252 bytes: legal names whose report (`.html`) or temporary name would not fit."""
+    long_a, long_b = "核" * 84, "核" * 83 + "心"
+    new, old = tmp_path / "new", tmp_path / "old"
+    for root in (new, old):
+        for name in (long_a, long_b, "short"):
+            shutil.copytree(PROGRAM, root / name)
+    out = tmp_path / ("报" * 84)
+    code, err = run(capsys, str(new), "--baseline", str(old), "-o", str(out))
+    assert code == 0, err
+    files = sorted(p.name for p in out.iterdir())
+    assert "short.html" in files and len(files) == 5  # index, manifest, three reports, none lost to a clash
+    assert all(len(os.fsencode(name)) <= 255 for name in files)
+    page = (out / "index.html").read_text(encoding="utf-8")
+    for name in files:
+        if name.endswith(".html") and name != "index.html":
+            assert f'href="{quote(name)}"' in page  # each shortened report is linked from the index
+    again = tmp_path / "again"
+    assert run(capsys, str(new), "--baseline", str(old), "-o", str(again))[0] == 0
+    assert sorted(p.name for p in again.iterdir()) == files  # the shortened names are stable
+
+
+@pytest.mark.parametrize(
+    "failure, where",
+    [(errno.ENOSPC, "write_text"), (errno.EACCES, "mkdir")],
+    ids=["no space left", "permission denied"],
+)
+def test_write_errors_name_the_directory_given_not_a_temporary_one(tmp_path, capsys, monkeypatch, failure, where):
+    new, old = roots(tmp_path / "in")
+    out = tmp_path / "reports"
+    real = getattr(Path, where)
+
+    def refuse(path, *args, **kwargs):
+        if path.parent == tmp_path or path.parent.parent == tmp_path:  # the output's side, not the inputs'
+            raise OSError(failure, os.strerror(failure), str(path))
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(Path, where, refuse)
+    code, err = run(capsys, str(new), "--baseline", str(old), "-o", str(out))
+    assert code == 1 and f"cannot write the reports to {out}: {os.strerror(failure)}" in err
+    assert ".reports." not in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in"]

@@ -3,6 +3,7 @@ previous one only when everything in it was written by this tool (a manifest lis
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -44,16 +45,44 @@ def temporary(target: Path) -> Path:
             return temp
         except FileExistsError:
             continue
+        except OSError as err:  # name the directory the user gave, not our temporary one
+            raise OutputError(f"cannot write the reports to {target}: {err.strerror or err}") from None
     raise OutputError(f"cannot write the reports to {target}: no free temporary name in {target.parent}")
+
+
+def write(temp: Path, target: Path, name: str, text: str) -> None:
+    """One file of the directory being built; a failure (a full disk) names where the reports were going."""
+    try:
+        (temp / name).write_text(text, encoding="utf-8")
+    except OSError as err:
+        raise OutputError(f"cannot write the reports to {target}: {err.strerror or err} (writing {name})") from None
+
+
+def file_name(stem: str, suffix: str, directory: Path) -> str:
+    """stem + suffix, fitting the file-name limit: a stem too long keeps its start and gains a stable suffix
+    of its digest, so that two long names that share a start stay apart and a rerun names it alike."""
+    name = stem + suffix
+    limit = name_max(directory)
+    if len(os.fsencode(name)) <= limit:
+        return name
+    digest = "~" + hashlib.sha256(os.fsencode(stem)).hexdigest()[:10]
+    return shorten(stem, limit - len(os.fsencode(digest + suffix))) + digest + suffix
 
 
 def publish(temp: Path, target: Path, files: Iterable[str], index: str) -> None:
     """Write the manifest, then swap the new directory in; an old one (all ours, checked again now that the
     run is over) goes only once the new one is in place."""
     manifest = {"generator": f"pypto-ir-trace {__version__}", "files": sorted(files)}
-    (temp / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
-    os.chmod(temp, 0o755)  # the directory is for sharing, like a report file
+    write(temp, target, MANIFEST, json.dumps(manifest, indent=1) + "\n")
     _check_replaceable(target, index)
+    try:
+        os.chmod(temp, 0o755)  # the directory is for sharing, like a report file
+        _swap(temp, target)
+    except OSError as err:
+        raise OutputError(f"cannot write the reports to {target}: {err.strerror or err}") from None
+
+
+def _swap(temp: Path, target: Path) -> None:
     if not target.exists():
         os.rename(temp, target)
         return

@@ -3,6 +3,7 @@ index page and one two-run report per program, written as a whole or not at all.
 
 from __future__ import annotations
 
+import functools
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -106,11 +107,13 @@ def run(
     try:
         listed: list[Program] = []
         left_out: set[str] = set()
+        save = functools.partial(outdir.write, temp, target)
         for name in names:
-            listed.append(_program(name, ours.get(name), theirs.get(name), format_name, context, temp, left_out))
+            file = _file_name(name, temp)
+            listed.append(_program(name, file, ours.get(name), theirs.get(name), format_name, context, save, left_out))
             if progress:
                 progress(len(listed), len(names))
-        (temp / INDEX).write_text(index.render(listed, _title(roots[0]), _title(roots[1])), encoding="utf-8")
+        outdir.write(temp, target, INDEX, index.render(listed, _title(roots[0]), _title(roots[1])))
         outdir.publish(temp, target, [INDEX, *(program.report for program in listed)], INDEX)
     except BaseException:
         shutil.rmtree(temp, ignore_errors=True)
@@ -128,14 +131,14 @@ def _title(root: Path) -> str:
 
 def _program(
     name: str,
+    file: str,
     ours: Path | None,
     theirs: Path | None,
     format_name: str | None,
     context: int,
-    directory: Path,
+    save: Callable[[str, str], None],
     left_out: set[str],
 ) -> Program:
-    file = _file_name(name)
     this = load(ours, format_name) if ours else ()
     baseline = load(theirs, format_name) if theirs else ()
     if this and baseline:
@@ -144,7 +147,7 @@ def _program(
         left_out.update(not_compared(this, baseline))
     else:
         report = builder.build(this or baseline, context)
-    (directory / file).write_text(render.render(report), encoding="utf-8")
+    save(file, render.render(report))
     if not (this and baseline):
         return Program(name, "this run only" if this else "baseline only", file, passes=_passes(report))
     return _summary(name, file, report)
@@ -203,6 +206,7 @@ def row_name(report: Report, row) -> str:
     return f"{p.label} {p.name} (baseline only)"
 
 
-def _file_name(program: str) -> str:
-    """`<program>.html`; one more `_` for names made of index and underscores, so none is index.html or another's."""
-    return program + ("_" if program.rstrip("_") == "index" else "") + ".html"
+def _file_name(program: str, directory: Path) -> str:
+    """`<program>.html`; one more `_` for names made of index and underscores, so none is index.html or another's;
+    a name too long for the file system is shortened with a stable suffix."""
+    return outdir.file_name(program + ("_" if program.rstrip("_") == "index" else ""), ".html", directory)
