@@ -376,3 +376,14 @@ def test_each_key_does_one_thing_where_it_works(logic):
             assert (row["scope"], key) not in seen, key
             seen.add((row["scope"], key))
     assert {"j", "k", "ArrowDown", "ArrowUp", "/", "?"} <= {key for scope, key in seen if scope == "page"}
+
+
+def test_case_insensitive_marks_cover_exactly_what_matched_beside_letters_that_change_length(logic):
+    """U+0130 lower-cases to two code units: marks found on the lower-cased line landed on the wrong characters."""
+    line = '\u0130 = load("target here")'
+    _, ranges, hit, _ = logic(SEARCH, ["target", [line]])
+    assert [line[a:b] for a, b in ranges[0]] == ["target"] and hit == [1]
+    _, ranges, _, _ = logic(SEARCH, ["here", [line, "THERE"]])
+    assert [line[a:b] for a, b in ranges[0]] == ["here"] and ranges[1] == [[1, 5]]
+    _, ranges, _, _ = logic(SEARCH, ["a.b(", ["A.B( axb("]])  # the text is literal, never a pattern
+    assert ranges == [[[0, 4]]]

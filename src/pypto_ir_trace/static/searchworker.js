@@ -32,7 +32,11 @@ const IRTraceSearchWorker = (() => {
         const unicode = /[uv]/.test(parsed.flags);
         return line => regexMatches(pattern, unicode, line);
       }
-      return line => textMatches(parsed.fold ? line.toLowerCase() : line, parsed.needle);
+      if (!parsed.fold) return line => textMatches(line, parsed.needle);
+      // Case-insensitive by a regex, not by lower-casing the line: lower-casing changes lengths ("\u0130"
+      // becomes two units), which would put the marks on the wrong characters.
+      const folded = new RegExp(parsed.needle.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"), "gi");
+      return line => regexMatches(folded, false, line);
     }
 
     function textMatches(haystack, needle) {
