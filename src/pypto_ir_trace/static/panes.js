@@ -66,7 +66,10 @@ const IRTracePanes = (() => {
         }
       }
       const anchors = new Map();  // after line -> the warnings that name it
-      for (const { line, message } of pass.anchors) anchors.set(line, [...(anchors.get(line) || []), message]);
+      for (const { line, message } of pass.anchors) {  // pushed: a copy per warning is quadratic on one busy line
+        if (!anchors.has(line)) anchors.set(line, []);
+        anchors.get(line).push(message);
+      }
       const hunks = R.hunks(rows.kind);
       const hunkOf = new Int32Array(rows.kind.length).fill(-1);
       hunks.forEach((hunk, h) => hunkOf.fill(h, hunk.start, hunk.end));
