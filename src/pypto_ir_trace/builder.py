@@ -385,8 +385,16 @@ def _pass(snapshot: Snapshot, before: int, after: int, diff: Diff | None, anchor
         detail=snapshot.detail,
         failed=snapshot.failed,
         warnings=warnings,
-        anchors=tuple(Anchor(*found) for found in anchors(warnings, snapshot.filename)) if warnings else (),
+        anchors=tuple(
+            Anchor(log, min(line, _PAST_ANY_SNAPSHOT), message)
+            for log, line, message in (anchors(warnings, snapshot.filename) if warnings else ())
+        ),
     )
+
+
+# A log may name any line number; the page holds numbers exactly up to 2**53, and any line past this one is
+# past every snapshot alike ("not in the snapshot"), so larger numbers are stored as this one.
+_PAST_ANY_SNAPSHOT = 2**31
 
 
 def _freeze(text: _Working, index: int, passes: list[Pass]) -> Text:

@@ -25,7 +25,11 @@ def warnings_region(page):
 
 
 def test_a_warning_past_the_end_of_the_snapshot_says_so(open_report, tmp_path):
-    log = "01_after_Edit.py:999:1: warning: far past the end\n01_after_Edit.py:2:1: warning: on the last line\n"
+    huge = "99999999999999999999"  # more than the page's numbers hold exactly
+    log = (
+        "01_after_Edit.py:999:1: warning: far past the end\n01_after_Edit.py:2:1: warning: on the last line\n"
+        f"01_after_Edit.py:{huge}:1: warning: huge\n"
+    )
     page = open_report(
         write(
             tmp_path,
@@ -42,6 +46,8 @@ def test_a_warning_past_the_end_of_the_snapshot_says_so(open_report, tmp_path):
     assert (
         "01_after_Edit.py:999:1: warning: far past the end \u2014 line 999 is not in 01_after_Edit.py (2 lines)" in text
     )
+    assert f"{huge}:1: warning: huge \u2014 that line is not in 01_after_Edit.py (2 lines)" in text
+    assert "100000000000000000000" not in text
     panel.get_by_role("button", name=re.compile("on the last line")).click()
     assert page.get_by_role("region", name="After").locator(".row.warned .ln").all_inner_texts() == ["2"]
 

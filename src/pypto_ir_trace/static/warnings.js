@@ -5,6 +5,7 @@
  * snapshot is a button that shows that line, one that names a line past the end says so.
  */
 const IRTraceWarnings = (() => {
+  const PAST_ANY_SNAPSHOT = 2 ** 31;  // builder.py stores any larger line number a log names as this one
   const CHUNK = 200;  // log lines built at once; the panel shows about a dozen
 
   function create(app) {
@@ -65,7 +66,8 @@ const IRTraceWarnings = (() => {
       const row = app.make("span");
       if (line >= length) {  // the log names a line the snapshot does not have: nothing to show
         row.append(text, app.make("span", "warning-missing",
-          ` \u2014 line ${line + 1} is not in ${pass.file} (${length} line${length === 1 ? "" : "s"})`), ending);
+          ` \u2014 ${line < PAST_ANY_SNAPSHOT ? `line ${line + 1}` : "that line"} is not in ${pass.file} ` +
+          `(${length} line${length === 1 ? "" : "s"})`), ending);
         return row;
       }
       const button = app.make("button", "warning-line", text);
