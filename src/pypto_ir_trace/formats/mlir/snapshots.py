@@ -23,6 +23,8 @@ from . import scope
 from .entries import Entry
 from .ops import op_regions
 
+INPUT = "(input not dumped)"  # snapshot 0's file name
+
 
 @dataclass
 class _Bases:
@@ -45,7 +47,7 @@ def dump(source: Path, entries: list[Entry], notes: list[str], format_name: str)
     )
     found = _bases(entries)
     notes.extend(_scope_notes(entries, found))
-    snapshots = [Snapshot(0, "0", "input", "(input not dumped)", "", None, detail="the pipeline's input is not dumped")]
+    snapshots = [Snapshot(0, "0", "input", INPUT, "", None, detail="the pipeline's input is not dumped")]
     for index, (entry, (base, base_text, base_name)) in enumerate(zip(entries, found.of), start=1):
         snapshots.append(
             Snapshot(

@@ -16,6 +16,7 @@ from .entries import Entry
 from .headers import HEADER_PREFIX, HEADER_PROBE, parse_header
 from .ops import single_op
 
+HELP = "a file of --mlir-print-ir-after-all output (stderr, also with -before-all): IR Dump headers start each dump"
 # A diagnostic starts at column 0 with its location: input.mlir:5:3, file.mlir:7, <unknown>:0.
 _DIAGNOSTIC = re.compile(
     r"^(?P<file><unknown>|[^\s:\"]+?):(?P<line>\d+)(?::(?P<col>\d+))?: "

@@ -24,6 +24,10 @@ from .entries import Entry
 from .headers import HEADER_PREFIX, Header, first_line, parse_header
 from .ops import locate, op_regions
 
+HELP = (
+    "an --mlir-print-ir-tree-dir directory: <counters>_<pass>.mlir files, one folder per op (module scope or "
+    "local scope)"
+)
 _TREE_FILE = re.compile(r"^(?P<counters>\d+(?:_\d+)*)_(?P<arg>.+)\.mlir$")
 
 
@@ -49,6 +53,12 @@ def tree_depth(path: Path) -> int | None:
             if regular and match:
                 return len(file.relative_to(path).parts) - 1 - len(match["counters"].split("_"))
     return None
+
+
+def tree_below(path: Path) -> bool:
+    """Whether the tree's top lies in a folder below `path` (a directory holding trees looks like one)."""
+    depth = tree_depth(path)
+    return depth is not None and depth > 0
 
 
 def read_tree(path: Path) -> Dump:
