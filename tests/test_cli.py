@@ -12,6 +12,7 @@ import pytest
 
 from dumptools import PROGRAM, REAL, subprocess_env
 from pypto_ir_trace import cli, render
+from pypto_ir_trace.formats import FORMATS
 
 SPLIT_K = REAL / "advanced_01_split_k_concise" / "passes_dump"
 
@@ -87,6 +88,9 @@ def test_help_lists_the_arguments():
     assert result.returncode == 0
     for word in ("passes_dump", "--output", "--context"):
         assert word in result.stdout
+    described = " ".join(result.stdout.split())
+    for record in FORMATS.values():  # every format, in its record's words
+        assert f"{record.name}: {record.help}" in described
 
 
 @pytest.mark.parametrize(

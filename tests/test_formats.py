@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -137,3 +139,44 @@ def test_a_stream_being_read_is_never_written_over(tmp_path, capsys, name):
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "refusing to write the report over" in err[0]
     assert stream.read_bytes() == original
+
+
+def test_a_file_no_format_recognises_is_read_by_each_format_that_reads_files(tmp_path, monkeypatch):
+    """The single-file fallback asks the records, not one format: a second file reader gets its turn, and
+    the error, when none can read it, says what each made of it."""
+    odd = tmp_path / "odd.log"
+    odd.write_text("what no detection recognises\n", encoding="utf-8")
+    with pytest.raises(DumpError) as raised:
+        load(odd)
+    assert str(raised.value).startswith(f"input is not a directory: {odd}; as an MLIR after-all stream: no IR Dump")
+    stream = FORMATS["mlir-stream"]
+    other = replace(stream, name="other", description="another stream", looks_like=lambda path: False)
+    monkeypatch.setitem(
+        FORMATS, "other", replace(other, read=lambda path: stream.read(MLIR / "multi_func" / "stream.txt"))
+    )
+    assert [dump.format for dump in load(odd)] == ["other"]
+    monkeypatch.setitem(FORMATS, "other", replace(other, read=_refuse))
+    with pytest.raises(DumpError, match=r"; as an MLIR after-all stream: .*; as another stream: not mine either$"):
+        load(odd)
+    for record in (stream, other):
+        monkeypatch.setitem(FORMATS, record.name, replace(record, reads_file=False))
+    with pytest.raises(DumpError, match=r"^input is not a directory: \S+$"):
+        load(odd)
+
+
+def _refuse(path):
+    raise DumpError("not mine either")
+
+
+def test_no_module_after_discovery_names_a_format():
+    """The format records are complete: what the pipeline after discovery needs of a format (its input's label
+    and name, its dump level's words), it asks the record, through the model in the page."""
+    package = Path(cli.__file__).parent
+    own = [package / "formats", package / "languages"]
+    names = "|".join(re.escape(f'"{name}"') for name in FORMATS)
+    # a format's name; PyPTO's advice; the input label given as a value ("00": `= "00"`, `|| "00"`); its file name
+    named = re.compile(rf'{names}|RunConfig|PassDumpLevel\.|[=|]\s*"00"|00_frontend|\\.py\$')
+    for path in sorted(package.rglob("*")):
+        if path.suffix in (".py", ".js", ".j2") and not any(path.is_relative_to(folder) for folder in own):
+            found = named.search(path.read_text(encoding="utf-8"))
+            assert found is None, f"{path.relative_to(package)} names {found.group()}"

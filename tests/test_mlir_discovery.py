@@ -10,6 +10,7 @@ import pytest
 
 from pypto_ir_trace.dump import DumpError, read_text
 from pypto_ir_trace.formats import mlir
+from pypto_ir_trace.formats.mlir import ops, scope
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "mlir"
 TREES = sorted(p.relative_to(FIXTURES).as_posix() for p in FIXTURES.glob("*/*") if p.is_dir())
@@ -968,20 +969,20 @@ def test_a_splice_moves_the_regions_as_a_parse_would_find_them(tmp_path, monkeyp
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
     import gen_mlir
 
-    splice, checked = mlir._splice, []
+    splice, checked = scope.splice, []
 
     def checking(whole, regions, entry):
         found = splice(whole, regions, entry)
         if found is not None:
             text, moved = found
-            fresh = mlir._op_regions(text)
+            fresh = ops.op_regions(text)
             assert [(r.key, r.start, r.end, r.def_line) for r in moved] == [
                 (r.key, r.start, r.end, r.def_line) for r in fresh
             ]
             checked.append(entry.filename)
         return found
 
-    monkeypatch.setattr(mlir, "_splice", checking)
+    monkeypatch.setattr(scope, "splice", checking)
     for program in ("multi_func", "failing_bufferize"):
         mlir.read_tree(FIXTURES / program / "tree_dir_no_module_scope")
         mlir.read_stream(FIXTURES / program / "stream_no_module_scope.txt")

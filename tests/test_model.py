@@ -6,16 +6,19 @@ import ast
 import lzma
 import os
 import tarfile
+from dataclasses import replace
 from itertools import accumulate
 from pathlib import Path
 
 import pytest
 
-from dumptools import CONCISE, PROGRAM, REAL, REPO
+from dumptools import CONCISE, FIXTURES, PROGRAM, REAL, REPO
 from modeltools import build, load_dump, regions, source, text_ids
 from pypto_ir_trace.dump import split_lines
+from pypto_ir_trace.formats import FORMATS
 
 REAL_DUMPS = sorted(REAL.glob("*/passes_dump"))
+MLIR_TREE = FIXTURES / "mlir" / "multi_func" / "tree_dir"
 
 
 def defined_functions(text: str) -> list[list]:
@@ -207,6 +210,27 @@ def test_only_a_concise_dump_carries_implicit_lines(make_dump):
     explicit = "t: pl.Tile[[64], pl.FP32, pl.TileView(fractal=512)] = f()\n"
     data = build(load_dump(make_dump({"00_frontend.py": explicit, "01_after_A.py": explicit + "u = t\n"})))
     assert data["level"] == "EXPLICIT" and "implicit" not in data
+
+
+@pytest.mark.parametrize(
+    "path, label, name",
+    [(REAL / "advanced_01_split_k_concise", "00", "frontend"), (MLIR_TREE, "0", "(input not dumped)")],
+)
+def test_each_pipeline_names_its_input_as_its_format_does(path, label, name):
+    data = build(load_dump(path))
+    assert (data["inputLabel"], data["inputName"]) == (label, name)
+
+
+def test_what_the_page_says_of_the_level_is_the_format_records(make_dump, monkeypatch):
+    """The badge's words and the advice come from the record (the viewer names no format); none without a level."""
+    record = FORMATS["pypto"]
+    assert record.level is not None
+    level = replace(record.level, title=lambda level: f"printed at {level}", advice=lambda level: f"not {level}")
+    monkeypatch.setitem(FORMATS, "pypto", replace(record, input_name="the start", level=level))
+    data = build(load_dump(make_dump(CONCISE)))
+    assert (data["inputName"], data["levelTitle"], data["advice"]) == ("the start", "printed at CONCISE", "not CONCISE")
+    plain = build(load_dump(make_dump({"00_frontend.py": "x = 1\n", "01_after_A.py": "x = 2\n"}, "plain")))
+    assert not {"level", "levelTitle", "advice"} & set(plain)
 
 
 def test_a_text_first_met_as_an_explicit_base_is_rebuilt_without_a_cycle():

@@ -39,7 +39,7 @@ def dump_of(files: dict[str, str]) -> Dump:
         pass_name = "frontend" if index == 0 else rest[len("after_") : -3]
         text = files[name].removeprefix("\ufeff")
         snapshots.append(Snapshot(index, label, pass_name, name, text, log))
-    return Dump("odd/passes_dump", tuple(snapshots))
+    return Dump("odd/passes_dump", tuple(snapshots), format="pypto")
 
 
 def check_exact(before_text: str, after_text: str) -> compare.PassDiff:

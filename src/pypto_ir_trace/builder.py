@@ -233,17 +233,19 @@ def _pipeline(
             step()
         for text in texts:  # also those no pass diff needed: their lines' marks count below
             text.read.finish()
-        level = lines.level(texts[snapshot_text[-1]].ids, record.dump_level) if record.dump_level else None
-        implicit = lines.implicit(
-            [text.ids for text in texts], record.implicit_marks(level) if record.implicit_marks else 0
-        )
+        known = record.level
+        level = lines.level(texts[snapshot_text[-1]].ids, known.of) if known else None
+        implicit = lines.implicit([text.ids for text in texts], known.implicit(level) if known else 0)
         return Pipeline(
             name=name,
             format=dump.format,
             title=dump.title,
             input_file=dump.input_file,
             input_label=dump.snapshots[0].label,
+            input_name=record.input_name,
             level=level,
+            level_title=known.title(level) if known and level else "",
+            advice=known.advice(level) if known and level else "",
             implicit=implicit,
             texts=tuple(_freeze(text, index, passes) for index, text in enumerate(texts)),
             passes=tuple(passes),
@@ -338,7 +340,9 @@ def _facts(
     follows what changed): highlight spans, value names, dump-level marks, as (row, ...) pairs."""
     language = record.language
     spans, marks = [], []
-    query = grammar.query(language.grammar, language.name, "highlights", *record.level_queries)
+    query = grammar.query(
+        language.grammar, language.name, "highlights", *(record.level.queries if record.level else ())
+    )
     # One object per distinct span list: pickle sends a worker's repeats as references, not copies.
     shapes: dict[tuple[int, ...], tuple[int, ...]] = {}
     for first, stop, captures in highlight.walk(tree, rows, query):  # one walk for highlights and marks
@@ -346,8 +350,8 @@ def _facts(
             (row, shapes.setdefault(found, found))
             for row, found in highlight.spans_of(captures, lines, offsets, first, stop, language)
         ]
-        if record.level_marks:
-            marks += record.level_marks(captures, offsets, first, stop)
+        if record.level:
+            marks += record.level.marks(captures, offsets, first, stop)
     names = []
     if language.names_in is not None:
         names = [(row, found) for row, found in enumerate(language.names_in(tree, lines, rows)) if found]

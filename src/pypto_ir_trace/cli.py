@@ -6,12 +6,13 @@ import argparse
 import contextlib
 import signal
 import sys
+import textwrap
 import time
 from pathlib import Path
 
 from . import __version__, builder, output, programs, render, structure
-from .dump import DumpError, display_title, split_lines
-from .formats import FORMATS, format_of, load, units_of
+from .dump import DumpError, split_lines
+from .formats import FORMATS, display_title, format_of, load, units_of
 from .terminal import visible
 
 PROG = "pypto-ir-trace"
@@ -69,12 +70,12 @@ def _context(value: str) -> int:
 def _arguments() -> argparse.ArgumentParser:
     parser = _Parser(
         prog=PROG,
-        description="Render a PyPTO passes_dump/ directory as one self-contained HTML report: "
-        "which pass changed what, in order.",
+        description="Render a compiler's pass dump as one self-contained HTML report: which pass changed what, "
+        "in order.",
+        epilog=_formats_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument(
-        "passes_dump", type=_path, help="the dump directory: 00_frontend.py, 01_after_*.py, ... with no index gaps"
-    )
+    parser.add_argument("passes_dump", type=_path, help="the dump: a directory or a file in one of the formats below")
     parser.add_argument(
         "-o",
         "--output",
@@ -91,7 +92,7 @@ def _arguments() -> argparse.ArgumentParser:
         "--format",
         choices=sorted(FORMATS),
         default=None,
-        help="how to read the input (default: detected from its layout)",
+        help="how to read the input (default: detected from its layout; the formats are below)",
     )
     parser.add_argument(
         "--baseline",
@@ -109,6 +110,12 @@ def _arguments() -> argparse.ArgumentParser:
     parser.add_argument("-q", "--quiet", action="store_true", help="print errors only (no notes, no summary)")
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     return parser
+
+
+def _formats_help() -> str:
+    """One paragraph per format record: its --format name, then what such an input is."""
+    wrap = textwrap.TextWrapper(width=78, initial_indent="  ", subsequent_indent="    ")
+    return "formats:\n" + "\n".join(wrap.fill(f"{record.name}: {record.help}") for record in FORMATS.values())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -159,8 +166,8 @@ def _run(args: argparse.Namespace) -> int:
     if baseline:
         programs.check_formats(dumps, baseline, args.passes_dump, args.baseline)
     for path, side in ((args.passes_dump, dumps), (args.baseline, baseline)):
-        if any(dump.redirected for dump in side):
-            note(f"using {Path(path) / 'passes_dump'}")
+        for inside in sorted({dump.redirected for dump in side} - {""}):
+            note(f"using {Path(path) / inside}")
     if args.dump_structure:
         with output.reader_may_leave():
             for dump in dumps:
@@ -240,12 +247,12 @@ class _Progress:
     """A `passes done / total` line on a terminal, shown once a run takes more than a second."""
 
     def __init__(self, unit: str = "passes", first: int = 1) -> None:
-        self._unit, self._first = unit, first  # snapshots count from the frontend, which is not a pass
+        self._unit, self._first = unit, first  # snapshots count from the input, which is not a pass
         self._start = time.monotonic()
         self._shown = False
 
     def __call__(self, done: int, total: int) -> None:
-        """done / total counts snapshots; the frontend is not a pass."""
+        """done / total counts snapshots; the input is not a pass."""
         if time.monotonic() - self._start > PROGRESS_AFTER:
             sys.stderr.write(f"\r{PROG}: {max(done - self._first, 0)}/{total - self._first} {self._unit}")
             sys.stderr.flush()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")
@@ -47,8 +47,8 @@ class Snapshot:
 class Dump:
     title: str  # display name, never an absolute path
     snapshots: tuple[Snapshot, ...]
-    redirected: bool = False  # the user named a directory above the dump; the format found it inside
-    format: str = "pypto"  # the name of the format record that read it
+    redirected: str = ""  # the folder inside the given directory the dump was found in ("": the directory itself)
+    format: str = field(kw_only=True)  # the name of the format record that read it
     notes: tuple[str, ...] = ()  # what the user must be told (ambiguous order, overwritten files); one line each
     name: str = ""  # the pipeline's name where a report holds several ("PyPTO", a codegen unit); default: title
     files: tuple[Path, ...] = ()  # files read besides the snapshots' own (an MLIR stream): never written over
@@ -115,11 +115,3 @@ def read_warnings(path: Path) -> str:
     """Warnings are informative: a stray undecodable byte must not cost the user the report."""
     text = read_bytes(path).decode("utf-8", errors="replace")
     return text[1:] if text.startswith(_BOM) else text
-
-
-def display_title(root: Path) -> str:
-    """A name for the report header: the folder's name (with its parent's for a generic one), never a full path."""
-    resolved = root.resolve()
-    if resolved.name in ("passes_dump", "ptoas_passes") and resolved.parent.name:
-        return f"{resolved.parent.name}/{resolved.name}"
-    return resolved.name or "dump"

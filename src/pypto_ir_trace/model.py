@@ -94,10 +94,13 @@ class Pipeline:
     title: str
     input_file: str  # the first snapshot's file
     input_label: str  # its label ("00" in a passes_dump; MLIR counts passes from 1, its input is "0")
+    input_name: str  # what the input is, beside its label (Format.input_name: "frontend", "(input not dumped)")
     texts: tuple[Text, ...]
     passes: tuple[Pass, ...]
     notes: tuple[str, ...] = ()
     level: str | None = None  # the detail the compiler printed at (PyPTO: "EXPLICIT" or "CONCISE"), when known
+    level_title: str = ""  # what the level badge says of it (the format's words), set with level
+    advice: str = ""  # the note on a pass changing a line the level leaves implicit: how to see it ("": none)
     # CONCISE only: ids of the lines naming a type whose layout CONCISE leaves out (level.scm's @implicit), sorted;
     # a diff that inserts or deletes one gets the advice to re-dump at EXPLICIT
     implicit: tuple[int, ...] = ()
@@ -194,11 +197,14 @@ def _pipeline(pipeline: Pipeline) -> dict:
         "format": pipeline.format,
         "title": pipeline.title,
         "input": pipeline.input_file,
+        "inputLabel": pipeline.input_label,
+        "inputName": pipeline.input_name,
     }
-    if pipeline.input_label != "00":
-        entry["inputLabel"] = pipeline.input_label
     if pipeline.level:
         entry["level"] = pipeline.level
+        entry["levelTitle"] = pipeline.level_title
+    if pipeline.advice:
+        entry["advice"] = pipeline.advice
     if pipeline.implicit:  # as gaps: the ids run mostly consecutive, and gaps compress to almost nothing
         entry["implicit"] = [b - a for a, b in zip((0, *pipeline.implicit), pipeline.implicit)]
     if pipeline.notes:

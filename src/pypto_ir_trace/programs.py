@@ -11,7 +11,7 @@ from pathlib import Path
 
 from . import builder, index, outdir, render
 from .dump import Dump, DumpError
-from .formats import FORMATS, load, mlir
+from .formats import FORMATS, load
 from .model import Report
 
 NAMES = ("this run", "baseline")  # the two pipelines of a two-run report
@@ -48,12 +48,12 @@ def is_root(path: Path) -> bool:
     if not path.is_dir():
         return False
     dumps = sum(_looks_like_dump(child) for child in _children(path))
-    if not _looks_like_dump(path):
+    claims = [record for record in FORMATS.values() if record.looks_like(path)]
+    if not claims:
         return dumps > 0
-    # MLIR tree files lie at any depth, so a directory of programs holding trees looks like a tree too: it is
-    # one of programs when its trees' tops lie below it, in several subdirectories that are dumps.
-    depth = mlir.tree_depth(path)
-    return dumps > 1 and not FORMATS["pypto"].looks_like(path) and depth is not None and depth > 0
+    # Detection that looks at any depth (MLIR tree files) sees a dump in a directory of programs holding them:
+    # it is one of programs when every format that sees a dump sees it below, in several subdirectories.
+    return dumps > 1 and all(record.found_below is not None and record.found_below(path) for record in claims)
 
 
 def _children(path: Path) -> list[Path]:

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from itertools import combinations
 
 import pytest
 
 from dumptools import CONCISE, write_dump
 from pypto_ir_trace import render
+from pypto_ir_trace.formats import FORMATS
 
 pytestmark = pytest.mark.browser
 
@@ -443,6 +445,21 @@ def test_the_advice_follows_the_lines_that_name_tile_types(open_report, tmp_path
     compare(page).select_option(label="00 frontend")  # 00 -> 02 spans the tile line's change
     select_pass(page, "02")
     assert advice.is_visible()
+
+
+def test_the_input_and_the_level_are_named_in_the_format_records_words(open_report, tmp_path, monkeypatch):
+    """The viewer names no format: the input's name, the badge's words and the advice reach it from the record."""
+    record = FORMATS["pypto"]
+    assert record.level is not None
+    level = replace(record.level, title=lambda level: f"printed at {level}", advice=lambda level: "see the layouts")
+    monkeypatch.setitem(FORMATS, "pypto", replace(record, input_name="the start", level=level))
+    page = open_report(str(write_dump(tmp_path, CONCISE).parent)).page
+    assert page.locator("header").get_by_text("CONCISE dump").get_attribute("title") == "printed at CONCISE"
+    assert compare(page).locator("option").all_inner_texts()[1] == "00 the start"
+    select_pass(page, "02")  # PadLoad: the tile line
+    assert page.get_by_text("see the layouts").is_visible()
+    compare(page).select_option(label="00 the start")
+    page.wait_for_function("() => /base=00(&|$)/.test(location.hash)")  # the input's label, from the dump
 
 
 def test_an_explicit_dump_says_so_without_advice(open_report):

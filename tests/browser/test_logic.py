@@ -346,7 +346,8 @@ def test_the_reader_gives_two_runs_as_their_aligned_rows(logic):
 
 LINK = """([state, hash]) => {
   const passes = [{label: "01"}, {label: "02"}, {label: "04"}];
-  return [IRTraceState.fragment(Object.assign(IRTraceState.create(), state), passes), IRTraceState.parse(hash, passes)];
+  return [IRTraceState.fragment(Object.assign(IRTraceState.create("00"), state), passes),
+    IRTraceState.parse(hash, passes, "00")];
 }"""
 
 
@@ -387,3 +388,11 @@ def test_case_insensitive_marks_cover_exactly_what_matched_beside_letters_that_c
     assert [line[a:b] for a, b in ranges[0]] == ["here"] and ranges[1] == [[1, 5]]
     _, ranges, _, _ = logic(SEARCH, ["a.b(", ["A.B( axb("]])  # the text is literal, never a pattern
     assert ranges == [[[0, 4]]]
+
+
+def test_a_link_names_the_input_by_its_label_or_by_zeros(logic):
+    """Each pipeline's input label comes from its dump; links written before pipelines had their own (base=00
+    in an MLIR pipeline, whose input is 0) still open the input."""
+    read = "([hash, label]) => IRTraceState.parse(hash, [{label: '1'}, {label: '10'}], label).base"
+    cases = [("0", "0"), ("00", "0"), ("0", "00"), ("start", "start"), ("10", "0"), ("1", "0"), ("01", "0")]
+    assert [logic(read, [f"#base={base}", label]) for base, label in cases] == [0, 0, 0, 0, 2, 1, None]

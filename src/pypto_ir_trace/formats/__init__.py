@@ -12,50 +12,84 @@ from pathlib import Path
 from ..dump import Dump, DumpError
 from ..languages import LANGUAGES, Language
 from . import mlir, pypto
+from .pypto import display_title as display_title  # a compile output's report is titled like a dump
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
+class DumpLevel:
+    """The level of detail a format's compiler printed at, read from what the snapshots' lines show."""
+
+    queries: tuple[str, ...]  # the language's queries that show it (walked with the highlights)
+    # (captures, line offsets, first, stop) -> [(row, mark bits)]: the marks the queries' captures give rows
+    marks: Callable[[dict, list[int], int, int], list[tuple[int, int]]]
+    of: Callable[[int], str | None]  # the level the or-ed marks of a snapshot's lines say (None: cannot tell)
+    implicit: Callable[[str | None], int]  # level -> the marks of lines naming what it leaves out; 0: none
+    title: Callable[[str], str]  # level -> what the viewer's level badge says of it
+    advice: Callable[[str], str]  # level -> the note on a pass changing a line it leaves implicit ("": none)
+
+
+@dataclass(frozen=True, kw_only=True)
 class Format:
     name: str  # the --format choice
     description: str  # what the user pointed at, for the "reading ..." note
+    help: str  # what such an input is, for --help
     language: Language
     looks_like: Callable[[Path], bool]  # cheap detection from names and first lines
     read: Callable[[Path], Dump]
     # (warnings text, snapshot file name) -> [(log line, snapshot line, message)], 0-based
     anchors: Callable[[str, str], list[tuple[int, int, str]]]
-    # The level of detail the compiler printed at (None: the format has none): the language's queries that
-    # show it (walked with the highlights), the marks their captures give rows, (captures, line offsets,
-    # first, stop) -> [(row, mark bits)], and the level the or-ed marks of a snapshot's lines say
-    level_queries: tuple[str, ...] = ()
-    level_marks: Callable[[dict, list[int], int, int], list[tuple[int, int]]] | None = None
-    dump_level: Callable[[int], str | None] | None = None
-    # level -> the marks of lines naming what that level leaves out (the advice to re-dump); 0: none
-    implicit_marks: Callable[[str | None], int] | None = None
+    input_name: str  # what the pipeline's input is, shown beside its label ("00 frontend")
+    # Its input is one file: a file no record recognises (its first header past where detection looks) is
+    # still read by it
+    reads_file: bool = False
+    # Detection that looks at any depth: whether the dump it sees at a directory lies below it, in a folder (so
+    # a directory of programs holding such dumps is not taken for one); None: detection looks at the path only
+    found_below: Callable[[Path], bool] | None = None
+    level: DumpLevel | None = None  # None: the format prints at one level
 
 
 FORMATS = {
     record.name: record
     for record in (
         Format(
-            "pypto",
-            "a PyPTO passes_dump",
-            LANGUAGES["python"],
-            pypto.looks_like,
-            pypto.read,
-            pypto.anchors,
-            ("level",),
-            pypto.level_marks,
-            pypto.dump_level,
-            pypto.implicit_marks,
+            name="pypto",
+            description="a PyPTO passes_dump",
+            help=pypto.HELP,
+            language=LANGUAGES["python"],
+            looks_like=pypto.looks_like,
+            read=pypto.read,
+            anchors=pypto.anchors,
+            input_name=pypto.INPUT_NAME,
+            level=DumpLevel(
+                queries=("level",),
+                marks=pypto.level_marks,
+                of=pypto.dump_level,
+                implicit=pypto.implicit_marks,
+                title=pypto.level_title,
+                advice=pypto.advice,
+            ),
         ),
-        Format("mlir-tree", "an MLIR tree dump", LANGUAGES["mlir"], mlir.looks_like_tree, mlir.read_tree, mlir.anchors),
         Format(
-            "mlir-stream",
-            "an MLIR after-all stream",
-            LANGUAGES["mlir"],
-            mlir.looks_like_stream,
-            mlir.read_stream,
-            mlir.anchors,
+            name="mlir-tree",
+            description="an MLIR tree dump",
+            help=mlir.TREE_HELP,
+            language=LANGUAGES["mlir"],
+            looks_like=mlir.looks_like_tree,
+            read=mlir.read_tree,
+            anchors=mlir.anchors,
+            input_name=mlir.INPUT_NAME,
+            found_below=mlir.tree_below,
+        ),
+        Format(
+            name="mlir-stream",
+            description="an MLIR after-all stream",
+            help=mlir.STREAM_HELP,
+            language=LANGUAGES["mlir"],
+            looks_like=mlir.looks_like_stream,
+            read=mlir.read_stream,
+            anchors=mlir.anchors,
+            input_name=mlir.INPUT_NAME,
+            reads_file=True,
         ),
     )
 }
@@ -83,11 +117,8 @@ def load(path: str | Path, name: str | None = None) -> tuple[Dump, ...]:
     for record in FORMATS.values():
         if record.looks_like(root):
             return (_read(record, root),)
-    if root.is_file():  # the one format that is a file, with its first header line past where detection looks
-        try:
-            return (_read(FORMATS["mlir-stream"], root),)
-        except DumpError as err:
-            raise DumpError(f"input is not a directory: {root}; as an MLIR after-all stream: {err}") from None
+    if root.is_file():
+        return (_read_file(root),)
     if not root.is_dir():
         raise DumpError(f"input is not a directory: {root}")
     if not _holds_a_file(root):
@@ -113,6 +144,18 @@ def _holds_a_file(root: Path) -> bool:
 def _read(record: Format, root: Path) -> Dump:
     dump = record.read(root)
     return dump if dump.format == record.name else replace(dump, format=record.name)
+
+
+def _read_file(root: Path) -> Dump:
+    """A file no detection recognised, read by each format whose input is a file; its errors name them all."""
+    errors = []
+    for record in FORMATS.values():
+        if record.reads_file:
+            try:
+                return _read(record, root)
+            except DumpError as err:
+                errors.append(f"; as {record.description}: {err}")
+    raise DumpError(f"input is not a directory: {root}{''.join(errors)}")
 
 
 def _units(units: Path) -> list[Dump]:

@@ -8,7 +8,7 @@ import re
 from bisect import bisect_right
 from pathlib import Path
 
-from ..dump import Dump, DumpError, Snapshot, display_title, read_warnings
+from ..dump import Dump, DumpError, Snapshot, read_warnings
 
 # File naming is the compiler's contract, not language knowledge.
 # File names may hold any character but "/" (a newline too): DOTALL and \Z, never "$" that stops before one.
@@ -17,19 +17,25 @@ _SNAPSHOT = re.compile(r"^(?P<label>\d+)_(?:(?P<frontend>frontend)|after_(?P<nam
 # A warnings line: `file:line:col: warning: message` (PyPTO's log format).
 _LOG_LINE = re.compile(r"(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+): (?P<message>.*)")
 FRONTEND = "00_frontend.py"
+PASSES_DUMP = "passes_dump"  # where a compile output keeps the dump
+INPUT_NAME = "frontend"  # the name of snapshot 0, what the first pass received
+HELP = (
+    "a PyPTO passes_dump/ directory: 00_frontend.py, 01_after_*.py, ... with no index gaps; or the compile "
+    "output holding it, with one pipeline more per ptoas_passes/ codegen unit"
+)
 LISTED_GAP = 3  # a gap of up to this many indices is listed; a longer one is given by its bounds
 
 
 def looks_like(path: Path) -> bool:
-    return (path / FRONTEND).exists() or (path / "passes_dump" / FRONTEND).exists()
+    return (path / FRONTEND).exists() or (path / PASSES_DUMP / FRONTEND).exists()
 
 
 def read(path: Path) -> Dump:
     if not path.is_dir():
         raise DumpError(f"input is not a directory: {path}")
-    root, redirected = path, False
-    if not (root / FRONTEND).exists() and (root / "passes_dump").is_dir():
-        root, redirected = root / "passes_dump", True
+    root, redirected = path, ""
+    if not (root / FRONTEND).exists() and (root / PASSES_DUMP).is_dir():
+        root, redirected = root / PASSES_DUMP, PASSES_DUMP
     files = _numbered_files(root)
     snapshots = tuple(
         Snapshot(
@@ -44,6 +50,14 @@ def read(path: Path) -> Dump:
         for index, label, name, filename in _snapshot_entries(root, files)
     )
     return Dump(title=display_title(root), snapshots=snapshots, redirected=redirected, format="pypto")
+
+
+def display_title(root: Path) -> str:
+    """A name for the report header: the folder's name (with its parent's for a generic one), never a full path."""
+    resolved = root.resolve()
+    if resolved.name in (PASSES_DUMP, "ptoas_passes") and resolved.parent.name:
+        return f"{resolved.parent.name}/{resolved.name}"
+    return resolved.name or "dump"
 
 
 def anchors(warnings: str, filename: str) -> list[tuple[int, int, str]]:
@@ -80,6 +94,22 @@ def dump_level(marks: int) -> str | None:
 def implicit_marks(level: str | None) -> int:
     """On a CONCISE dump, a line naming a tile or distributed tensor type hides its layout (@implicit)."""
     return IMPLICIT if level == "CONCISE" else 0
+
+
+_REDUMP = "re-dump with RunConfig(dump_passes=PassDumpLevel.EXPLICIT) to see them."
+
+
+def level_title(level: str) -> str:
+    """What the level badge says: the PassDumpLevel, and at CONCISE what it hides and how to see it."""
+    hidden = " Layouts and window buffers are implicit at CONCISE, so they render as unresolved: " + _REDUMP
+    return f"Snapshots printed at PassDumpLevel.{level}." + (hidden if level == "CONCISE" else "")
+
+
+def advice(level: str) -> str:
+    """The note on a pass whose changed lines name a type whose layout the level leaves out."""
+    if level != "CONCISE":
+        return ""
+    return "Tile types change here, and this dump is CONCISE, where layouts render as unresolved: " + _REDUMP
 
 
 def _numbered_files(root: Path) -> set[str]:
@@ -120,7 +150,7 @@ def _snapshot_entries(root: Path, names: set[str]) -> list[tuple[int, str, str, 
             raise DumpError(f"unexpected snapshot name {filename} in {root} (want {want})")
         if index in by_index:
             raise DumpError(f"two snapshots with index {label} in {root}: {by_index[index][2]} and {filename}")
-        by_index[index] = (label, match["name"] or "frontend", filename)
+        by_index[index] = (label, match["name"] or INPUT_NAME, filename)
     if 0 not in by_index:
         raise DumpError(f"no {FRONTEND} in {root}: is this a passes_dump/ directory?")
     indices = sorted(by_index)

@@ -5,12 +5,9 @@
  * re-dump at EXPLICIT.
  */
 const IRTraceLevel = (() => {
-  const ADVICE = "Layouts and window buffers are implicit at CONCISE, so they render as unresolved: " +
-    "re-dump with RunConfig(dump_passes=PassDumpLevel.EXPLICIT) to see them.";
-
   function create(app) {
     const { el, pipeline } = app;
-    const { level, implicit } = pipeline;
+    const { level, levelTitle, advice, implicit } = pipeline;
     const touches = new Map();  // pass object -> whether its changed lines name such a type
 
     /** The header's badge: "CONCISE dump", with the advice in its tooltip. */
@@ -20,7 +17,7 @@ const IRTraceLevel = (() => {
       if (!level) return;
       const badge = app.make("span", "dump-level " + level.toLowerCase(), `${level} dump`);
       badge.id = "dump-level";
-      badge.title = `Snapshots printed at PassDumpLevel.${level}.` + (level === "CONCISE" ? " " + ADVICE : "");
+      badge.title = levelTitle;
       el.summary.before(badge);
     }
 
@@ -41,13 +38,12 @@ const IRTraceLevel = (() => {
 
     /** The notes for the shown pass p: the advice, on a CONCISE dump's pass that changes such types. */
     function notes(p) {
-      if (level !== "CONCISE" || p < 0 || !touchesImplicit(app.shown(p))) return [];
-      return [["info", "Tile types change here, and this dump is CONCISE, where layouts render as unresolved: " +
-        "re-dump with RunConfig(dump_passes=PassDumpLevel.EXPLICIT) to see them."]];
+      if (!advice || p < 0 || !touchesImplicit(app.shown(p))) return [];
+      return [["info", advice]];
     }
 
     showBadge();
-    return { level, notes, ADVICE };
+    return { level, notes };
   }
 
   return { create };

@@ -7,7 +7,8 @@
  *   {schema, generator, title, context, limits, classes, lines, spans, line_spans, pipelines, runs?}
  *   lines[id], its highlight spans spans[line_spans[id]] = [gap, length, class, ...] (gap in UTF-16 units from
  *   the previous span's end; spans holds each distinct list once)
- *   pipelines[i] = {name, format, title, input, inputLabel?, level?, implicit?, notes?, renumbering?, texts, passes}
+ *   pipelines[i] = {name, format, title, input, inputLabel, inputName, level?, levelTitle?, advice?, implicit?, notes?,
+ *                   renumbering?, texts, passes}
  *   implicit = [gap, ...]: sorted line ids, each given as its difference from the one before (the first from 0)
  *   texts[t] = {ids} | {pass}, then {eol, final} | {eols}, regions [{key, kind, start, end, error?}], untrusted?
  *   passes[p] = {label, name, file, detail?, failed?, before, after, ins, del, beforeFile?, warnings?,
@@ -31,14 +32,17 @@
  *     highlights(id)     its highlight spans [{start, end, name}], sorted, in UTF-16 units; name is a
  *                        highlight class ("keyword", ...)
  *     context            unchanged lines kept around a change (--context)
- *   pipeline = {name, format, title, level, implicit, notes, renumbering, input: {file, label, text}, texts, passes, ids(t),
+ *   pipeline = {name, format, title, level, levelTitle, advice, implicit, notes, renumbering, input: {file, label, name, text},
+ *               texts, passes, ids(t),
  *               source(t), compare(tb, ta)}
  *     notes              what the reader should know about the dump (ordering caveats, ...): strings
  *     renumbering        its language has value names: passes carry `renamed` (Ignore renumbering applies)
  *     level              the detail the compiler printed at ("EXPLICIT", "CONCISE"), or null when unknown
+ *     levelTitle         what the level badge says of it, in the format's words ("" without a level)
+ *     advice             the note for a pass that changes an `implicit` line: how to see what it hides ("": none)
  *     implicit           Set of the ids of the lines that name a type whose layout CONCISE leaves out (tiles,
  *                        distributed tensors; grammars/python/level.scm): empty unless level is "CONCISE"
- *     input              the snapshot before the first pass: its file name, label (inputLabel, else "00") and text index
+ *     input              the snapshot before the first pass: its file name, label, name ("frontend") and text index
  *     texts[t]           each distinct snapshot: {regions: [{key, kind, start, end, error}], byKey: Map(key ->
  *                        region), untrusted: reason | null}
  *     ids(t)             the line ids of text t (Int32Array), rebuilt on first use from the pass that produced it
@@ -137,9 +141,10 @@ const IRTraceModel = (() => {
     }
     return {
       name: raw.name, format: raw.format, title: raw.title, level: raw.level || null, implicit: readGaps(raw.implicit),
+      levelTitle: raw.levelTitle || "", advice: raw.advice || "",
       notes: raw.notes || [],
       renumbering: Boolean(raw.renumbering),
-      input: { file: raw.input, label: raw.inputLabel || "00", text: 0 }, texts, passes, ids, source, compare,
+      input: { file: raw.input, label: raw.inputLabel, name: raw.inputName, text: 0 }, texts, passes, ids, source, compare,
     };
   }
 
@@ -256,6 +261,7 @@ const IRTraceModel = (() => {
     }
     const entry = {
       name: "runs", format: rawOurs.format, title: rawOurs.title, input: rawOurs.input, inputLabel: rawOurs.inputLabel,
+      inputName: rawOurs.inputName,
       texts, passes: entries, renumbering: rawOurs.renumbering && rawTheirs.renumbering,
     };
     return {

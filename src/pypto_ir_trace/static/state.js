@@ -5,7 +5,7 @@
  */
 const IRTraceState = (() => {
   /** What the reader chose; everything else on screen is derived from it and the report. */
-  function create(inputLabel = "00") {
+  function create(inputLabel) {
     return {
       inputLabel,       // the pipeline's input as links name it: "00" in a passes_dump, "0" where passes count from 1
       selected: -1,     // pass index, -1 when none is visible
@@ -41,7 +41,7 @@ const IRTraceState = (() => {
    * A fragment read back: {pass (index, -1 if unknown), fn, layout (or null), base (snapshot or null),
    * wrap (true, false, or null when the link does not say: the reader's own choice applies)}.
    */
-  function parse(hash, passes, inputLabel = "00") {
+  function parse(hash, passes, inputLabel) {
     const params = new URLSearchParams(hash.replace(/^#/, ""));
     const layout = params.get("layout");
     return {
@@ -56,9 +56,9 @@ const IRTraceState = (() => {
   /** The pipeline a fragment names (null: none, the first one). */
   const pipeOf = hash => new URLSearchParams(hash.replace(/^#/, "")).get("pipe");
 
-  /** The snapshot a label names (the input's label, or "00" in any pipeline: the input), or null. */
-  function snapshotOf(passes, label, inputLabel = "00") {
-    if (label === "00" || label === inputLabel) return 0;
+  /** The snapshot a label names (the input's label, or any zeros, as links named it before: the input), or null. */
+  function snapshotOf(passes, label, inputLabel) {
+    if (label === inputLabel || /^0+$/.test(label)) return 0;
     const p = passes.findIndex(pass => pass.label === label);
     return label === null || p < 0 ? null : p + 1;
   }

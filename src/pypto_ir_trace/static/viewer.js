@@ -246,7 +246,7 @@ const IRTraceViewer = (() => {
 
     function fillBaseSelect() {
       const option = (value, label) => { const node = app.make("option", "", label); node.value = value; return node; };
-      const input = `${pipeline.input.label} ${pipeline.input.file.replace(/^00_|\.py$/g, "")}`;
+      const input = `${pipeline.input.label} ${pipeline.input.name}`;
       // two runs whose inputs differ open on a row labelled like the input: the input itself, listed once
       el.base.replaceChildren(option("", "its previous snapshot"), option("0", input),
         ...passes.flatMap((pass, k) => (pass.label === pipeline.input.label ? []

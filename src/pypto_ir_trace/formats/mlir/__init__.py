@@ -1,0 +1,28 @@
+"""Discovery of MLIR pass dumps: --mlir-print-ir-tree-dir trees (tree.py) and --mlir-print-ir-after-all
+streams (stream.py), each dump starting with its header line (headers.py); what each snapshot is diffed
+against (snapshots.py), with local-scope dumps cut out of and put into whole ones (scope.py)."""
+
+from __future__ import annotations
+
+from .headers import HEADER_PREFIX, Header, parse_header
+from .snapshots import INPUT as INPUT_NAME
+from .stream import HELP as STREAM_HELP
+from .stream import anchors, looks_like_stream, read_stream
+from .tree import HELP as TREE_HELP
+from .tree import looks_like_tree, read_tree, tree_below, tree_depth
+
+__all__ = [
+    "HEADER_PREFIX",
+    "INPUT_NAME",
+    "STREAM_HELP",
+    "TREE_HELP",
+    "Header",
+    "anchors",
+    "looks_like_stream",
+    "looks_like_tree",
+    "parse_header",
+    "read_stream",
+    "read_tree",
+    "tree_below",
+    "tree_depth",
+]

@@ -1,0 +1,129 @@
+"""--mlir-print-ir-after-all streams (stderr saved to a file): cut into dumps at their header lines.
+
+Dumps in file order; diagnostics between dumps (`loc: error: ...` and the lines that follow them) were
+emitted by the pass whose dump comes next, and become that snapshot's warnings.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from pathlib import Path
+
+from ...dump import Dump, DumpError, read_text, split_lines
+from . import snapshots
+from .entries import Entry
+from .headers import HEADER_PREFIX, HEADER_PROBE, parse_header
+from .ops import single_op
+
+HELP = "a file of --mlir-print-ir-after-all output (stderr, also with -before-all): IR Dump headers start each dump"
+# A diagnostic starts at column 0 with its location: input.mlir:5:3, file.mlir:7, <unknown>:0.
+_DIAGNOSTIC = re.compile(
+    r"^(?P<file><unknown>|[^\s:\"]+?):(?P<line>\d+)(?::(?P<col>\d+))?: "
+    r"(?P<severity>error|warning|note|remark): (?P<msg>.*)$"
+)
+_THREADING = "without disabling multi-threading"
+_THREADING_HELP = (
+    "the compiler printed an error instead of IR: --mlir-print-ir-module-scope needs "
+    "--mlir-disable-threading; add it and run again"
+)
+
+
+def looks_like_stream(path: Path) -> bool:
+    """A file with an IR Dump header at a line start near its beginning, or the threading error."""
+    if not path.is_file():
+        return False
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(HEADER_PROBE).decode("utf-8", errors="replace")
+    except OSError:
+        return False
+    return head.startswith(HEADER_PREFIX) or f"\n{HEADER_PREFIX}" in head or _THREADING in head
+
+
+def read_stream(path: Path) -> Dump:
+    file = Path(path)
+    if not file.is_file():
+        raise DumpError(f"input is not a file: {file}")
+    text = read_text(file)
+    lines, _ = split_lines(text)
+    starts = [i for i, line in enumerate(lines) if line.startswith(HEADER_PREFIX) and parse_header(line)]
+    if not starts:
+        if _THREADING in text:
+            raise DumpError(f"{file}: {_THREADING_HELP}")
+        raise DumpError(f"no IR Dump header line in {file}: is it the stderr of --mlir-print-ir-after-all?")
+    notes: list[str] = []
+    pending = _diagnostics(lines, 0, starts[0])
+    dumps = []
+    for k, start in enumerate(starts):
+        stop = starts[k + 1] if k + 1 < len(starts) else len(lines)
+        diag = _first_diagnostic(lines, start + 1, stop)
+        content = "".join(line + "\n" for line in lines[start:diag])
+        header = parse_header(lines[start])
+        assert header is not None  # starts are the lines that parse as headers
+        dumps.append(
+            Entry(
+                header=header,
+                filename=f"{file.name}:{start + 1}",
+                path=None,
+                content=content,
+                warnings=pending,
+                op_id=f"{header.op} {header.sym}" if header.op else "",
+                local=False,
+                ancestors=(),
+                where="",
+            )
+        )
+        pending = _diagnostics(lines, diag, stop)
+    if pending:
+        last = dumps[-1]
+        dumps[-1] = replace(last, warnings=(last.warnings or "") + pending)
+        notes.append("the stream ends with diagnostics after its last dump: they are shown with the last snapshot")
+    dumps = [_as_local(entry) for entry in dumps]
+    if any(entry.local for entry in dumps):
+        notes.append(
+            "headers do not name the op (no --mlir-print-ir-module-scope): a dump that holds one function is "
+            "diffed against that function's previous dump, any other against the previous such dump"
+        )
+    return replace(snapshots.dump(file, dumps, notes, "mlir-stream"), files=(file,))
+
+
+def anchors(warnings: str, filename: str) -> list[tuple[int, int, str]]:
+    """(log line, 0-based snapshot line, message) for diagnostics that point into the snapshot's own file.
+
+    mlir-opt locates diagnostics in the file it read (`input.mlir:5:3`), not in the dump, so only a
+    location in a file of the snapshot's name (a dump fed back to the compiler) names a line of it.
+    The header is the dump file's first line, so file line N is snapshot line N - 1.
+    """
+    own = filename.rsplit(":", 1)[0] if re.search(r":\d+$", filename) else filename
+    base = own.rsplit("/", 1)[-1]
+    found = []
+    for index, line in enumerate(warnings.split("\n")):
+        match = _DIAGNOSTIC.match(line)
+        if match and match["file"].rsplit("/", 1)[-1] == base and int(match["line"]) >= 1:
+            found.append((index, int(match["line"]) - 1, f"{match['severity']}: {match['msg']}"))
+    return found
+
+
+def _first_diagnostic(lines: list[str], start: int, stop: int) -> int:
+    for i in range(start, stop):
+        if _DIAGNOSTIC.match(lines[i]):
+            return i
+    return stop
+
+
+def _diagnostics(lines: list[str], start: int, stop: int) -> str | None:
+    text = "".join(line + "\n" for line in lines[start:stop]).strip("\n")
+    return text + "\n" if text.strip() else None
+
+
+def _as_local(entry: Entry) -> Entry:
+    """A stream dump whose header names no op: local when it holds one function and nothing else.
+
+    A named module alone is not enough: it may be the top-level module, which is a whole dump."""
+    if entry.header.op is not None:
+        return entry
+    key = single_op(entry.content or "")
+    if key is None or not key.startswith("@"):
+        return entry
+    return replace(entry, op_id=key, local=True)

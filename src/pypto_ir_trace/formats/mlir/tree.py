@@ -1,0 +1,315 @@
+"""--mlir-print-ir-tree-dir trees: which files are dumps, and their order.
+
+Tree order (the README's integer-tuple rule): a file's key interleaves its folders and counters,
+((top folder, c1), (next folder, c2), ...), compared as tuples, so a prefix sorts first. The names
+do not order sibling ops that ran after the same parent dump: each op's dumps are kept together (a
+nested pipeline runs to its end on one op before the next), ops in the order the IR lists them (the
+order a pass manager visits them), read from one whole dump; folder names decide where the IR cannot
+tell; a note says so. Equal keys (counters restarted: several pass managers wrote into one tree) are
+ordered by file name, and an op folder whose own counter starts again holds another op; notes say so.
+File mtimes are never used.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from pathlib import Path
+
+from ...dump import Dump, DumpError, read_text
+from . import snapshots
+from .entries import Entry
+from .headers import HEADER_PREFIX, Header, first_line, parse_header
+from .ops import locate, op_regions
+
+HELP = (
+    "an --mlir-print-ir-tree-dir directory: <counters>_<pass>.mlir files, one folder per op (module scope or "
+    "local scope)"
+)
+_TREE_FILE = re.compile(r"^(?P<counters>\d+(?:_\d+)*)_(?P<arg>.+)\.mlir$")
+
+
+def looks_like_tree(path: Path) -> bool:
+    """A directory whose first <counters>_<pass>.mlir file (at any depth) starts with an IR Dump header."""
+    if not path.is_dir():
+        return False
+    for file, regular in _mlir_files(path):
+        if regular and _TREE_FILE.match(file.name):
+            try:
+                return first_line(file).startswith(HEADER_PREFIX)
+            except DumpError:
+                return False
+    return False
+
+
+def tree_depth(path: Path) -> int | None:
+    """How many folders below `path` a dump tree's top lies, from its first tree file: 0 at the top, more
+    above it (a directory holding trees), less inside it (an op's folder); None without a tree file."""
+    if path.is_dir():
+        for file, regular in _mlir_files(path):
+            match = _TREE_FILE.match(file.name)
+            if regular and match:
+                return len(file.relative_to(path).parts) - 1 - len(match["counters"].split("_"))
+    return None
+
+
+def tree_below(path: Path) -> bool:
+    """Whether the tree's top lies in a folder below `path` (a directory holding trees looks like one)."""
+    depth = tree_depth(path)
+    return depth is not None and depth > 0
+
+
+def read_tree(path: Path) -> Dump:
+    root = Path(path)
+    if not root.is_dir():
+        raise DumpError(f"input is not a directory: {root}")
+    notes: list[str] = []
+    files, ignored = _tree_files(root)
+    files = _align(root, files, notes)
+    if ignored:
+        notes.append(
+            f"ignored {len(ignored)} .mlir entr(y/ies) that are not regular files named <counters>_<pass>.mlir, "
+            f"e.g. {ignored[0]}"
+        )
+    files.sort(key=lambda e: (e.key, e.rel.name))
+    ranks, sibling_note = _sibling_ranks(files)
+    files.sort(key=lambda e: (_ranked(e.key, ranks), e.rel.name))
+    notes.extend(_tree_order_notes(files))
+    notes.extend(sibling_note)
+    dumps, restarted = _entries(files)
+    if restarted:
+        notes.append(
+            f"an op's counter starts again at {restarted[0]}"
+            f"{f' (and {len(restarted) - 1} more)' if len(restarted) > 1 else ''}: "
+            "another op with the same folder name (e.g. an unnamed op), or another run; it is taken as a new op, "
+            "and files with the same name may have overwritten each other"
+        )
+    return snapshots.dump(root, dumps, notes, "mlir-tree")
+
+
+@dataclass(frozen=True)
+class _TreeFile:
+    rel: Path  # relative to the directory the user gave
+    path: Path
+    counters: tuple[int, ...]
+    header: Header
+    folders: tuple[str, ...]  # the op folders from the top-level op down: one per counter
+
+    @property
+    def key(self) -> tuple[tuple[str, int], ...]:
+        """((folder, counter), ...): the README's integer-tuple order, with each op's dumps kept together."""
+        return tuple(zip(self.folders, self.counters))
+
+    @property
+    def op_folder(self) -> str:
+        return "/".join(self.folders)
+
+    @property
+    def ancestor_folders(self) -> tuple[str, ...]:
+        return tuple("/".join(self.folders[:k]) for k in range(1, len(self.folders)))
+
+
+def _tree_files(root: Path) -> tuple[list[_TreeFile], list[str]]:
+    """The dump files under root, and the .mlir entries that are not dumps (relative paths)."""
+    files = []
+    ignored = []
+    for file, regular in _mlir_files(root):
+        rel = file.relative_to(root)
+        match = _TREE_FILE.match(rel.name)
+        if match is None or not regular:
+            ignored.append(rel.as_posix())
+            continue
+        header = parse_header(first_line(file))
+        if header is None:
+            raise DumpError(f"{rel.as_posix()} in {root} has no IR Dump header line: is this an MLIR dump tree?")
+        counters = tuple(int(c) for c in match["counters"].split("_"))
+        files.append(_TreeFile(rel, file, counters, header, rel.parts[:-1]))
+    if not files:
+        raise DumpError(
+            f"no MLIR dump files under {root} "
+            "(--mlir-print-ir-module-scope writes nothing without --mlir-disable-threading)"
+        )
+    return files, ignored
+
+
+def _entries(files: list[_TreeFile]) -> tuple[list[Entry], list[str]]:
+    """The ordered files as entries, each op named by its folder; and the files where an op's counter
+    started again (another op in a folder of the same name: it gets a name of its own)."""
+    dumps = []
+    current: dict[str, str] = {}  # folder -> the op it holds now
+    last_counter: dict[str, int] = {}
+    restarted: list[str] = []
+    for e in files:
+        folder, own = e.op_folder, e.counters[-1]
+        if folder in last_counter and own <= last_counter[folder]:
+            # An op's counter only grows: this is another op with the same folder name, or another run.
+            restarted.append(e.rel.as_posix())
+            current[folder] = f"{folder}#{len(restarted) + 1}"
+        last_counter[folder] = own
+        op_id = current.setdefault(folder, folder)
+        dumps.append(
+            Entry(
+                header=e.header,
+                filename=e.rel.as_posix(),
+                path=e.path,
+                content=None,
+                warnings=None,
+                op_id=op_id,
+                local=e.header.op is None and len(e.folders) > 1,
+                ancestors=tuple(current.get(a, a) for a in e.ancestor_folders),
+                where=e.folders[-1],
+            )
+        )
+    return dumps, restarted
+
+
+def _align(root: Path, entries: list[_TreeFile], notes: list[str]) -> list[_TreeFile]:
+    """One folder per counter: a file k_j_x.mlir lies two op folders below the tree's top. The user may
+    have given a folder above the tree (one level that only leads to it) or inside it (an op's folder)."""
+    offsets = {len(e.rel.parts) - 1 - len(e.counters) for e in entries}
+    if len(offsets) > 1:
+        odd = next(e for e in entries if len(e.rel.parts) - 1 - len(e.counters) != min(offsets))
+        raise DumpError(
+            f"{odd.rel.as_posix()} in {root} does not lie one folder deep per counter: "
+            "is this one --mlir-print-ir-tree-dir?"
+        )
+    offset = offsets.pop()
+    if offset > 0:
+        above = sorted({e.rel.parts[:offset] for e in entries})
+        if len(above) > 1:
+            shown = ", ".join("/".join(a) for a in above[:3])
+            more = " ..." if len(above) > 3 else ""
+            raise DumpError(f"{root} holds several dump trees ({shown}{more}): give one of them")
+        notes.append(f"the dump tree is {'/'.join(above[0])} inside the given folder")
+        return [replace(e, folders=e.rel.parts[offset:-1]) for e in entries]
+    if offset < 0:
+        outer = root.resolve().parts[offset:]
+        if len(outer) < -offset:
+            raise DumpError(f"{root}: its files have more counters than there are folders above them")
+        notes.append(f"the given folder is inside a dump tree: its files are read as dumps of {'/'.join(outer)}")
+        return [replace(e, folders=(*outer, *e.rel.parts[:-1])) for e in entries]
+    return entries
+
+
+def _mlir_files(root: Path):
+    """Every .mlir entry under root, at any depth, in a fixed order (os.walk order is not fixed),
+    with whether it is a regular file (a FIFO or device would block or never end when read)."""
+    for folder, dirs, files in os.walk(root, onerror=None):
+        dirs.sort()
+        for name in sorted(files):
+            if name.endswith(".mlir"):
+                path = Path(folder) / name
+                yield path, path.is_file()
+
+
+def _tree_order_notes(entries: list[_TreeFile]) -> list[str]:
+    """What the names cannot tell: equal counters, missing numbers, sibling ops' relative order."""
+    notes = []
+    by_key: dict[tuple, list[_TreeFile]] = {}
+    for e in entries:
+        by_key.setdefault(e.key, []).append(e)
+    clashes = [group for group in by_key.values() if len(group) > 1]
+    if clashes:
+        first = clashes[0]
+        notes.append(
+            f"counters restart in this tree ({len(clashes)} clash(es), e.g. "
+            f"{' and '.join(e.rel.as_posix() for e in first[:2])}): several pass managers wrote into it; "
+            "dumps with equal counters are ordered by file name, their true order is not known"
+        )
+        notes.append(
+            "with restarted counters, a file with the same name overwrites an earlier one: dumps may be missing"
+        )
+    own: dict[str, set[int]] = {}
+    for e in entries:
+        own.setdefault(e.op_folder, set()).add(e.counters[-1])
+    # An op's counter grows by one per dump, so a hole between its numbers is a lost dump. Numbers
+    # before the first are not counted: an op renamed by a pass continues its counter in a new folder.
+    gaps = [(folder, sorted(set(range(min(n), max(n) + 1)) - n)) for folder, n in sorted(own.items())]
+    gaps = [(folder, missing) for folder, missing in gaps if missing]
+    if gaps:
+        folder, missing = gaps[0]
+        shown = ", ".join(map(str, missing[:5])) + (" ..." if len(missing) > 5 else "")
+        notes.append(
+            f"dumps are missing in {len(gaps)} op folder(s), e.g. {folder}: numbers {shown} "
+            "(overwritten by a file of the same name, or deleted)"
+        )
+    return notes
+
+
+def _sibling_ranks(entries: list[_TreeFile]) -> tuple[dict[tuple, tuple], list[str]]:
+    """Where the names cannot order sibling ops (the same parent dump), the IR can: a pass manager
+    visits an op's children in the order the IR lists them, and runs a nested pipeline to the end on
+    one before the next. So siblings are ranked by where their symbol stands in a whole dump among
+    their own files (module scope); without one, or without a symbol, by folder name.
+    -> ({(parent key, op folder): rank}, notes)."""
+    regions_at = lru_cache(maxsize=None)(lambda path: op_regions(read_text(path)))  # this tree only
+    groups: dict[tuple, dict[str, _TreeFile]] = {}
+    for e in entries:
+        if len(e.key) > 1:
+            groups.setdefault(e.key[:-1], {}).setdefault(e.key[-1][0], e)
+    ranks: dict[tuple, tuple] = {}
+    tops = [e for e in entries if len(e.folders) == 1]
+    ambiguous = by_name = 0
+    example = ""
+    for parent, ops in groups.items():
+        if len(ops) < 2:
+            continue
+        ambiguous += 1
+        if not example:
+            more = " ..." if len(ops) > 3 else ""
+            example = f"{', '.join(list(ops)[:3])}{more} after {parent[-1][0]} dump {parent[-1][1]}"
+        whole = next((f for f in ops.values() if f.header.op is not None), None)
+        whole = whole or _top_dump_near(tops, parent, ops, regions_at)
+        regions = regions_at(whole.path) if whole is not None else ()
+        for folder, first in ops.items():
+            region = _region_of(regions, first)
+            if region is not None:
+                ranks[(parent, folder)] = (0, region.start, folder)
+        by_name += any((parent, folder) not in ranks for folder in ops)
+    if not ambiguous:
+        return ranks, []
+    how = (
+        "in the order the IR lists them (a pass that visits them otherwise, or in rounds with no module "
+        "dump between, like the inliner running canonicalize, is not followed)"
+    )
+    if by_name:
+        how += f"; in {by_name} case(s) the IR could not tell, and folder names decide"
+    return ranks, [
+        f"the file names do not record the order of sibling ops ({ambiguous} case(s), e.g. {example}): "
+        f"each op's dumps are shown together, ops {how}"
+    ]
+
+
+def _top_dump_near(tops: list[_TreeFile], parent: tuple, ops: dict[str, _TreeFile], regions_at) -> _TreeFile | None:
+    """A dump of the top-level op (it holds every op) from the same stretch of the pipeline: the
+    nearest after the parent dump, then before it, alternating; the first that shows all these ops,
+    else the one that shows most (passes remove functions; the order of the rest does not change)."""
+    after = [e for e in tops if e.key >= parent][:2]
+    before = [e for e in tops if e.key < parent][-2:][::-1]
+    best, found = None, 0
+    for top in [t for pair in zip(after + [None] * 2, before + [None] * 2) for t in pair if t is not None]:
+        regions = regions_at(top.path)
+        count = sum(_region_of(regions, first) is not None for first in ops.values())
+        if count > found:
+            best, found = top, count
+        if found == len(ops):
+            break
+    return best
+
+
+def _region_of(regions, file: _TreeFile):
+    """The region of the op a file dumps: by the symbol in its header, else by its folder name
+    (`<op>_<symbol>`: the longest symbol that ends the folder name)."""
+    sym = file.header.sym
+    if sym:
+        return locate(regions, sym, file.op_folder) or locate(regions, sym.removeprefix("@"), file.op_folder)
+    folder = file.folders[-1]
+    names = {r.key.rsplit("::", 1)[-1] for r in regions}
+    fitting = sorted((n for n in names if folder.endswith("_" + n.removeprefix("@"))), key=len, reverse=True)
+    return locate(regions, fitting[0], file.op_folder) if fitting else None
+
+
+def _ranked(key: tuple[tuple[str, int], ...], ranks: dict[tuple, tuple]) -> tuple:
+    return tuple((ranks.get((key[:i], folder), (1, 0, folder)), counter) for i, (folder, counter) in enumerate(key))
