@@ -1009,3 +1009,40 @@ def test_a_splice_moves_the_regions_as_a_parse_would_find_them(tmp_path, monkeyp
     )
     assert checked[-2:] == [f"{m}/func_func_g/0_0_canonicalize.mlir", f"{m}/func_func_f/0_0_canonicalize.mlir"]
     assert len(checked) >= 50
+
+
+def test_a_huge_counter_is_a_label_not_a_size(tmp_path):
+    """Counters may be any number: the note on missing dumps costs what the files are, not what they count."""
+    root = write_tree(
+        tmp_path / "t",
+        {
+            "builtin_module/0_canonicalize.mlir": header(op="builtin.module") + "\n" + module("f"),
+            "builtin_module/30000000000000_cse.mlir": header("cse", "CSE", op="builtin.module") + "\n" + module("g"),
+        },
+    )
+    dump = mlir.read_tree(root)
+    assert [s.name for s in dump.snapshots] == ["input", "canonicalize", "cse"]
+    assert any("numbers 1, 2, 3, 4, 5 ..." in note for note in dump.notes)
+
+
+def test_an_unlistable_op_folder_fails_naming_it(tmp_path, monkeypatch):
+    """Skipping a folder the walk cannot list would leave an op's passes out of the report with exit 0.
+    Root reads any folder (CI runs as root), so the refusal is simulated where os.walk lists folders."""
+    root = write_tree(
+        tmp_path / "t",
+        {
+            "builtin_module/0_canonicalize.mlir": header(op="builtin.module") + "\n" + module("f"),
+            "builtin_module/func_func_f/0_0_cse.mlir": header("cse", "CSE") + "\n" + FUNC.format(name="f", body=""),
+        },
+    )
+    real = os.scandir
+    locked = root / "builtin_module" / "func_func_f"
+
+    def scandir(path="."):
+        if Path(path) == locked:
+            raise PermissionError(13, "Permission denied", str(path))
+        return real(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    with pytest.raises(DumpError, match=r"cannot list .*func_func_f: Permission denied"):
+        mlir.read_tree(root)

@@ -196,12 +196,17 @@ def _align(root: Path, entries: list[_TreeFile], notes: list[str]) -> list[_Tree
 def _mlir_files(root: Path):
     """Every .mlir entry under root, at any depth, in a fixed order (os.walk order is not fixed),
     with whether it is a regular file (a FIFO or device would block or never end when read)."""
-    for folder, dirs, files in os.walk(root, onerror=None):
+    for folder, dirs, files in os.walk(root, onerror=_unlistable):
         dirs.sort()
         for name in sorted(files):
             if name.endswith(".mlir"):
                 path = Path(folder) / name
                 yield path, path.is_file()
+
+
+def _unlistable(err: OSError) -> None:
+    """A folder the walk cannot list would silently drop its op's passes from the report: fail, naming it."""
+    raise DumpError(f"cannot list {err.filename}: {err.strerror or err}")
 
 
 def _tree_order_notes(entries: list[_TreeFile]) -> list[str]:
@@ -226,16 +231,27 @@ def _tree_order_notes(entries: list[_TreeFile]) -> list[str]:
         own.setdefault(e.op_folder, set()).add(e.counters[-1])
     # An op's counter grows by one per dump, so a hole between its numbers is a lost dump. Numbers
     # before the first are not counted: an op renamed by a pass continues its counter in a new folder.
-    gaps = [(folder, sorted(set(range(min(n), max(n) + 1)) - n)) for folder, n in sorted(own.items())]
-    gaps = [(folder, missing) for folder, missing in gaps if missing]
+    gaps = [(folder, _missing(numbers)) for folder, numbers in sorted(own.items())]
+    gaps = [(folder, missing) for folder, missing in gaps if missing[0]]
     if gaps:
-        folder, missing = gaps[0]
-        shown = ", ".join(map(str, missing[:5])) + (" ..." if len(missing) > 5 else "")
+        folder, (count, first) = gaps[0]
+        shown = ", ".join(map(str, first)) + (" ..." if count > len(first) else "")
         notes.append(
             f"dumps are missing in {len(gaps)} op folder(s), e.g. {folder}: numbers {shown} "
             "(overwritten by a file of the same name, or deleted)"
         )
     return notes
+
+
+def _missing(numbers: set[int], shown: int = 5) -> tuple[int, list[int]]:
+    """How many numbers between the smallest and the largest are absent, and the first few of them: in time
+    and memory that follow how many numbers there are, never their size (a counter is a label)."""
+    count, first = 0, []
+    ordered = sorted(numbers)
+    for low, high in zip(ordered, ordered[1:]):
+        count += high - low - 1
+        first.extend(range(low + 1, min(high, low + 1 + shown - len(first))))
+    return count, first
 
 
 def _sibling_ranks(entries: list[_TreeFile]) -> tuple[dict[tuple, tuple], list[str]]:
