@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from pypto_ir_trace import builder, model, structure
+import json
+
+from pypto_ir_trace import builder, compare, grammar, highlight, model, structure
 from pypto_ir_trace.formats import load
 from pypto_ir_trace.languages import MLIR, mlir
 
@@ -71,3 +73,34 @@ def regions(entry: dict) -> list[list]:
 def value_spans(lines: list[str]) -> list[list[tuple[int, int]]]:
     """Per line, the spans of its MLIR value names, from a fresh parse (what the builder stores per line)."""
     return mlir.names_in(structure.parse(lines, MLIR), lines, [(0, len(lines))])
+
+
+def apply(before: list[int], diff: compare.PassDiff) -> list[int]:
+    """The after side rebuilt from the before side and a pass diff, as the viewer does."""
+    after: list[int] = []
+    inserted = iter(diff.inserted_ids)
+    for piece in diff.pieces:
+        for b, _, eq, _, ins in runs(piece.segments):
+            after.extend(before[b : b + eq])
+            after.extend(next(inserted) for _ in range(ins))
+    return after
+
+
+def highlights(tree, lines: list[str], rows: list[tuple[int, int]], language) -> dict[int, tuple[int, ...]]:
+    """The spans the builder stores for the lines in each [first, stop) row range: row -> (gap, length, class, ...)."""
+    offsets = structure.source(lines)[1]
+    query = grammar.query(language.grammar, language.name, "highlights")
+    return {
+        row: spans
+        for first, stop, captures in highlight.walk(tree, rows, query)
+        for row, spans in highlight.spans_of(captures, lines, offsets, first, stop, language)
+    }
+
+
+def safe_json(data: object) -> str:
+    """The report's JSON as the page must carry it: compact, and nothing that could end its <script> element or
+    open a comment (<, >, &, U+2028, U+2029 escaped)."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    for char in "<>&\u2028\u2029":
+        text = text.replace(char, f"\\u{ord(char):04x}")
+    return text

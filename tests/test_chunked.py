@@ -136,7 +136,7 @@ def test_a_text_refused_after_some_pieces_keeps_only_what_the_whole_parse_reads(
     monkeypatch.setattr(chunked, "PIECES_FROM", 10**9)
     expected = seen(model.to_json(report_of(dump)))
     monkeypatch.setattr(chunked, "PIECES_FROM", 0)
-    read = chunked._Reader.read
+    read = chunked._PieceParser.read
     handed: list = []
 
     def marked(reader, task):  # a clean piece's highlights, as no parse would give them
@@ -147,7 +147,7 @@ def test_a_text_refused_after_some_pieces_keeps_only_what_the_whole_parse_reads(
             handed.append(task)
         return found
 
-    monkeypatch.setattr(chunked._Reader, "read", marked)
+    monkeypatch.setattr(chunked._PieceParser, "read", marked)
     monkeypatch.setattr(chunked, "_cores", lambda: 1)  # read here, where `handed` can count them
     assert seen(model.to_json(report_of(dump))) == expected
     assert len(handed) > 3  # pieces before the refused one were read and handed over
@@ -161,8 +161,8 @@ def test_pieces_a_pass_did_not_change_are_not_parsed_again(cut_small, monkeypatc
     table: dict[str, int] = {}
     reader = chunked.PieceReader(PYTHON, partial(builder._facts, PYPTO), workers=1)
     parsed = []
-    read = chunked._Reader.read
-    monkeypatch.setattr(chunked._Reader, "read", lambda reader, task: parsed.append(task) or read(reader, task))
+    read = chunked._PieceParser.read
+    monkeypatch.setattr(chunked._PieceParser, "read", lambda reader, task: parsed.append(task) or read(reader, task))
     first = in_pieces(lines, reader, [table.setdefault(line, len(table)) for line in lines])
     total, parsed[:] = len(parsed), []
     second = in_pieces(changed, reader, [table.setdefault(line, len(table)) for line in changed])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from modeltools import apply, runs
 from pypto_ir_trace import compare, structure
 from pypto_ir_trace.dump import split_lines
 from pypto_ir_trace.languages import PYTHON
@@ -30,7 +31,7 @@ def view(result, key, b_lines, a_lines):
     for piece in result.pieces:
         if key is not None and piece.key != key:
             continue
-        for b, a, eq, deleted, inserted in compare.runs(piece):
+        for b, a, eq, deleted, inserted in runs(piece.segments):
             rows += [(b_lines[b + i], a_lines[a + i]) for i in range(eq)]
             rows += [(b_lines[b + eq + i], None) for i in range(deleted)]
             rows += [(None, a_lines[a + eq + i]) for i in range(inserted)]
@@ -76,7 +77,7 @@ def helper():
 
 def test_counts_add_up_and_rebuild_the_after_side():
     result, b_ids, a_ids, _ = diff_texts(BEFORE, AFTER)
-    assert compare.apply(b_ids, result) == a_ids
+    assert apply(b_ids, result) == a_ids
     assert result.inserted - result.deleted == len(a_ids) - len(b_ids)
 
 
@@ -121,13 +122,13 @@ def test_untrusted_side_falls_back_to_one_whole_file_piece():
     result, b_ids, a_ids, _ = diff_texts(BEFORE, AFTER, trusted=False)
     assert [p.key for p in result.pieces] == [None]
     assert result.by_region == {}
-    assert compare.apply(b_ids, result) == a_ids
+    assert apply(b_ids, result) == a_ids
 
 
 def test_identical_texts_have_no_changes():
     result, b_ids, a_ids, _ = diff_texts(BEFORE, BEFORE)
     assert (result.inserted, result.deleted, result.by_region) == (0, 0, {})
-    assert compare.apply(b_ids, result) == a_ids
+    assert apply(b_ids, result) == a_ids
 
 
 def test_outside_lines_diff_as_lines():
@@ -139,7 +140,7 @@ def test_outside_lines_diff_as_lines():
 
 def changed_runs(result):
     """(before line, after line, deleted, inserted) of every run that changes something."""
-    return [(b + eq, a + eq, d, i) for piece in result.pieces for b, a, eq, d, i in compare.runs(piece) if d or i]
+    return [(b + eq, a + eq, d, i) for piece in result.pieces for b, a, eq, d, i in runs(piece.segments) if d or i]
 
 
 def test_a_changed_first_line_is_one_replaced_line_like_any_other():
@@ -148,7 +149,7 @@ def test_a_changed_first_line_is_one_replaced_line_like_any_other():
         for trusted in (True, False):
             result, b_ids, a_ids, _ = diff_texts(before, after, trusted)
             assert changed_runs(result) == [(line, line, 1, 1)], (before, trusted)
-            assert compare.apply(b_ids, result) == a_ids
+            assert apply(b_ids, result) == a_ids
 
 
 def test_limits_reach_every_line_diff():
@@ -164,6 +165,6 @@ def test_limits_reach_every_line_diff():
     (b_ids, b_struct), (a_ids, a_struct) = sides
     full = compare.diff_pass(b_ids, b_struct, a_ids, a_struct)
     capped = compare.diff_pass(b_ids, b_struct, a_ids, a_struct, limits={"myers_max_cost": 100})
-    assert compare.apply(b_ids, capped) == a_ids
+    assert apply(b_ids, capped) == a_ids
     assert full.by_region["P.f"][0] < 40
     assert capped.by_region["P.f"] == (38, 38)  # all but the two shared last lines (x0, x1) given up

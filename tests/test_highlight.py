@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from modeltools import highlights
 from pypto_ir_trace import highlight, structure
 from pypto_ir_trace.languages import PYTHON
 
@@ -9,7 +10,7 @@ from pypto_ir_trace.languages import PYTHON
 def spans_of(text: str) -> list[list[tuple[str, str]]]:
     """Per line: (highlighted text, class) pairs, decoded the way the viewer decodes them."""
     lines = text.split("\n")
-    found = highlight.highlight(structure.parse(lines, PYTHON), lines, [(0, len(lines))], PYTHON)
+    found = highlights(structure.parse(lines, PYTHON), lines, [(0, len(lines))], PYTHON)
     result = []
     for row, line in enumerate(lines):
         flat, at, pairs = found.get(row, []), 0, []
@@ -55,7 +56,7 @@ def test_multi_line_string_is_highlighted_on_every_line():
 
 def test_only_requested_rows_are_highlighted():
     lines = ["a = 1", "b = 2", "c = 3"]
-    found = highlight.highlight(structure.parse(lines, PYTHON), lines, [(1, 2)], PYTHON)
+    found = highlights(structure.parse(lines, PYTHON), lines, [(1, 2)], PYTHON)
     assert set(found) == {1}
 
 
@@ -63,7 +64,7 @@ def test_rows_inside_a_string_that_starts_above_them_are_string():
     """Only rows 1-2 are new (the rest of the text was seen before): the string that starts on row 0
     still colours them, and nothing past the requested rows is returned."""
     lines = ['x = """first', "second", 'third"""', "y = 1"]
-    found = highlight.highlight(structure.parse(lines, PYTHON), lines, [(1, 3)], PYTHON)
+    found = highlights(structure.parse(lines, PYTHON), lines, [(1, 3)], PYTHON)
     classes = highlight.classes()
     assert set(found) == {1, 2}
     assert found[1] == (0, len("second"), classes.index("string"))

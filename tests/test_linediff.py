@@ -10,36 +10,36 @@ import pytest
 from pypto_ir_trace import linediff
 
 
-def rebuild(a, b, blocks):
-    """Check that blocks cover both sides in order and that equal blocks are equal; return b rebuilt."""
+def rebuild(b, a, blocks):
+    """Check that blocks cover both sides in order and that equal blocks are equal; return the after side a rebuilt."""
     out, i, j = [], 0, 0
     for block in blocks:
-        assert (block.a_start, block.b_start) == (i, j)
+        assert (block.b_start, block.a_start) == (i, j)
         if block.equal:
-            assert a[i : i + block.a_len] == b[j : j + block.b_len]
-        out += b[j : j + block.b_len]
-        i, j = i + block.a_len, j + block.b_len
-    assert (i, j) == (len(a), len(b))
+            assert b[i : i + block.b_len] == a[j : j + block.a_len]
+        out += a[j : j + block.a_len]
+        i, j = i + block.b_len, j + block.a_len
+    assert (i, j) == (len(b), len(a))
     return out
 
 
-def lcs_length(a, b) -> int:
+def lcs_length(b, a) -> int:
     """Length of a longest common subsequence, by dynamic programming: the oracle for minimality."""
-    previous = [0] * (len(b) + 1)
-    for x in a:
+    previous = [0] * (len(a) + 1)
+    for x in b:
         current = [0]
-        for j, y in enumerate(b):
+        for j, y in enumerate(a):
             current.append(previous[j] + 1 if x == y else max(previous[j + 1], current[j]))
         previous = current
     return previous[-1]
 
 
 def changed(blocks):
-    return sum(b.a_len for b in blocks if not b.equal), sum(b.b_len for b in blocks if not b.equal)
+    return sum(d.b_len for d in blocks if not d.equal), sum(d.a_len for d in blocks if not d.equal)
 
 
 @pytest.mark.parametrize(
-    "a, b, expected",
+    "b, a, expected",
     [
         ([], [], (0, 0)),
         ([1, 2, 3], [1, 2, 3], (0, 0)),
@@ -50,33 +50,33 @@ def changed(blocks):
         ([1, 2, 1, 2], [2, 1, 2, 1], (1, 1)),
     ],
 )
-def test_small_cases_are_minimal(a, b, expected):
-    blocks = linediff.diff(a, b)
-    assert rebuild(a, b, blocks) == b
+def test_small_cases_are_minimal(b, a, expected):
+    blocks = linediff.diff(b, a)
+    assert rebuild(b, a, blocks) == a
     assert changed(blocks) == expected
 
 
 def test_random_edits_rebuild_exactly_and_alternate():
     rng = random.Random(7)
     for _ in range(2000):
-        a = [rng.randint(0, 6) for _ in range(rng.randint(0, 40))]
-        b = list(a)
+        b = [rng.randint(0, 6) for _ in range(rng.randint(0, 40))]
+        a = list(b)
         for _ in range(rng.randint(0, 10)):
-            at = rng.randint(0, len(b))
-            if rng.random() < 0.4 and b[at:]:
-                del b[at]
+            at = rng.randint(0, len(a))
+            if rng.random() < 0.4 and a[at:]:
+                del a[at]
             else:
-                b.insert(at, rng.randint(0, 9))
-        blocks = linediff.diff(a, b)
-        assert rebuild(a, b, blocks) == b
+                a.insert(at, rng.randint(0, 9))
+        blocks = linediff.diff(b, a)
+        assert rebuild(b, a, blocks) == a
         assert all(x.equal != y.equal for x, y in itertools.pairwise(blocks))
 
 
 def test_moved_block_keeps_the_unique_lines_anchored():
-    a = [f"line {i}" for i in range(50)]
-    b = a[:10] + a[30:40] + a[10:30] + a[40:]
-    blocks = linediff.diff(a, b)
-    assert rebuild(a, b, blocks) == b
+    b = [f"line {i}" for i in range(50)]
+    a = b[:10] + b[30:40] + b[10:30] + b[40:]
+    blocks = linediff.diff(b, a)
+    assert rebuild(b, a, blocks) == a
     assert changed(blocks) == (10, 10)  # one block of ten moved: the other twenty stay
 
 
@@ -92,36 +92,36 @@ class CountingList(list):
 
 def test_cost_follows_the_change_not_the_file():
     """200,000 lines with three edits: a few reads per line, not the square of the file."""
-    a = [f"x{i} = pl.tile.load(t{i % 97})" for i in range(200_000)]
-    b = list(a)
-    b[1000] = "changed"
-    b.insert(150_000, "inserted")
-    del b[199_000]
+    b = [f"x{i} = pl.tile.load(t{i % 97})" for i in range(200_000)]
+    a = list(b)
+    a[1000] = "changed"
+    a.insert(150_000, "inserted")
+    del a[199_000]
     CountingList.reads = 0
-    blocks = linediff.diff(CountingList(a), CountingList(b))
-    assert CountingList.reads < 8 * (len(a) + len(b))
-    assert rebuild(a, b, blocks) == b
+    blocks = linediff.diff(CountingList(b), CountingList(a))
+    assert CountingList.reads < 8 * (len(b) + len(a))
+    assert rebuild(b, a, blocks) == a
     assert changed(blocks) == (2, 2)
 
 
 def test_anchorless_pathological_gap_degrades_to_one_replacement():
-    a = [i % 2 for i in range(400)]
-    b = [(i + 1) % 3 for i in range(400)]
-    common = lcs_length(a, b)
-    assert changed(linediff.diff(a, b)) == (400 - common, 400 - common)  # within the default cap: minimal
-    blocks = linediff.diff(a, b, {"myers_max_cost": 1000})
-    assert rebuild(a, b, blocks) == b
+    b = [i % 2 for i in range(400)]
+    a = [(i + 1) % 3 for i in range(400)]
+    common = lcs_length(b, a)
+    assert changed(linediff.diff(b, a)) == (400 - common, 400 - common)  # within the default cap: minimal
+    blocks = linediff.diff(b, a, {"myers_max_cost": 1000})
+    assert rebuild(b, a, blocks) == a
     # both end in 0, 1: that suffix is trimmed, the rest has no anchor and is given up as one block
     assert blocks == [linediff.Block(False, 0, 398, 0, 398), linediff.Block(True, 398, 2, 398, 2)]
 
 
 def test_the_cap_gives_up_only_on_its_own_gap():
     """Anchors split the input; a gap too costly for the cap becomes one block, its neighbours still diff."""
-    noise_a, noise_b = [i % 2 for i in range(60)], [(i + 1) % 3 for i in range(60)]
-    a = ["head", 7, 8, 9, *noise_a, "middle", 1, 2, 3]
-    b = ["head", 7, 9, *noise_b, "middle", 1, 3]
-    blocks = linediff.diff(a, b, {"myers_max_cost": 200})
-    assert rebuild(a, b, blocks) == b
+    noise_b, noise_a = [i % 2 for i in range(60)], [(i + 1) % 3 for i in range(60)]
+    b = ["head", 7, 8, 9, *noise_b, "middle", 1, 2, 3]
+    a = ["head", 7, 9, *noise_a, "middle", 1, 3]
+    blocks = linediff.diff(b, a, {"myers_max_cost": 200})
+    assert rebuild(b, a, blocks) == a
     assert linediff.Block(False, 4, 60, 3, 60) in blocks
     assert changed(blocks) == (62, 60)
 

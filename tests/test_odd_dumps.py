@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from modeltools import build, load_dump, report_of
+from modeltools import apply, build, load_dump, report_of, runs
 from pypto_ir_trace import cli, compare, render, structure
 from pypto_ir_trace.dump import Dump, Snapshot, split_lines
 from pypto_ir_trace.languages import PYTHON
@@ -52,7 +52,7 @@ def check_exact(before_text: str, after_text: str) -> compare.PassDiff:
     b_structure = PYTHON.analyze(structure.parse(b_lines, PYTHON), b_lines)
     a_structure = PYTHON.analyze(structure.parse(a_lines, PYTHON), a_lines)
     diff = compare.diff_pass(b_ids, b_structure, a_ids, a_structure)
-    rebuilt = compare.apply(b_ids, diff)
+    rebuilt = apply(b_ids, diff)
     assert rebuilt == a_ids
     text_of = {i: line for line, i in ids.items()}
     assert "".join(text_of[i] + e for i, e in zip(rebuilt, a_endings)) == after_text
@@ -65,7 +65,7 @@ def check_exact(before_text: str, after_text: str) -> compare.PassDiff:
         inserted = iter(diff.inserted_ids)
         for piece in diff.pieces:
             old, new = [], []
-            for b, _, eq, deleted, ins in compare.runs(piece):
+            for b, _, eq, deleted, ins in runs(piece.segments):
                 old.extend(b_ids[b : b + eq + deleted])
                 new.extend(b_ids[b : b + eq])
                 new.extend(next(inserted) for _ in range(ins))

@@ -11,7 +11,7 @@ import zlib
 import pytest
 
 from dumptools import PROGRAM, REAL
-from modeltools import load_dump, report_of
+from modeltools import load_dump, report_of, safe_json
 from pypto_ir_trace import model, render
 
 HOSTILE = "</script><script>alert(1)</script><!-- {{ 7*7 }} {% if %} \u2028\u2029 &amp; <img src=x onerror=alert(2)>"
@@ -34,16 +34,16 @@ def test_data_round_trips_and_cannot_close_its_script_element(make_dump):
 
 def test_json_inside_is_safe_too():
     """Defence in depth: the JSON itself would be safe in a <script> element even uncompressed."""
-    text = render.safe_json({"x": HOSTILE})
+    text = gzip.decompress(base64.b64decode(render.encode_data({"x": HOSTILE}))).decode("utf-8")
     for forbidden in ("<", ">", "&", "\u2028", "\u2029"):
         assert forbidden not in text
     assert json.loads(text) == {"x": HOSTILE}
 
 
 @pytest.mark.parametrize("batch", [1 << 22, 997])
-def test_streamed_encoding_is_one_gzip_member_of_safe_json(monkeypatch, batch):
+def test_streamed_encoding_is_one_gzip_member_of_the_safe_json(monkeypatch, batch):
     """encode_data deflates batch by batch in threads: the blocks must join into one gzip member whose
-    text is safe_json's, and as small as the whole text compressed at once (with small batches, many
+    text is the data's safe JSON, and as small as the whole text compressed at once (with small batches, many
     wait their turn in the threads and each is primed with the one before it)."""
     monkeypatch.setattr(render, "_BATCH", batch)
     long = [HOSTILE + str(i) for i in range(3 * 4096 + 5)]
@@ -54,7 +54,7 @@ def test_streamed_encoding_is_one_gzip_member_of_safe_json(monkeypatch, batch):
         "n": None,
         "flag": True,
     }
-    text = render.safe_json(data).encode("utf-8")
+    text = safe_json(data).encode("utf-8")
     stream = base64.b64decode(render.encode_data(data))
     inflater = zlib.decompressobj(31)  # one gzip member, its CRC and length checked
     assert inflater.decompress(stream) == text and inflater.eof and not inflater.unused_data

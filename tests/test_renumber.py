@@ -23,7 +23,7 @@ def run(before: list[str], after: list[str]) -> list[tuple[int, int]]:
 
 def check_exact(before: list[str], after: list[str], pairs: list[tuple[int, int]]) -> None:
     """Every pair is equal with names masked, and all pairs plus the unchanged lines fit one bijection."""
-    a_spans, b_spans = value_spans(before), value_spans(after)
+    b_spans, a_spans = value_spans(before), value_spans(after)
     forward: dict[str, str] = {}
     backward: dict[str, str] = {}
 
@@ -33,19 +33,19 @@ def check_exact(before: list[str], after: list[str], pairs: list[tuple[int, int]
 
     for block in diff(before, after):
         if block.equal:
-            for i in range(block.a_start, block.a_start + block.a_len):
-                for name in masked(before[i], a_spans[i])[1]:
+            for i in range(block.b_start, block.b_start + block.b_len):
+                for name in masked(before[i], b_spans[i])[1]:
                     bind(name, name)
-    changed_a = {i for b in diff(before, after) if not b.equal for i in range(b.a_start, b.a_start + b.a_len)}
-    changed_b = {j for b in diff(before, after) if not b.equal for j in range(b.b_start, b.b_start + b.b_len)}
+    changed_b = {i for d in diff(before, after) if not d.equal for i in range(d.b_start, d.b_start + d.b_len)}
+    changed_a = {j for d in diff(before, after) if not d.equal for j in range(d.a_start, d.a_start + d.a_len)}
     assert len({i for i, _ in pairs}) == len(pairs) == len({j for _, j in pairs})
     for i, j in pairs:
-        assert i in changed_a and j in changed_b
-        (a_key, a_names), (b_key, b_names) = masked(before[i], a_spans[i]), masked(after[j], b_spans[j])
-        assert a_key == b_key, (before[i], after[j])
+        assert i in changed_b and j in changed_a
+        (b_key, b_names), (a_key, a_names) = masked(before[i], b_spans[i]), masked(after[j], a_spans[j])
+        assert b_key == a_key, (before[i], after[j])
         # Outside the names, the lines are equal character for character.
         assert re.sub(r"[%^][\w$.-]+", "", before[i]) == re.sub(r"[%^][\w$.-]+", "", after[j])
-        for old, new in zip(a_names, b_names):
+        for old, new in zip(b_names, a_names):
             bind(old, new)
 
 

@@ -188,7 +188,7 @@ def _pipeline(
 ) -> Pipeline:
     record = format_of(dump)
     with PieceReader(record.language, partial(_facts, record)) as pieces:  # its workers serve every text
-        reader = _Reader(record, IncrementalParser(record.language), pieces, lines)
+        reader = _TextReader(record, IncrementalParser(record.language), pieces, lines)
         text_of: dict[bytes, int] = {}  # digest of a text -> its index: identical snapshots are handled once
         names = _Names(record.language.names_in is not None, lines)
         snapshot_text: list[int] = []  # snapshot index -> text index
@@ -267,7 +267,7 @@ def _one_ahead(items: Iterable[T]) -> Iterator[T]:
 class _Names:
     """The renamed line pairs of a diff of two texts, for a language with value names (else none).
 
-    The names of each line were read once, from the tree the text was parsed into (_Reader), into the
+    The names of each line were read once, from the tree the text was parsed into (_TextReader), into the
     report's table of lines: any two texts of the report can be paired, also from two pipelines (two runs).
     """
 
@@ -309,7 +309,7 @@ def _before(snapshot: Snapshot, snapshot_text: list[int], text_index: Callable[[
     return snapshot_text[snapshot.base if snapshot.base is not None else snapshot.index - 1]
 
 
-class _Reader:
+class _TextReader:
     """Starts reading the distinct texts of one pipeline: their lines interned at once, their pieces sent
     to the workers, their structure (and the facts of the lines they show first) taken when needed."""
 

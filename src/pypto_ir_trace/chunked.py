@@ -52,7 +52,7 @@ class PieceReader:
     reader (a `with` block), so one text's pieces are read while the caller prepares the next text."""
 
     def __init__(self, language, facts: Facts, workers: int | None = None):
-        self._here = _Reader(language, facts)
+        self._here = _PieceParser(language, facts)
         self._workers = _cores() if workers is None else workers
         self._pool: ProcessPoolExecutor | None = None
         # a piece's lines and context -> its regions, row 0 first (None: it does not read cleanly)
@@ -160,7 +160,7 @@ class _Sent:
     keep: Keep
 
 
-class _Reader:
+class _PieceParser:
     """What reads a piece, here or in a worker process: the language, the caller's facts, a parser."""
 
     def __init__(self, language, facts: Facts):
@@ -206,10 +206,10 @@ def _send(pool: ProcessPoolExecutor | None, task: _Task) -> Future | None:
         return None
 
 
-_worker: _Reader | None = None  # a worker process's reader, inherited when it was forked
+_worker: _PieceParser | None = None  # a worker process's reader, inherited when it was forked
 
 
-def _worker_starts(reader: _Reader) -> None:
+def _worker_starts(reader: _PieceParser) -> None:
     global _worker
     _worker = reader
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's (one line, exit 130), not a traceback here

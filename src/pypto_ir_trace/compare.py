@@ -13,7 +13,7 @@ each [start, end) of lines; trusted or not). All line diffs are `linediff.diff` 
 Calls. The diff is a sequence of calls equal(key, b, a, n) (before[b:b+n] == after[a:a+n]) and
 change(key, b, d, a, i) (before[b:b+d] deleted, after[a:a+i] inserted; a side whose count is 0 does not
 advance and its position is not read), in this order. A block of a line diff becomes one call: equal,
-equal(key, a_start, b_start, a_len); changed, change(key, a_start, a_len, b_start, b_len).
+equal(key, b_start, a_start, b_len); changed, change(key, b_start, b_len, a_start, a_len).
 - If either side is untrusted: the blocks of the line diff of the whole texts, key None.
 - Otherwise the token sequences are diffed. A region's token equals a token of the other side exactly
   when that is a region with the same key (Python: ("region", key), JS: "region:" + key; line ids are
@@ -139,9 +139,9 @@ def diff_pass(
 def _diff_lines(builder: _Builder, key, before, b_lo, b_hi, after, a_lo, a_hi, limits) -> None:
     for block in linediff.diff(before[b_lo:b_hi], after[a_lo:a_hi], limits):
         if block.equal:
-            builder.equal(key, b_lo + block.a_start, a_lo + block.b_start, block.a_len)
+            builder.equal(key, b_lo + block.b_start, a_lo + block.a_start, block.b_len)
         else:
-            builder.change(key, b_lo + block.a_start, block.a_len, a_lo + block.b_start, block.b_len)
+            builder.change(key, b_lo + block.b_start, block.b_len, a_lo + block.a_start, block.a_len)
 
 
 def _tokens(lines: list[int], regions: tuple[Region, ...]) -> tuple[list[int | tuple[str, str]], list[int]]:
@@ -191,43 +191,21 @@ def _diff_by_region(builder: _Builder, before, before_regions, after, after_regi
             _diff_lines(builder, key, before, old.start, old.end, after, new.start, new.end, limits)
 
     for block in linediff.diff(b_tokens, a_tokens, limits):
-        shift = block.a_start - block.b_start  # before token index - after token index, in equal blocks
+        shift = block.b_start - block.a_start  # before token index - after token index, in equal blocks
         if block.equal:
-            for key, lo, hi in _runs(a_tokens, block.b_start, block.b_start + block.b_len):
+            for key, lo, hi in _runs(a_tokens, block.a_start, block.a_start + block.a_len):
                 if key is None:
                     builder.equal(None, b_starts[lo + shift], a_starts[lo], hi - lo)
                 else:
                     expand(key)
             continue
-        for key, lo, hi in _runs(b_tokens, block.a_start, block.a_start + block.a_len):
+        for key, lo, hi in _runs(b_tokens, block.b_start, block.b_start + block.b_len):
             if key is None:
                 builder.change(None, b_starts[lo], hi - lo, 0, 0)
             elif key not in a_by_key:
                 expand(key)
-        for key, lo, hi in _runs(a_tokens, block.b_start, block.b_start + block.b_len):
+        for key, lo, hi in _runs(a_tokens, block.a_start, block.a_start + block.a_len):
             if key is None:
                 builder.change(None, 0, 0, a_starts[lo], hi - lo)
             else:
                 expand(key)
-
-
-def runs(piece: Piece):
-    """(before_start, after_start, eq, del, ins) for every run of a piece: the contract the viewer reads."""
-    for segment in piece.segments:
-        b, a = segment[0], segment[1]
-        for at in range(2, len(segment), 3):
-            eq, deleted, inserted = segment[at : at + 3]
-            yield b, a, eq, deleted, inserted
-            b += eq + deleted
-            a += eq + inserted
-
-
-def apply(before: list[int], diff: PassDiff) -> list[int]:
-    """The after side rebuilt from the before side and the diff, as the viewer does."""
-    after: list[int] = []
-    inserted = iter(diff.inserted_ids)
-    for piece in diff.pieces:
-        for b, _, eq, _, ins in runs(piece):
-            after.extend(before[b : b + eq])
-            after.extend(next(inserted) for _ in range(ins))
-    return after

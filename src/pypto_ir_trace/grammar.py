@@ -6,7 +6,7 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
-from tree_sitter import Language, Parser, Query
+from tree_sitter import Language, Query
 
 
 def grammar_dir(language: str) -> Path:
@@ -27,7 +27,3 @@ def query(grammar: Language, language: str, *names: str) -> Query:
     (capture names stay in file order, so the first file keeps its captures' order)."""
     source = "\n".join((grammar_dir(language) / f"{name}.scm").read_text(encoding="utf-8") for name in names)
     return Query(grammar, source)
-
-
-def parser(grammar: Language) -> Parser:
-    return Parser(grammar)

@@ -8,7 +8,7 @@ from operator import attrgetter
 
 from tree_sitter import Query, QueryCursor, Tree
 
-from . import grammar, structure
+from . import grammar
 from .languages import LANGUAGES
 
 CHUNK = 4096  # rows per query cursor: bounds the captures held at once, whatever the run's length
@@ -46,24 +46,6 @@ def _orders(language) -> tuple[dict[str, int], tuple[int, ...]]:
     assert query.capture_count <= 1 << _ORDER_BITS
     names = [query.capture_name(i) for i in range(query.capture_count)]
     return {name: i << _LENGTH_BITS for i, name in enumerate(names)}, tuple(index[name] for name in names)
-
-
-def highlight(
-    tree: Tree, lines: list[str], rows: list[tuple[int, int]], language, offsets: list[int] | None = None
-) -> dict[int, tuple[int, ...]]:
-    """Spans for the lines in each [first, stop) row range: row -> flat (gap, length, class, ...).
-
-    `gap` counts UTF-16 code units from the end of the previous span (the viewer indexes JS strings).
-    Where captures overlap, the one that starts first wins, then the capture named first in the query.
-    `offsets`: where each line starts in the parsed bytes (structure.source), if the caller has them.
-    """
-    if offsets is None:
-        offsets = structure.source(lines)[1]
-    return {
-        row: spans
-        for first, stop, captures in walk(tree, rows, _query(language))
-        for row, spans in spans_of(captures, lines, offsets, first, stop, language)
-    }
 
 
 def walk(tree: Tree, rows: list[tuple[int, int]], query: Query):

@@ -32,14 +32,14 @@ class IncrementalParser:
         source, offsets = structure.source(lines)
         tree = self._tree
         if tree is not None:
-            for a0, a1, b0, b1 in reversed(self._edits(ids)):  # back to front: earlier offsets stay valid
+            for b0, b1, a0, a1 in reversed(self._edits(ids)):  # back to front: earlier offsets stay valid
                 tree.edit(
-                    start_byte=self._offsets[a0],
-                    old_end_byte=self._offsets[a1],
-                    new_end_byte=self._offsets[a0] + offsets[b1] - offsets[b0],
-                    start_point=(a0, 0),
-                    old_end_point=(a1, 0),
-                    new_end_point=(a0 + b1 - b0, 0),
+                    start_byte=self._offsets[b0],
+                    old_end_byte=self._offsets[b1],
+                    new_end_byte=self._offsets[b0] + offsets[a1] - offsets[a0],
+                    start_point=(b0, 0),
+                    old_end_point=(b1, 0),
+                    new_end_point=(b0 + a1 - a0, 0),
                 )
             tree = self._parser.parse(source, tree)
         if tree is None or tree.root_node.has_error:
@@ -55,20 +55,20 @@ class IncrementalParser:
         return self._offsets
 
     def _edits(self, ids: list[int]) -> list[tuple[int, int, int, int]]:
-        """Changed line ranges [a0, a1) -> [b0, b1), widened to calm boundaries and merged."""
+        """Changed line ranges [b0, b1) before -> [a0, a1) after, widened to calm boundaries and merged."""
         old = self._lines
         edits: list[tuple[int, int, int, int]] = []
         for block in linediff.diff(self._ids, ids):
             if block.equal:
                 continue
-            up = self._widening(range(block.a_start - 1, 0, -1), -1)
-            down = self._widening(range(block.a_start + block.a_len, len(old) - 1), +1)
-            a0, a1 = block.a_start - up, block.a_start + block.a_len + down
+            up = self._widening(range(block.b_start - 1, 0, -1), -1)
+            down = self._widening(range(block.b_start + block.b_len, len(old) - 1), +1)
             b0, b1 = block.b_start - up, block.b_start + block.b_len + down
-            if edits and a0 <= edits[-1][1]:  # the unchanged lines between the two were swallowed: merge
-                a0, b0 = edits[-1][0], edits[-1][2]
+            a0, a1 = block.a_start - up, block.a_start + block.a_len + down
+            if edits and b0 <= edits[-1][1]:  # the unchanged lines between the two were swallowed: merge
+                b0, a0 = edits[-1][0], edits[-1][2]
                 edits.pop()
-            edits.append((a0, a1, b0, b1))
+            edits.append((b0, b1, a0, a1))
         return edits
 
     def _widening(self, rows: range, step: int) -> int:

@@ -1,20 +1,22 @@
 """Line diff of two sequences, with a cost that follows the size of the change: the specification below
 is followed exactly by this module and by its port `static/linediff.js` (a test holds them to it).
+Here, as everywhere in the Python side, b is the before side and a the after side (linediff.js still names
+them the other way round: its a is this b).
 
-Result. `diff(a, b, limits)` returns blocks (equal, a_start, a_len, b_start, b_len) covering a and b in
-order: the canonical encoding of a set of matched pairs (i, j), a[i] == b[j], increasing on both sides.
+Result. `diff(b, a, limits)` returns blocks (equal, b_start, b_len, a_start, a_len) covering b and a in
+order: the canonical encoding of a set of matched pairs (i, j), b[i] == a[j], increasing on both sides.
 An equal block is a run of matched pairs with consecutive i and j; a changed block holds what lies
 between two equal blocks; adjacent blocks of one kind are merged and empty ones dropped, so equal and
 changed blocks alternate. Items compare with `==` (JS: `===`): callers pass ints or strings.
 
-Matching. The pairs are those of solve(0, len(a), 0, len(b)); solve on the gap a[a_lo:a_hi] vs
-b[b_lo:b_hi] depends on that gap alone, so gaps may be solved in any order:
+Matching. The pairs are those of solve(0, len(b), 0, len(a)); solve on the gap b[b_lo:b_hi] vs
+a[a_lo:a_hi] depends on that gap alone, so gaps may be solved in any order:
 1. Trim: p is the length of the common prefix of the gap, then s the length of the common suffix of
    what follows the prefix (so p + s never exceeds either side). Both are matched.
-   The middle, a[a_lo+p:a_hi-s] vs b[b_lo+p:b_hi-s], is solved by the first of 2-4 that applies.
+   The middle, b[b_lo+p:b_hi-s] vs a[a_lo+p:a_hi-s], is solved by the first of 2-4 that applies.
 2. Either side of the middle is empty: nothing more is matched.
-3. Anchors (patience): the pairs (i, j) of items that occur exactly once in the a-middle and exactly
-   once in the b-middle, taken in increasing i; from them the chain strictly increasing in j that
+3. Anchors (patience): the pairs (i, j) of items that occur exactly once in the b-middle and exactly
+   once in the a-middle, taken in increasing i; from them the chain strictly increasing in j that
    patience sorting picks. Each pair in turn goes on pile k, k = how many piles have a top j smaller
    than its j (a new pile when that is all of them), becomes that pile's top and remembers the top of
    pile k - 1 at that moment (nothing for k = 0). The chain is read back from the top of the last pile.
@@ -22,11 +24,11 @@ b[b_lo:b_hi] depends on that gap alone, so gaps may be solved in any order:
    the first and after the last (within the middle), is solved again from step 1 (its own trim, its own
    counts of unique items).
 4. Otherwise (no anchor), Myers' greedy O(ND) diff of the middle, n and m items long (x indexes the
-   a-middle, y the b-middle, diagonal k = x - y; V maps a diagonal to an x, every entry 0 before round 0):
+   b-middle, y the a-middle, diagonal k = x - y; V maps a diagonal to an x, every entry 0 before round 0):
    rounds d = 0, 1, ..., d_max with d_max = min(n + m, limits["myers_max_cost"] // (n + m));
    in round d, for k = -d, -d + 2, ..., d: if k == -d, or k != d and V[k - 1] < V[k + 1], then
    x = V[k + 1] (down: an insertion), else x = V[k - 1] + 1 (right: a deletion, also on ties); y = x - k;
-   while x < n and y < m and a-middle[x] == b-middle[y], x and y grow by one; V[k] = x; the search ends as
+   while x < n and y < m and b-middle[x] == a-middle[y], x and y grow by one; V[k] = x; the search ends as
    soon as x >= n and y >= m. If no round of 0..d_max ends it, the cap gives up: nothing in the middle is
    matched (it becomes one changed block): the work stays within a small multiple of myers_max_cost.
    Backtrack from (x, y) = (n, m) with d from the last round down to 0, V_d being V as it was before
@@ -47,76 +49,76 @@ LIMITS = {"myers_max_cost": 2_000_000}
 
 
 class Block(NamedTuple):
-    """a[a_start:a_start + a_len] against b[b_start:b_start + b_len]; equal blocks have a_len == b_len."""
+    """before b[b_start:b_start + b_len] against after a[a_start:a_start + a_len]; equal blocks have b_len == a_len."""
 
     equal: bool
-    a_start: int
-    a_len: int
     b_start: int
     b_len: int
+    a_start: int
+    a_len: int
 
 
-def diff(a: Sequence[Hashable], b: Sequence[Hashable], limits: Mapping[str, int] = LIMITS) -> list[Block]:
+def diff(b: Sequence[Hashable], a: Sequence[Hashable], limits: Mapping[str, int] = LIMITS) -> list[Block]:
     """Blocks covering both sequences in order; equal and changed blocks alternate."""
     max_cost = limits["myers_max_cost"]
     blocks: list[Block] = []
-    pending = [(0, len(a), 0, len(b))]  # a stack: gaps, and anchor runs as (-1 - a_start, length, b_start, 0)
+    pending = [(0, len(b), 0, len(a))]  # a stack: gaps, and anchor runs as (-1 - b_start, length, a_start, 0)
     while pending:
-        a_lo, a_hi, b_lo, b_hi = pending.pop()
-        if a_lo < 0:
-            _append(blocks, Block(True, -1 - a_lo, a_hi, b_lo, a_hi))
+        b_lo, b_hi, a_lo, a_hi = pending.pop()
+        if b_lo < 0:
+            _append(blocks, Block(True, -1 - b_lo, b_hi, a_lo, b_hi))
             continue
-        prefix = _common_prefix(a, b, a_lo, a_hi, b_lo, b_hi)
-        suffix = _common_suffix(a, b, a_lo + prefix, a_hi, b_lo + prefix, b_hi)
-        _append(blocks, Block(True, a_lo, prefix, b_lo, prefix))
-        a_mid, b_mid = (a_lo + prefix, a_hi - suffix), (b_lo + prefix, b_hi - suffix)
-        tail = Block(True, a_hi - suffix, suffix, b_hi - suffix, suffix)
-        if a_mid[0] == a_mid[1] or b_mid[0] == b_mid[1]:
-            _append(blocks, Block(False, a_mid[0], a_mid[1] - a_mid[0], b_mid[0], b_mid[1] - b_mid[0]))
+        prefix = _common_prefix(b, a, b_lo, b_hi, a_lo, a_hi)
+        suffix = _common_suffix(b, a, b_lo + prefix, b_hi, a_lo + prefix, a_hi)
+        _append(blocks, Block(True, b_lo, prefix, a_lo, prefix))
+        b_mid, a_mid = (b_lo + prefix, b_hi - suffix), (a_lo + prefix, a_hi - suffix)
+        tail = Block(True, b_hi - suffix, suffix, a_hi - suffix, suffix)
+        if b_mid[0] == b_mid[1] or a_mid[0] == a_mid[1]:
+            _append(blocks, Block(False, b_mid[0], b_mid[1] - b_mid[0], a_mid[0], a_mid[1] - a_mid[0]))
             _append(blocks, tail)
             continue
-        anchors = _unique_anchors(a, b, *a_mid, *b_mid)
+        anchors = _unique_anchors(b, a, *b_mid, *a_mid)
         if not anchors:
-            for block in _myers(a, b, *a_mid, *b_mid, max_cost):
+            for block in _myers(b, a, *b_mid, *a_mid, max_cost):
                 _append(blocks, block)
             _append(blocks, tail)
             continue
         # Push in reverse so that gaps and anchors pop in order; the tail comes last.
-        pending.append((-1 - tail.a_start, tail.a_len, tail.b_start, 0))
+        pending.append((-1 - tail.b_start, tail.b_len, tail.a_start, 0))
         gaps = []
-        a_at, b_at = a_mid[0], b_mid[0]
+        b_at, a_at = b_mid[0], a_mid[0]
         for i, j, n in _runs(anchors):
-            if i > a_at or j > b_at:
-                gaps.append((a_at, i, b_at, j))
+            if i > b_at or j > a_at:
+                gaps.append((b_at, i, a_at, j))
             gaps.append((-1 - i, n, j, 0))
-            a_at, b_at = i + n, j + n
-        gaps.append((a_at, a_mid[1], b_at, b_mid[1]))
+            b_at, a_at = i + n, j + n
+        gaps.append((b_at, b_mid[1], a_at, a_mid[1]))
         pending.extend(reversed(gaps))
     return blocks
 
 
 def _append(blocks: list[Block], block: Block) -> None:
-    if block.a_len == 0 and block.b_len == 0:
+    if block.b_len == 0 and block.a_len == 0:
         return
     if blocks and blocks[-1].equal == block.equal:
         last = blocks[-1]
-        blocks[-1] = Block(last.equal, last.a_start, last.a_len + block.a_len, last.b_start, last.b_len + block.b_len)
+        blocks[-1] = Block(last.equal, last.b_start, last.b_len + block.b_len, last.a_start, last.a_len + block.a_len)
     else:
         blocks.append(block)
 
 
-def _common_prefix(a, b, a_lo, a_hi, b_lo, b_hi) -> int:
+def _common_prefix(b, a, b_lo, b_hi, a_lo, a_hi) -> int:
     n = 0
-    limit = min(a_hi - a_lo, b_hi - b_lo)
-    while n < limit and a[a_lo + n] == b[b_lo + n]:
+    limit = min(b_hi - b_lo, a_hi - a_lo)
+    while n < limit and b[b_lo + n] == a[a_lo + n]:
         n += 1
     return n
 
 
-def _common_suffix(a, b, a_lo, a_hi, b_lo, b_hi) -> int:
+def _common_suffix(b, a, b_lo, b_hi, a_lo, a_hi) -> int:
     n = 0
-    limit = min(a_hi - a_lo, b_hi - b_lo)
-    while n < limit and a[a_hi - 1 - n] == b[b_hi - 1 - n]:
+    limit = min(b_hi - b_lo, a_hi - a_lo)
+    while n < limit and b[b_hi - 1 - n] == a[a_hi - 1 - n]:
         n += 1
     return n
 
@@ -130,22 +132,22 @@ def _runs(anchors: list[tuple[int, int]]):
             start = k
 
 
-def _unique_anchors(a, b, a_lo, a_hi, b_lo, b_hi) -> list[tuple[int, int]]:
+def _unique_anchors(b, a, b_lo, b_hi, a_lo, a_hi) -> list[tuple[int, int]]:
     """Pairs (i, j) of items unique on both sides, longest run increasing in both (patience)."""
     count: dict[Hashable, int] = {}
-    where_a: dict[Hashable, int] = {}
-    for i in range(a_lo, a_hi):
-        item = a[i]
-        count[item] = count.get(item, 0) + 1
-        where_a[item] = i
     where_b: dict[Hashable, int] = {}
-    seen_b: dict[Hashable, int] = {}
-    for j in range(b_lo, b_hi):
-        item = b[j]
+    for i in range(b_lo, b_hi):
+        item = b[i]
+        count[item] = count.get(item, 0) + 1
+        where_b[item] = i
+    where_a: dict[Hashable, int] = {}
+    seen_a: dict[Hashable, int] = {}
+    for j in range(a_lo, a_hi):
+        item = a[j]
         if count.get(item) == 1:
-            seen_b[item] = seen_b.get(item, 0) + 1
-            where_b[item] = j
-    pairs = sorted((where_a[item], where_b[item]) for item, n in seen_b.items() if n == 1)
+            seen_a[item] = seen_a.get(item, 0) + 1
+            where_a[item] = j
+    pairs = sorted((where_b[item], where_a[item]) for item, n in seen_a.items() if n == 1)
     return _longest_increasing(pairs)
 
 
@@ -171,9 +173,9 @@ def _longest_increasing(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return result[::-1]
 
 
-def _myers(a, b, a_lo, a_hi, b_lo, b_hi, max_cost: int) -> list[Block]:
-    """Myers' greedy shortest edit script on a[a_lo:a_hi] vs b[b_lo:b_hi] (both non-empty), as blocks."""
-    n, m = a_hi - a_lo, b_hi - b_lo
+def _myers(b, a, b_lo, b_hi, a_lo, a_hi, max_cost: int) -> list[Block]:
+    """Myers' greedy shortest edit script on b[b_lo:b_hi] vs a[a_lo:a_hi] (both non-empty), as blocks."""
+    n, m = b_hi - b_lo, a_hi - a_lo
     max_d = min(n + m, max_cost // (n + m))
     offset = max_d + 1
     v = [0] * (2 * max_d + 3)
@@ -186,16 +188,16 @@ def _myers(a, b, a_lo, a_hi, b_lo, b_hi, max_cost: int) -> list[Block]:
             else:
                 x = v[offset + k - 1] + 1
             y = x - k
-            while x < n and y < m and a[a_lo + x] == b[b_lo + y]:
+            while x < n and y < m and b[b_lo + x] == a[a_lo + y]:
                 x += 1
                 y += 1
             v[offset + k] = x
             if x >= n and y >= m:
-                return _backtrack(trace, n, m, a_lo, b_lo)
-    return [Block(False, a_lo, n, b_lo, m)]  # the cap gave up: one replaced block
+                return _backtrack(trace, n, m, b_lo, a_lo)
+    return [Block(False, b_lo, n, a_lo, m)]  # the cap gave up: one replaced block
 
 
-def _backtrack(trace: list[list[int]], n: int, m: int, a_lo: int, b_lo: int) -> list[Block]:
+def _backtrack(trace: list[list[int]], n: int, m: int, b_lo: int, a_lo: int) -> list[Block]:
     """Follow the saved V arrays from (n, m) back to (0, 0); emit blocks in order."""
     steps: list[int] = []  # collected backwards: 0 equal, 1 deletion, 2 insertion
     x, y = n, m
@@ -213,9 +215,9 @@ def _backtrack(trace: list[list[int]], n: int, m: int, a_lo: int, b_lo: int) -> 
             steps.append(2 if down else 1)
             x, y = prev_x, prev_y
     blocks: list[Block] = []
-    ax, by = a_lo, b_lo
+    bx, ay = b_lo, a_lo
     for step in reversed(steps):
-        _append(blocks, Block(step == 0, ax, step != 2, by, step != 1))
-        ax += step != 2
-        by += step != 1
+        _append(blocks, Block(step == 0, bx, step != 2, ay, step != 1))
+        bx += step != 2
+        ay += step != 1
     return blocks

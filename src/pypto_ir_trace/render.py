@@ -56,12 +56,8 @@ def _asset(*parts: str) -> str:
     return resources.files("pypto_ir_trace").joinpath(*parts).read_text(encoding="utf-8")
 
 
-def safe_json(data: object) -> str:
-    """JSON that cannot end its <script> element or open a comment: the one escaping boundary."""
-    return _escaped(_dumps(data))
-
-
 def _escaped(json_text: str) -> str:
+    """JSON that cannot end its <script> element or open a comment: the one escaping boundary."""
     # str.replace per character is ~10x faster than str.translate with a table on megabytes of text
     for char, escape in _JSON_ESCAPES:
         if char in json_text:
@@ -75,7 +71,7 @@ def encode_data(data: object) -> str:
     Dumps are text-heavy; compressed, a report is several times smaller, and base64 cannot close
     its <script> element whatever the dump says. The page inflates it with DecompressionStream.
     The JSON is compressed as it is encoded, a batch at a time: the whole text never exists at once
-    (it is several times the report's size), and the bytes inflate to those of safe_json.
+    (it is several times the report's size), and the bytes inflate to the whole text, escaped.
     zlib lets go of the GIL while it compresses, so threads deflate batches on every core while this
     one encodes the next. Each batch is deflated alone, primed with the end of the batch before it
     (as pigz does): the blocks join into one gzip member about as small as the whole text deflated at once.
@@ -127,7 +123,7 @@ _SLICE = 4096  # items of a long array encoded at once
 
 
 def _json_pieces(data: object):
-    """safe_json's text in pieces: objects member by member, long arrays a slice at a time."""
+    """The data's JSON text in pieces: objects member by member, long arrays a slice at a time."""
     if isinstance(data, dict) and all(isinstance(key, str) for key in data):
         yield "{"
         for i, (key, value) in enumerate(data.items()):

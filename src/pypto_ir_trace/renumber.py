@@ -42,25 +42,25 @@ def renamed(
     after_spans: Sequence[Spans],
 ) -> list[tuple[int, int]]:
     """(before line, after line) pairs of changed lines that differ only by one consistent renaming."""
-    a = [masked(line, spans) for line, spans in zip(before, before_spans)]
-    b = [masked(line, spans) for line, spans in zip(after, after_spans)]
+    b = [masked(line, spans) for line, spans in zip(before, before_spans)]
+    a = [masked(line, spans) for line, spans in zip(after, after_spans)]
     forward: dict[str, str] = {}
     backward: dict[str, str] = {}
     candidates: list[tuple[int, int, tuple[tuple[str, str], ...]]] = []
     for block in blocks:
         if block.equal:
-            for i in range(block.a_start, block.a_start + block.a_len):
-                for name in a[i][1]:
+            for i in range(block.b_start, block.b_start + block.b_len):
+                for name in b[i][1]:
                     forward[name] = backward[name] = name  # an unchanged line keeps its names
             continue
-        a_keys = [a[i][0] for i in range(block.a_start, block.a_start + block.a_len)]
-        b_keys = [b[j][0] for j in range(block.b_start, block.b_start + block.b_len)]
-        for inner in diff(a_keys, b_keys):
+        b_keys = [b[i][0] for i in range(block.b_start, block.b_start + block.b_len)]
+        a_keys = [a[j][0] for j in range(block.a_start, block.a_start + block.a_len)]
+        for inner in diff(b_keys, a_keys):
             if not inner.equal:
                 continue
-            for k in range(inner.a_len):
-                i, j = block.a_start + inner.a_start + k, block.b_start + inner.b_start + k
-                candidates.append((i, j, tuple(zip(a[i][1], b[j][1]))))
+            for k in range(inner.b_len):
+                i, j = block.b_start + inner.b_start + k, block.a_start + inner.a_start + k
+                candidates.append((i, j, tuple(zip(b[i][1], a[j][1]))))
     votes = Counter(pair for _, _, pairs in candidates for pair in set(pairs))
     for (old, new), _ in sorted(votes.items(), key=lambda item: (-item[1], item[0])):
         if old not in forward and new not in backward:

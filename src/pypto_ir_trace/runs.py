@@ -28,7 +28,7 @@ def section(
     ours_texts, theirs_texts = texts[this], texts[baseline]
     counted: dict[tuple[int, int], RunRow] = {}
 
-    def row(t: int | None, b: int | None, at_ours: int, at_theirs: int) -> RunRow:
+    def row(in_ours: int | None, in_theirs: int | None, at_ours: int, at_theirs: int) -> RunRow:
         if (at_ours, at_theirs) not in counted:  # runs of no-op passes share one pair of snapshots
             new, old = ours_texts[at_ours], theirs_texts[at_theirs]
             if new.digest == old.digest:
@@ -38,17 +38,17 @@ def section(
                 pairs = renamed(old, new, found)
                 counted[at_ours, at_theirs] = RunRow(None, None, False, found.inserted, found.deleted, pairs)
         same = counted[at_ours, at_theirs]
-        return RunRow(t, b, same.identical, same.inserted, same.deleted, same.renamed)
+        return RunRow(in_ours, in_theirs, same.identical, same.inserted, same.deleted, same.renamed)
 
     at_ours = at_theirs = 0  # each run's current snapshot: its input, then the text after its latest pass
     inputs = row(None, None, 0, 0)
     rows = []
-    for t, b in align([p.name for p in ours.passes], [p.name for p in theirs.passes]):
-        if t is not None:
-            at_ours = ours.passes[t].after
-        if b is not None:
-            at_theirs = theirs.passes[b].after
-        rows.append(row(t, b, at_ours, at_theirs))
+    for in_ours, in_theirs in align([p.name for p in ours.passes], [p.name for p in theirs.passes]):
+        if in_ours is not None:
+            at_ours = ours.passes[in_ours].after
+        if in_theirs is not None:
+            at_theirs = theirs.passes[in_theirs].after
+        rows.append(row(in_ours, in_theirs, at_ours, at_theirs))
     first = next((r for r, found in enumerate(rows) if not found.identical), None)
     before = [inputs.identical] + [found.identical for found in rows[:-1]]
     reconverged = tuple(r for r, found in enumerate(rows) if found.identical and not before[r])

@@ -49,10 +49,6 @@ def parse(lines: list[str], language) -> Tree:
     return Parser(language.grammar).parse(source(lines)[0])
 
 
-def analyze(tree: Tree, lines: list[str], language) -> Structure:
-    return language.analyze(tree, lines)
-
-
 def keyed(found: list[tuple[int, int, str, str, int]]) -> list[Region]:
     """Regions from (start, end, name, kind, name line), in file order; a repeated name gets "#2", "#3", ..."""
     seen: dict[str, int] = {}

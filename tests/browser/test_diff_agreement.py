@@ -17,7 +17,7 @@ import pytest
 from hypothesis import event, given
 from hypothesis import strategies as st
 
-from modeltools import runs, text_ids
+from modeltools import apply, runs, text_ids
 from pypto_ir_trace import compare, linediff, render, structure
 from pypto_ir_trace.dump import split_lines
 from pypto_ir_trace.languages import PYTHON
@@ -89,7 +89,7 @@ def check_passes(page, cases) -> list[dict]:
     results = page.evaluate(PASS, cases)
     for case, got in zip(cases, results, strict=True):
         assert got == python_pass(*case), case
-        assert compare.apply(case[0], compare_result(got)) == case[2]  # and it rebuilds the after side
+        assert apply(case[0], compare_result(got)) == case[2]  # and it rebuilds the after side
     return results
 
 
@@ -184,7 +184,7 @@ def costly(draw):
     a = draw(st.lists(st.integers(0, 2), min_size=50, max_size=300))
     b = draw(st.one_of(st.lists(st.integers(0, 2), min_size=50, max_size=300), edited(a, st.integers(0, 2))))
     gap = len(a) + len(b) - 2 * _common_ends(a, b)
-    needed = sum(x.a_len + x.b_len for x in linediff.diff(a, b) if not x.equal)  # Myers' D when no anchor
+    needed = sum(x.b_len + x.a_len for x in linediff.diff(a, b) if not x.equal)  # Myers' D when no anchor
     cost = draw(st.sampled_from([needed * gap - 1, needed * gap, (needed - 1) * gap, (needed + 1) * gap - 1]))
     return a, b, {"myers_max_cost": max(cost, 0)}
 

@@ -33,8 +33,7 @@
  *                        highlight class ("keyword", ...)
  *     context            unchanged lines kept around a change (--context)
  *   pipeline = {name, format, title, level, levelTitle, advice, implicit, notes, renumbering, input: {file, label, name, text},
- *               texts, passes, ids(t),
- *               source(t), compare(tb, ta)}
+ *               texts, passes, ids(t), source(t), compare(tb, ta)}
  *     notes              what the reader should know about the dump (ordering caveats, ...): strings
  *     renumbering        its language has value names: passes carry `renamed` (Ignore renumbering applies)
  *     level              the detail the compiler printed at ("EXPLICIT", "CONCISE"), or null when unknown
