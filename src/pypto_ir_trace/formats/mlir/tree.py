@@ -12,6 +12,7 @@ File mtimes are never used.
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 from dataclasses import dataclass, replace
@@ -234,8 +235,8 @@ def _tree_order_notes(entries: list[_TreeFile]) -> list[str]:
     gaps = [(folder, _missing(numbers)) for folder, numbers in sorted(own.items())]
     gaps = [(folder, missing) for folder, missing in gaps if missing[0]]
     if gaps:
-        folder, (count, first) = gaps[0]
-        shown = ", ".join(map(str, first)) + (" ..." if count > len(first) else "")
+        folder, (count, absent) = gaps[0]
+        shown = ", ".join(map(str, absent)) + (" ..." if count > len(absent) else "")
         notes.append(
             f"dumps are missing in {len(gaps)} op folder(s), e.g. {folder}: numbers {shown} "
             "(overwritten by a file of the same name, or deleted)"
@@ -246,9 +247,9 @@ def _tree_order_notes(entries: list[_TreeFile]) -> list[str]:
 def _missing(numbers: set[int], shown: int = 5) -> tuple[int, list[int]]:
     """How many numbers between the smallest and the largest are absent, and the first few of them: in time
     and memory that follow how many numbers there are, never their size (a counter is a label)."""
-    count, first = 0, []
+    count, first = 0, list[int]()
     ordered = sorted(numbers)
-    for low, high in zip(ordered, ordered[1:]):
+    for low, high in itertools.pairwise(ordered):
         count += high - low - 1
         first.extend(range(low + 1, min(high, low + 1 + shown - len(first))))
     return count, first
