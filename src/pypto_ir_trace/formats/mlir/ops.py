@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 
 from ... import structure
@@ -10,30 +11,47 @@ from ...languages import MLIR
 from ...languages import mlir as language
 
 
-@lru_cache(maxsize=16)
+@dataclass(frozen=True)
+class Ops:
+    """A dump's text split into lines, its op regions, and those regions by their own name: one enclosing
+    dump is asked for the ops of many local dumps, so a lookup costs a dictionary access, not a scan."""
+
+    text: str
+    lines: list[str]
+    regions: tuple
+    by_name: dict[str, list]
+
+    def named(self, name: str) -> list:
+        """The regions whose key ends in `name` (the op's own name, whatever modules enclose it)."""
+        return self.by_name.get(name, [])
+
+    def locate(self, name: str, folder_path: str):
+        """The one region named `name`; the folders break ties between modules."""
+        found = self.named(name)
+        if len(found) > 1:
+            found = [r for r in found if all(f"_{m}" in folder_path for m in r.key.split("::")[:-1])]
+        return found[0] if len(found) == 1 else None
+
+
+@lru_cache(maxsize=8)  # the enclosing dump, and the local dumps asked about just now
+def ops_of(text: str) -> Ops:
+    lines = split_lines(text)[0]
+    regions = tuple(language.op_regions(structure.parse(lines, MLIR)))
+    by_name: dict[str, list] = {}
+    for region in regions:
+        by_name.setdefault(region.key.rsplit("::", 1)[-1], []).append(region)
+    return Ops(text, lines, regions, by_name)
+
+
 def op_regions(text: str) -> tuple:
-    return tuple(language.op_regions(structure.parse(split_lines(text)[0], MLIR)))
+    return ops_of(text).regions
 
 
 def single_op(text: str) -> str | None:
     """The key of the one op (a function or a named module) a local dump holds after its header, or None."""
-    lines, _ = split_lines(text)
-    regions = op_regions(text)
-    if not regions:
+    found = ops_of(text)
+    if not found.regions:
         return None
-    outer = regions[0]  # sorted by start, the widest first
-    outside = lines[1 : outer.start] + lines[outer.end :]
+    outer = found.regions[0]  # sorted by start, the widest first
+    outside = found.lines[1 : outer.start] + found.lines[outer.end :]
     return outer.key if not any(line.strip() for line in outside) else None
-
-
-def named(regions, name: str) -> list:
-    """The regions whose key ends in `name` (the op's own name, whatever modules enclose it)."""
-    return [r for r in regions if r.key == name or r.key.endswith(f"::{name}")]
-
-
-def locate(regions, name: str, folder_path: str):
-    """The one region named `name` (last key component); the folders break ties between modules."""
-    found = named(regions, name)
-    if len(found) > 1:
-        found = [r for r in found if all(f"_{m}" in folder_path for m in r.key.split("::")[:-1])]
-    return found[0] if len(found) == 1 else None

@@ -1,27 +1,25 @@
 """Local-scope dumps (no --mlir-print-ir-module-scope) hold only their op: the op's text cut out of an
-enclosing dump, and a whole dump with a local dump put in place of its op (the IR the next pass received)."""
+enclosing dump, and a whole dump with local dumps put in place of their ops (the IR the next pass received)."""
 
 from __future__ import annotations
 
+import bisect
 import re
-from dataclasses import replace
 
-from ...dump import split_lines
 from .entries import Entry
-from .ops import locate, named, op_regions, single_op
+from .ops import Ops, ops_of, single_op
 
 _ALIAS = re.compile(r"^(?P<name>[#!][A-Za-z_][\w.$-]*) = ")  # an attribute or type alias definition
 
 
-def defined_more_than_once(source_text: str, entry: Entry) -> bool:
+def defined_more_than_once(source: Ops, entry: Entry) -> bool:
     """Whether several ops of an enclosing dump carry the local entry's name and its folder cannot choose:
     a stream's local dump names only `@f`, and `module @a` and `module @b` may both define one."""
     key = _op_key(entry)
     if key is None:
         return False
     name = key.rsplit("::", 1)[-1]
-    found = named(op_regions(source_text), name)
-    return len(found) > 1 and locate(found, name, entry.op_id) is None
+    return len(source.named(name)) > 1 and source.locate(name, entry.op_id) is None
 
 
 def _op_key(entry: Entry) -> str | None:
@@ -29,25 +27,25 @@ def _op_key(entry: Entry) -> str | None:
     return single_op(entry.text()) if entry.content is None else entry.op_id
 
 
-def _region_in(source_text: str, entry: Entry, regions: tuple | None = None):
-    """Where the local entry's op stands in an enclosing dump's text (its op regions, if known), or None."""
+def _region_in(source: Ops, entry: Entry):
+    """Where the local entry's op stands in an enclosing dump, or None."""
     key = _op_key(entry)
     if key is None:
         return None
     name = key.rsplit("::", 1)[-1]
-    region = locate(op_regions(source_text) if regions is None else regions, name, entry.op_id)
+    region = source.locate(name, entry.op_id)
     if region is None or (entry.where and not entry.where.endswith(f"_{name.removeprefix('@')}")):
         return None
     return region
 
 
-def cut(source_text: str, entry: Entry) -> str | None:
+def cut(source: Ops, entry: Entry) -> str | None:
     """The entry's op as it stands in an enclosing dump, dedented: the text its first local dump is
     diffed against (without a header line: a snapshot's text has none)."""
-    region = _region_in(source_text, entry)
+    region = _region_in(source, entry)
     if region is None:
         return None
-    lines, _ = split_lines(source_text)
+    lines = source.lines
     indent = len(lines[region.def_line]) - len(lines[region.def_line].lstrip(" "))
     body = [
         line[indent:] if not line[:indent].strip() else line.lstrip(" ") for line in lines[region.start : region.end]
@@ -74,49 +72,60 @@ def _without_aliases(text: str, lines: list[str]) -> str:
     return text
 
 
-def splice(whole: str, regions: tuple, entry: Entry) -> tuple[str, tuple] | None:
-    """The whole dump's text (header line first, its op regions given) with the local entry's op replaced by
-    the entry's text, indented to where the op stands, and the new text's regions; None when the op cannot
-    be found in it."""
-    region = _region_in(whole, entry, regions)
-    if region is None:
-        return None
-    lines, _ = split_lines(whole)
+class Splice:
+    """A whole dump (header line first) with local dumps put in place of their ops. The ops are found in the
+    whole dump as it was and the text is built once, when asked: N functions each dumped locally cost N
+    lookups and one build of the module, not N builds (quadratic in N)."""
+
+    def __init__(self, whole: str) -> None:
+        self._base = ops_of(whole)
+        self._starts: list[int] = []  # the starts of the regions put in, sorted (they never overlap)
+        self._put: dict[int, tuple] = {}  # start -> (the op's region in the base, its latest local dump)
+        self.count = 0  # local dumps put in
+
+    def put(self, entry: Entry) -> bool:
+        """Put the entry's op in place of the one in the whole dump; False when it cannot be found there."""
+        region = _region_in(self._base, entry)
+        if region is not None and self._overlaps(region):
+            # An op inside (or around) one put in already: its text is that op's local dump now, so go on
+            # from the text built so far (rare: nested ops dumped locally one after the other).
+            self._base, self._starts, self._put = ops_of(self.text()), [], {}
+            region = _region_in(self._base, entry)
+        if region is None:
+            return False
+        if region.start not in self._put:
+            bisect.insort(self._starts, region.start)
+        self._put[region.start] = (region, entry)
+        self.count += 1
+        return True
+
+    def _overlaps(self, region) -> bool:
+        """Whether region overlaps an op put in before, other than the same op again."""
+        at = bisect.bisect_left(self._starts, region.start)
+        if at < len(self._starts) and self._starts[at] == region.start:
+            return self._put[region.start][0].end != region.end
+        before = at > 0 and self._put[self._starts[at - 1]][0].end > region.start
+        after = at < len(self._starts) and self._starts[at] < region.end
+        return before or after
+
+    def text(self) -> str:
+        lines, kept, at = self._base.lines, [], 0
+        for start in self._starts:
+            region, entry = self._put[start]
+            kept += lines[at:start]
+            kept += _indented(lines, region, entry)
+            at = region.end
+        kept += lines[at:]
+        return "".join(line + "\n" for line in _used_aliases(kept))
+
+
+def _indented(lines: list[str], region, entry: Entry) -> list[str]:
+    """The entry's dump (its header line and final blank line left out), indented to where its op stands."""
     indent = lines[region.def_line][: len(lines[region.def_line]) - len(lines[region.def_line].lstrip(" "))]
-    own = split_lines(entry.text())[0][1:]  # after its header line
+    own = ops_of(entry.text()).lines[1:]
     while own and not own[-1].strip():  # a dump ends with a blank line
-        own.pop()
-    body = [indent + line if line else line for line in own]
-    spliced = [*lines[: region.start], *body, *lines[region.end :]]
-    kept = _used_aliases(spliced)
-    text = "".join(line + "\n" for line in kept)
-    moved = _moved(regions, region, op_regions(entry.text()), len(body), len(spliced) - len(kept))
-    return text, moved if moved is not None else op_regions(text)
-
-
-def _moved(regions: tuple, region, own: tuple, length: int, dropped: int) -> tuple | None:
-    """The regions after `region` was replaced by `length` lines (its local dump's regions `own`, header at row
-    0) and `dropped` alias lines above every op went: found without parsing the text again (a big module,
-    spliced once per local dump). None when the op holds other regions or its dump names it otherwise."""
-    if (
-        len(own) != 1
-        or own[0].end - own[0].start != length
-        or own[0].key.rsplit("::", 1)[-1] != region.key.rsplit("::", 1)[-1]
-    ):
-        return None
-    delta = length - (region.end - region.start)
-    moved = []
-    for r in regions:
-        if r == region:
-            r = replace(r, end=r.start + length, def_line=r.start + own[0].def_line - own[0].start)
-        elif r.start >= region.end:
-            r = replace(r, start=r.start + delta, end=r.end + delta, def_line=r.def_line + delta)
-        elif r.start <= region.start and region.end <= r.end:
-            r = replace(r, end=r.end + delta)
-        elif r.end > region.start:  # inside the op: its dump decides what is there now
-            return None
-        moved.append(replace(r, start=r.start - dropped, end=r.end - dropped, def_line=r.def_line - dropped))
-    return tuple(moved)
+        own = own[:-1]
+    return [indent + line if line else line for line in own]
 
 
 def _used_aliases(lines: list[str]) -> list[str]:

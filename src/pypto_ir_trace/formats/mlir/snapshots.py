@@ -16,12 +16,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from ...dump import Dump, Snapshot
 from . import scope
 from .entries import Entry
-from .ops import op_regions
+from .ops import ops_of
 
 INPUT = "(input not dumped)"  # snapshot 0's file name
 
@@ -108,12 +109,11 @@ def _bases(entries: list[Entry]) -> _Bases:
     last_of: dict[str, int] = {}
     open_before: dict[tuple[str, str], int] = {}
     last_whole = 0
-    # The last whole dump with every local dump since put in place of its op (header line kept, as the
-    # dumps have it), and its op regions: what a whole dump's pass received. None: no local dump since, or one
-    # could not be put in.
-    current: tuple[str, tuple] | None = None
+    # The last whole dump with every local dump since put in place of its op: what a whole dump's pass
+    # received. None: no local dump since.
+    current: scope.Splice | None = None
     lost = False  # a local dump since the last whole dump could not be put in
-    spliced = 0  # local dumps put in the last whole dump
+    text_of = lru_cache(maxsize=2)(lambda index: entries[index - 1].text())  # an enclosing dump, read once
     for index, entry in enumerate(entries, start=1):
         step = (entry.op_id, entry.header.arg)
         base, text, name = None, None, ""
@@ -121,32 +121,29 @@ def _bases(entries: list[Entry]) -> _Bases:
             base = open_before.pop(step)
         elif not entry.local:
             if current is not None and not lost:
-                text = current[0].split("\n", 1)[1]
-                name = f"{entries[last_whole - 1].filename} with the {spliced} local dump(s) after it put in"
+                text = current.text().split("\n", 1)[1]
+                name = f"{entries[last_whole - 1].filename} with the {current.count} local dump(s) after it put in"
             else:
                 base = last_whole
                 found.unspliced += lost
                 if not last_whole and last_of:  # only local dumps so far: nothing to put them in
                     found.unseen = f"{index} {entry.header.arg}"
         else:
-            base, text, name = _local_base(entries, entry, last_of, last_whole, found)
+            base, text, name = _local_base(entries, text_of, entry, last_of, last_whole, found)
         if entry.header.before:
             open_before[step] = index
         last_of[entry.op_id] = index
         if not entry.local:
-            last_whole, current, lost, spliced = index, None, False, 0
+            last_whole, current, lost = index, None, False
         elif last_whole and not lost:
-            if current is None:
-                whole = entries[last_whole - 1].text()
-                current = whole, op_regions(whole)
-            current = scope.splice(*current, entry)
-            lost, spliced = current is None, spliced + 1
+            current = current or scope.Splice(text_of(last_whole))
+            lost = not current.put(entry)
         found.of.append((base, text, name))
     return found
 
 
 def _local_base(
-    entries: list[Entry], entry: Entry, last_of: dict[str, int], last_whole: int, found: _Bases
+    entries: list[Entry], text_of, entry: Entry, last_of: dict[str, int], last_whole: int, found: _Bases
 ) -> tuple[int | None, str | None, str]:
     """A local dump's base: the op as it stands now, its own last dump, unless a dump of an enclosing op came
     after it (a module pass changes functions too): then the op cut out of that one."""
@@ -157,10 +154,10 @@ def _local_base(
         enclosing.append(last_whole)
     if enclosing and (own is None or max(enclosing) > own):
         source = entries[max(enclosing) - 1]
-        source_text = source.text()
-        text = scope.cut(source_text, entry)
+        ops = ops_of(text_of(max(enclosing)))
+        text = scope.cut(ops, entry)
         name = f"{entry.where or entry.op_id} cut out of {source.filename}" if text is not None else ""
-        if text is None and entry.op_id not in found.shared and scope.defined_more_than_once(source_text, entry):
+        if text is None and entry.op_id not in found.shared and scope.defined_more_than_once(ops, entry):
             found.shared.append(entry.op_id)
     if text is None:
         base = own if own is not None else 0

@@ -23,7 +23,7 @@ from ...dump import Dump, DumpError, read_text
 from . import snapshots
 from .entries import Entry
 from .headers import HEADER_PREFIX, Header, first_line, parse_header
-from .ops import locate, op_regions
+from .ops import Ops, ops_of
 
 HELP = (
     "an --mlir-print-ir-tree-dir directory: <counters>_<pass>.mlir files, one folder per op (module scope or "
@@ -261,7 +261,7 @@ def _sibling_ranks(entries: list[_TreeFile]) -> tuple[dict[tuple, tuple], list[s
     one before the next. So siblings are ranked by where their symbol stands in a whole dump among
     their own files (module scope); without one, or without a symbol, by folder name.
     -> ({(parent key, op folder): rank}, notes)."""
-    regions_at = lru_cache(maxsize=None)(lambda path: op_regions(read_text(path)))  # this tree only
+    regions_at = lru_cache(maxsize=None)(lambda path: ops_of(read_text(path)))  # this tree only
     groups: dict[tuple, dict[str, _TreeFile]] = {}
     for e in entries:
         if len(e.key) > 1:
@@ -279,7 +279,7 @@ def _sibling_ranks(entries: list[_TreeFile]) -> tuple[dict[tuple, tuple], list[s
             example = f"{', '.join(list(ops)[:3])}{more} after {parent[-1][0]} dump {parent[-1][1]}"
         whole = next((f for f in ops.values() if f.header.op is not None), None)
         whole = whole or _top_dump_near(tops, parent, ops, regions_at)
-        regions = regions_at(whole.path) if whole is not None else ()
+        regions = regions_at(whole.path) if whole is not None else ops_of("")
         for folder, first in ops.items():
             region = _region_of(regions, first)
             if region is not None:
@@ -316,16 +316,19 @@ def _top_dump_near(tops: list[_TreeFile], parent: tuple, ops: dict[str, _TreeFil
     return best
 
 
-def _region_of(regions, file: _TreeFile):
+def _region_of(ops: Ops, file: _TreeFile):
     """The region of the op a file dumps: by the symbol in its header, else by its folder name
-    (`<op>_<symbol>`: the longest symbol that ends the folder name)."""
+    (`<op>_<symbol>`: the longest symbol that ends the folder name, tried from the longest ending down)."""
     sym = file.header.sym
     if sym:
-        return locate(regions, sym, file.op_folder) or locate(regions, sym.removeprefix("@"), file.op_folder)
+        return ops.locate(sym, file.op_folder) or ops.locate(sym.removeprefix("@"), file.op_folder)
     folder = file.folders[-1]
-    names = {r.key.rsplit("::", 1)[-1] for r in regions}
-    fitting = sorted((n for n in names if folder.endswith("_" + n.removeprefix("@"))), key=len, reverse=True)
-    return locate(regions, fitting[0], file.op_folder) if fitting else None
+    for at, char in enumerate(folder):
+        if char == "_":
+            for name in ("@" + folder[at + 1 :], folder[at + 1 :]):
+                if ops.named(name):
+                    return ops.locate(name, file.op_folder)
+    return None
 
 
 def _ranked(key: tuple[tuple[str, int], ...], ranks: dict[tuple, tuple]) -> tuple:
