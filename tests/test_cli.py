@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -222,3 +223,38 @@ def test_an_empty_path_is_an_argument_error(tmp_path, args, named):
     line = one_error_line(result.stderr)
     assert named in line and "must not be empty" in line
     assert list(tmp_path.iterdir()) == []
+
+
+def _tree(root: Path) -> Path:
+    top = root / "builtin_module"
+    top.mkdir(parents=True)
+    header = "// -----// IR Dump After CSE (cse) ('builtin.module' operation) //----- //\n"
+    (top / "0_cse.mlir").write_text(header + "module {\n}\n", encoding="utf-8")
+    (top / "1_cse.mlir").write_text(header + "module {\n  func.func @f() {\n    return\n  }\n}\n", encoding="utf-8")
+    return root
+
+
+@pytest.mark.parametrize(
+    "make, output",
+    [
+        (lambda tmp: _copy(SPLIT_K, tmp / "passes_dump"), "passes_dump/50_after_Evil.py"),
+        (lambda tmp: _copy(SPLIT_K, tmp / "passes_dump"), "passes_dump/50_after_Evil.log"),
+        (lambda tmp: _tree(tmp / "tree"), "tree/builtin_module/2_evil.mlir"),
+        (lambda tmp: _tree(tmp / "tree"), "tree/99_evil.mlir"),
+    ],
+    ids=["pypto snapshot", "pypto log", "tree file", "tree top"],
+)
+def test_a_report_the_next_run_would_read_as_a_dump_file_is_refused(tmp_path, make, output):
+    make(tmp_path)
+    given = output.split("/", 1)[0]
+    before = sorted(p for p in tmp_path.rglob("*"))
+    result = run(given, "-o", output, cwd=tmp_path)
+    assert result.returncode == 1
+    assert "would read it as one of its dump files" in one_error_line(result.stderr)
+    assert sorted(p for p in tmp_path.rglob("*")) == before
+    beside = run(given, "-o", f"{given}/ir_trace.html", cwd=tmp_path)  # a name discovery ignores is fine
+    assert beside.returncode == 0, beside.stderr
+
+
+def _copy(source: Path, target: Path) -> Path:
+    return Path(shutil.copytree(source, target))

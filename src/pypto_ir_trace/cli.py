@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import signal
 import sys
 import textwrap
@@ -175,6 +176,7 @@ def _run(args: argparse.Namespace) -> int:
         return EXIT_OK
     args.output = args.output or DEFAULT_OUTPUT
     output.check(args.output, keep=[path for dump in dumps + baseline for path in output.dump_files(dump)])
+    _check_not_read(args.output, ((args.passes_dump, dumps), (args.baseline, baseline)))
     shown = dumps[:1] + baseline[:1] if baseline else dumps  # a pair's report holds only each side's first
     for dump in shown:
         named = f"{dump.name or dump.title}: " if len(shown) > 1 else ""
@@ -209,6 +211,20 @@ def _run(args: argparse.Namespace) -> int:
         scope = f"the {dumps[0].name} pipelines" if left_out else "the two runs"
         print(visible(f"{PROG}: wrote {where}: {_summary(report, scope)}"), file=sys.stderr)
     return EXIT_OK
+
+
+def _check_not_read(report: str, inputs) -> None:
+    """Refuse a report path that reading an input would take for one of its files: the next run would
+    read the report as a pass, or fail on it."""
+    if report == output.STDOUT:
+        return
+    where = Path(os.path.realpath(report))
+    for given, dumps in inputs:
+        if any(format_of(dump).reads_path(Path(given), where) for dump in dumps):
+            raise output.OutputError(
+                f"refusing to write the report to {report}: reading {given} would read it as one of its dump "
+                "files (give -o a path outside the dump, or another name)"
+            )
 
 
 def _run_programs(args: argparse.Namespace, note) -> int:

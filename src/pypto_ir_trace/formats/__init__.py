@@ -39,6 +39,9 @@ class Format:
     # (warnings text, snapshot file name) -> [(log line, snapshot line, message)], 0-based
     anchors: Callable[[str, str], list[tuple[int, int, str]]]
     input_name: str  # what the pipeline's input is, shown beside its label ("00 frontend")
+    # (the input given, a path) -> whether reading that input reads a file at path (a report written there
+    # would be read by the next run): beyond the files the dump was read from, those it would read if they existed
+    reads_path: Callable[[Path, Path], bool]
     # Its input is one file: a file no record recognises (its first header past where detection looks) is
     # still read by it
     reads_file: bool = False
@@ -46,6 +49,11 @@ class Format:
     # a directory of programs holding such dumps is not taken for one); None: detection looks at the path only
     found_below: Callable[[Path], bool] | None = None
     level: DumpLevel | None = None  # None: the format prints at one level
+
+
+def _same_file(given: Path, path: Path) -> bool:
+    """A format whose input is one file reads that file only."""
+    return os.path.realpath(given) == os.path.realpath(path)
 
 
 FORMATS = {
@@ -60,6 +68,7 @@ FORMATS = {
             read=pypto.read,
             anchors=pypto.anchors,
             input_name=pypto.INPUT_NAME,
+            reads_path=pypto.reads_path,
             level=DumpLevel(
                 queries=("level",),
                 marks=pypto.level_marks,
@@ -78,6 +87,7 @@ FORMATS = {
             read=mlir.read_tree,
             anchors=mlir.anchors,
             input_name=mlir.INPUT_NAME,
+            reads_path=mlir.tree_reads_path,
             found_below=mlir.tree_below,
         ),
         Format(
@@ -89,6 +99,7 @@ FORMATS = {
             read=mlir.read_stream,
             anchors=mlir.anchors,
             input_name=mlir.INPUT_NAME,
+            reads_path=_same_file,
             reads_file=True,
         ),
     )

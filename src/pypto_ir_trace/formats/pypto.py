@@ -52,6 +52,12 @@ def read(path: Path) -> Dump:
     return Dump(title=display_title(root), snapshots=snapshots, redirected=redirected, format="pypto")
 
 
+def reads_path(given: Path, path: Path) -> bool:
+    """Whether reading the dump given would read a file at path: a numbered .py or .log in its passes_dump."""
+    folders = {os.path.realpath(given), os.path.realpath(given / PASSES_DUMP)}
+    return os.path.realpath(path.parent) in folders and _NUMBERED.match(path.name) is not None
+
+
 def display_title(root: Path) -> str:
     """A name for the report header: the folder's name (with its parent's for a generic one), never a full path."""
     resolved = root.resolve()

@@ -10,6 +10,7 @@ from .stream import HELP as STREAM_HELP
 from .stream import anchors, looks_like_stream, read_stream
 from .tree import HELP as TREE_HELP
 from .tree import looks_like_tree, read_tree, tree_below, tree_depth
+from .tree import reads_path as tree_reads_path
 
 __all__ = [
     "HEADER_PREFIX",
@@ -25,4 +26,5 @@ __all__ = [
     "read_tree",
     "tree_below",
     "tree_depth",
+    "tree_reads_path",
 ]

@@ -56,6 +56,13 @@ def tree_depth(path: Path) -> int | None:
     return None
 
 
+def reads_path(given: Path, path: Path) -> bool:
+    """Whether reading the tree given would read a file at path: a <counters>_<pass>.mlir at any depth in it."""
+    inside = Path(os.path.realpath(path.parent))
+    top = Path(os.path.realpath(given))
+    return (inside == top or top in inside.parents) and _TREE_FILE.match(path.name) is not None
+
+
 def tree_below(path: Path) -> bool:
     """Whether the tree's top lies in a folder below `path` (a directory holding trees looks like one)."""
     depth = tree_depth(path)
