@@ -6,6 +6,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -236,3 +237,60 @@ def test_write_errors_name_the_directory_given_not_a_temporary_one(tmp_path, cap
     assert code == 1 and f"cannot write the reports to {out}: {os.strerror(failure)}" in err
     assert ".reports." not in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in"]
+
+
+# ---- which entries of a root are programs: one rule for every format ----------------------------------------
+
+MLIR_TREE = FIXTURES / "mlir" / "multi_func" / "tree_dir"
+MLIR_STREAM = FIXTURES / "mlir" / "multi_func" / "stream.txt"
+
+
+def index_names(out: Path) -> list[str]:
+    page = (out / "index.html").read_text(encoding="utf-8")
+    return sorted(set(re.findall(r'data-program="([^"]+)"', page)))
+
+
+@pytest.mark.parametrize("kind", ["pypto", "mlir-tree"])
+def test_a_root_of_one_program_gives_a_directory_whatever_the_format(tmp_path, capsys, kind):
+    new, old = tmp_path / "new", tmp_path / "old"
+    for root in (new, old):
+        shutil.copytree(PROGRAM if kind == "pypto" else MLIR_TREE, root / "prog")
+    out = tmp_path / "reports"
+    assert run(capsys, str(new), "--baseline", str(old), "-o", str(out))[0] == 0
+    assert index_names(out) == ["prog"] and (out / "prog.html").is_file()
+
+
+@pytest.mark.parametrize("kind", ["pypto", "mlir-tree"])
+def test_links_back_into_the_root_and_folders_of_several_programs_are_skipped_with_a_note(tmp_path, capsys, kind):
+    new, old = tmp_path / "new", tmp_path / "old"
+    source = PROGRAM if kind == "pypto" else MLIR_TREE
+    for root in (new, old):
+        shutil.copytree(source, root / "a")
+        shutil.copytree(source, root / "b")
+        shutil.copytree(source, root / "group" / "x")
+        shutil.copytree(source, root / "group" / "y")
+        (root / "latest").symlink_to(".")
+        (root / "newest").symlink_to("a")
+    out = tmp_path / "reports"
+    code, err = run(capsys, str(new), "--baseline", str(old), "-o", str(out))
+    assert code == 0, err
+    assert index_names(out) == ["a", "b"]
+    assert "latest (a link back into new)" in err and "newest (a link back into new)" in err
+    assert "group (it holds 2 programs: give it as a root of its own)" in err
+    page = (out / "index.html").read_text(encoding="utf-8")
+    assert "Not read as programs (6)" in page and "old/latest (a link back into old)" in page
+
+
+def test_stream_files_are_programs_in_a_root_and_in_a_programs_folder(tmp_path, capsys):
+    new, old = tmp_path / "new", tmp_path / "old"
+    for root in (new, old):
+        root.mkdir()
+        shutil.copy(MLIR_STREAM, root / "softmax.txt")
+        (root / "matmul").mkdir()
+        shutil.copy(MLIR_STREAM, root / "matmul" / "stream.txt")
+        (root / "README.md").write_text("not a dump")
+    out = tmp_path / "reports"
+    code, err = run(capsys, str(new), "--baseline", str(old), "-o", str(out))
+    assert code == 0, err
+    assert index_names(out) == ["matmul", "softmax.txt"]
+    assert "README" not in err

@@ -231,7 +231,9 @@ def _run_programs(args: argparse.Namespace, note) -> int:
     """Two directories of programs: a directory with an index page and one two-run report per program."""
     progress = _Progress("programs", first=0) if sys.stderr.isatty() else None
     try:
-        done = programs.run(args.passes_dump, args.baseline, args.output, args.format, args.context, progress)
+        done = programs.run(
+            args.passes_dump, args.baseline, args.output, args.format, args.context, progress, note=note
+        )
     finally:
         if progress:
             progress.clear()

@@ -14,8 +14,9 @@ from .render import _asset, _csp_hash
 MARKER = '<meta name="generator" content="pypto-ir-trace runs index">'  # how a directory we wrote is known again
 
 
-def render(programs: Sequence, this_title: str, baseline_title: str) -> str:
-    """The page for `programs` (programs.Program records, in name order)."""
+def render(programs: Sequence, this_title: str, baseline_title: str, skipped: Sequence[str] = ()) -> str:
+    """The page for `programs` (programs.Program records, in name order); `skipped`: the folders of either
+    root not read as programs, each with its reason."""
     env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
     style = _asset("static", "index.css")
     groups = {
@@ -30,6 +31,7 @@ def render(programs: Sequence, this_title: str, baseline_title: str) -> str:
         this_title=this_title,
         baseline_title=baseline_title,
         total=len(programs),
+        skipped=skipped,
         groups=groups,
         href=lambda program: quote(program.report),
     )

@@ -4,6 +4,7 @@ index page and one two-run report per program, written as a whole or not at all.
 from __future__ import annotations
 
 import functools
+import os
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -11,7 +12,7 @@ from pathlib import Path
 
 from . import builder, index, outdir, render
 from .dump import Dump, DumpError
-from .formats import FORMATS, load
+from .formats import FORMATS, load, one_file
 from .model import Report
 
 NAMES = ("this run", "baseline")  # the two pipelines of a two-run report
@@ -44,23 +45,53 @@ def _looks_like_dump(path: Path) -> bool:
 
 
 def is_root(path: Path) -> bool:
-    """A directory of programs: not a dump itself, with at least one subdirectory that is one."""
-    if not path.is_dir():
-        return False
-    dumps = sum(_looks_like_dump(child) for child in _children(path))
+    """A directory of programs: not a dump itself, with at least one entry that is one (one rule for every
+    format: a folder holding one program's dump is a root of one program)."""
+    return path.is_dir() and _dumps_below(path) is not None and bool(programs_in(path)[0])
+
+
+def programs_in(root: Path) -> tuple[dict[str, Path], list[str]]:
+    """The programs of a root by name (a folder holding one dump, or a dump that is one file), and why each
+    other folder that holds dumps is not one: a link back into the root (`latest -> .`), several programs."""
+    found: dict[str, Path] = {}
+    skipped: list[str] = []
+    for child in _entries(root):
+        if child.is_symlink() and _inside(child, root):
+            skipped.append(f"{child.name} (a link back into {_title(root)})")
+        elif child.is_file():
+            if any(record.reads_file and record.looks_like(child) for record in FORMATS.values()):
+                found[child.name] = child
+        elif child.is_dir():
+            below = _dumps_below(child)
+            # a dump, a folder leading to one, or a folder holding a dump that is one file
+            if below is None or (below == 1 and _looks_like_dump(child)) or (not below and one_file(child)):
+                found[child.name] = child
+            elif below:
+                skipped.append(f"{child.name} (it holds {below} programs: give it as a root of its own)")
+    return found, skipped
+
+
+def _dumps_below(path: Path) -> int | None:
+    """None when path is a dump itself (its top at path); else how many of its folders are dumps. Detection
+    that looks at any depth (MLIR tree files) sees a dump in a folder of programs holding them: it is one of
+    programs when every format that sees a dump sees its top below."""
     claims = [record for record in FORMATS.values() if record.looks_like(path)]
-    if not claims:
-        return dumps > 0
-    # Detection that looks at any depth (MLIR tree files) sees a dump in a directory of programs holding them:
-    # it is one of programs when every format that sees a dump sees it below, in several subdirectories.
-    return dumps > 1 and all(record.found_below is not None and record.found_below(path) for record in claims)
+    if not all(record.found_below is not None and record.found_below(path) for record in claims):
+        return None
+    return sum(child.is_dir() and _looks_like_dump(child) for child in _entries(path))
 
 
-def _children(path: Path) -> list[Path]:
+def _entries(path: Path) -> list[Path]:
     try:
-        return sorted(child for child in path.iterdir() if child.is_dir())
+        return sorted(path.iterdir())
     except OSError as err:
         raise DumpError(f"cannot read directory {path}: {err.strerror or err}") from None
+
+
+def _inside(link: Path, root: Path) -> bool:
+    """Whether a link leads to the root itself or into it (reading it would read a program twice, or all)."""
+    target, top = Path(os.path.realpath(link)), Path(os.path.realpath(root))
+    return target == top or top in target.parents
 
 
 def check_formats(this: tuple[Dump, ...], baseline: tuple[Dump, ...], this_path, baseline_path) -> None:
@@ -80,6 +111,7 @@ def run(
     format_name: str | None,
     context: int,
     progress: Callable[[int, int], None] | None = None,
+    note: Callable[[str], None] | None = None,
 ) -> str:
     """Compare every program of two roots; the directory appears complete or not at all. Returns what was written."""
     roots = Path(this_root), Path(baseline_root)
@@ -95,14 +127,17 @@ def run(
         )
     target = Path(output_path or DEFAULT_DIRECTORY)
     outdir.check(target, roots, INDEX)
-    ours, theirs = ({child.name: child for child in _children(root)} for root in roots)
-    # A program is a dump in either root; its directory in the other root is then read as one (a broken dump
+    (ours, ours_skipped), (theirs, theirs_skipped) = (programs_in(root) for root in roots)
+    for root, skipped in ((roots[0], ours_skipped), (roots[1], theirs_skipped)):
+        if skipped and note:
+            note(f"not read as programs in {root}: {'; '.join(skipped)}")
+    # A program is a dump in either root; its entry in the other root is then read as one (a broken dump
     # fails the run, naming it, rather than passing for a program that root lacks).
-    names = sorted(
-        name
-        for name in ours.keys() | theirs.keys()
-        if any(name in side and _looks_like_dump(side[name]) for side in (ours, theirs))
-    )
+    for side, root in ((ours, roots[0]), (theirs, roots[1])):
+        for name in (ours.keys() | theirs.keys()) - side.keys():
+            if (root / name).exists() and not (root / name).is_symlink():
+                side[name] = root / name
+    names = sorted(ours.keys() | theirs.keys())
     temp = outdir.temporary(target)
     try:
         listed: list[Program] = []
@@ -113,7 +148,10 @@ def run(
             listed.append(_program(name, file, ours.get(name), theirs.get(name), format_name, context, save, left_out))
             if progress:
                 progress(len(listed), len(names))
-        outdir.write(temp, target, INDEX, index.render(listed, _title(roots[0]), _title(roots[1])))
+        skipped = [
+            f"{_title(root)}/{what}" for root, side in zip(roots, (ours_skipped, theirs_skipped)) for what in side
+        ]
+        outdir.write(temp, target, INDEX, index.render(listed, _title(roots[0]), _title(roots[1]), skipped))
         outdir.publish(temp, target, [INDEX, *(program.report for program in listed)], INDEX)
     except BaseException:
         shutil.rmtree(temp, ignore_errors=True)

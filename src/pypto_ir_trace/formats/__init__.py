@@ -132,6 +132,9 @@ def load(path: str | Path, name: str | None = None) -> tuple[Dump, ...]:
         return (_read_file(root),)
     if not root.is_dir():
         raise DumpError(f"input is not a directory: {root}")
+    if (one := one_file(root)) is not None:  # a program's folder holding its stream file
+        dump = _read_file(one)
+        return (replace(dump, notes=(f"reading {one.name}, the one file in {root}", *dump.notes)),)
     if not _holds_a_file(root):
         raise DumpError(
             f"{root} holds no file: nothing to read (a passes_dump/ starts with 00_frontend.py; an MLIR tree dir "
@@ -145,6 +148,17 @@ def units_of(path: str | Path) -> Path:
     """Where a compile output's ptoas units are: `path` itself when it is ptoas_passes/, else path/ptoas_passes."""
     root = Path(path)
     return root if root.name == PTOAS and root.is_dir() else root / PTOAS
+
+
+def one_file(root: Path) -> Path | None:
+    """The file a directory holds when it holds nothing else and a format reads it alone."""
+    try:
+        entries = list(root.iterdir())
+    except OSError as err:
+        raise DumpError(f"cannot read directory {root}: {err.strerror or err}") from None
+    if len(entries) != 1 or not entries[0].is_file():
+        return None
+    return entries[0] if any(r.reads_file and r.looks_like(entries[0]) for r in FORMATS.values()) else None
 
 
 def _holds_a_file(root: Path) -> bool:
