@@ -1,11 +1,19 @@
-"""Fixtures shared by the unit tests."""
+"""Fixtures shared by the unit tests, and the Hypothesis profile every property test starts from."""
 
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from archives import unpack
-from dumptools import write_dump
+from dumptools import in_ci, write_dump
+
+# Under CI=true Hypothesis derandomizes (the same examples on every run: a failure seen in CI reproduces with
+# CI=true anywhere) and keeps no example database; elsewhere it draws at random. Hypothesis' own "ci" profile
+# does this; it is bound here, before test modules build their settings on the active profile (and before
+# test_properties.py reuses the name "ci" for its example counts).
+settings.register_profile("pypto-ir-trace", settings.get_profile("ci" if in_ci() else "default"))
+settings.load_profile("pypto-ir-trace")
 
 
 @pytest.fixture
