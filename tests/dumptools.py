@@ -36,6 +36,18 @@ def missing(reason: str) -> NoReturn:
     pytest.skip(reason)
 
 
+def outcome(call) -> tuple[str, str]:
+    """("skip" or "fail", the reason) when call() calls `missing`, else ("ok", str of its result); caught here,
+    so that a wrong skip cannot skip the test that checks it."""
+    try:
+        return "ok", str(call())
+    except pytest.skip.Exception as skip:
+        return "skip", str(skip)
+    except pytest.fail.Exception as failure:
+        assert not failure.pytrace  # the reason alone, without a traceback
+        return "fail", str(failure)
+
+
 def write_dump(root: Path, files: dict[str, str | bytes]) -> Path:
     """Write {file name: text or bytes} as a passes_dump/ directory under root and return it."""
     dump = root / "passes_dump"

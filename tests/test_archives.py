@@ -7,6 +7,7 @@ import tarfile
 import pytest
 
 import archives
+from dumptools import outcome
 
 
 @pytest.fixture
@@ -44,31 +45,20 @@ def test_the_variable_names_another_path_and_wins(elsewhere, tmp_path, monkeypat
     assert archives.locate(name) == other
 
 
-def outcome(name: str) -> tuple[str, str]:
-    """What locate(name) does to the test calling it, caught here: so a wrong skip cannot skip this test."""
-    try:
-        return "found", str(archives.locate(name))
-    except pytest.skip.Exception as skip:
-        return "skip", str(skip)
-    except pytest.fail.Exception as failure:
-        assert not failure.pytrace  # the reason alone, without a traceback
-        return "fail", str(failure)
-
-
 @pytest.mark.parametrize("name", sorted(archives.VARIABLES))
 def test_a_missing_archive_skips_saying_where_it_looked(elsewhere, tmp_path, monkeypatch, name):
-    kind, reason = outcome(name)
+    kind, reason = outcome(lambda: archives.locate(name))
     assert kind == "skip" and str(tmp_path / "shared" / "dumps" / name) in reason
     assert archives.VARIABLES[name] in reason
     monkeypatch.setenv(archives.VARIABLES[name], str(tmp_path / "nowhere.tar.xz"))  # set, it is not a fallback
     make_archive(tmp_path / "shared" / "dumps" / name, {"default.txt": ""})
-    kind, reason = outcome(name)
+    kind, reason = outcome(lambda: archives.locate(name))
     assert kind == "skip" and "nowhere.tar.xz" in reason
 
 
 @pytest.mark.parametrize("name", sorted(archives.VARIABLES))
 def test_a_missing_archive_fails_in_ci_with_one_line(elsewhere, monkeypatch, name):
     monkeypatch.setenv("CI", "true")
-    kind, message = outcome(name)
+    kind, message = outcome(lambda: archives.locate(name))
     assert kind == "fail" and message.startswith("CI: needs the archive") and "\n" not in message
     assert archives.VARIABLES[name] in message

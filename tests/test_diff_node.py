@@ -21,7 +21,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from diffcases import REAL_NAMES, check_blocks, check_passes, line_batches, pass_case, python_blocks, real_pair_cases
-from dumptools import missing
+from dumptools import missing, outcome
 from pypto_ir_trace import linediff
 from test_properties import PROFILE
 
@@ -61,12 +61,17 @@ class JSError(Exception):
     pass
 
 
+def node_executable() -> str:
+    """Node on PATH (Debian's is /usr/bin/node); missing, the tests here skip, or fail under CI=true."""
+    found = shutil.which("node")
+    if found is None:
+        missing("the diff agreement test needs Node: no node on PATH (apt-get install nodejs)")
+    return found
+
+
 @pytest.fixture(scope="module")
 def node():
-    executable = shutil.which("node") or ("/usr/bin/node" if Path("/usr/bin/node").is_file() else None)
-    if executable is None:
-        missing("the diff agreement test needs Node (node on PATH or /usr/bin/node; apt-get install nodejs)")
-    child = Node(executable)
+    child = Node(node_executable())
     yield child
     child.close()
 
@@ -112,3 +117,12 @@ def test_the_scripts_have_no_limits_of_their_own(node):
     """Without the report's limits the line diff refuses rather than use limits that could disagree."""
     with pytest.raises(JSError, match="TypeError"):
         node.call("diff", [[[1], [2], None]])
+
+
+@pytest.mark.parametrize("ci", [False, True])
+def test_without_node_the_tests_skip_or_in_ci_fail_with_one_line(tmp_path, monkeypatch, ci):
+    monkeypatch.setenv("PATH", str(tmp_path))  # an empty folder: no node
+    monkeypatch.setenv("CI", "true" if ci else "")
+    kind, reason = outcome(node_executable)
+    assert kind == ("fail" if ci else "skip") and "\n" not in reason
+    assert reason.endswith("the diff agreement test needs Node: no node on PATH (apt-get install nodejs)")
