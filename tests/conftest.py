@@ -1,13 +1,19 @@
-"""Fixtures shared by the unit tests."""
+"""Fixtures shared by the unit tests, and the Hypothesis profile every property test starts from."""
 
-import lzma
-import os
-import tarfile
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
-from dumptools import REPO, write_dump
+from archives import unpack
+from dumptools import in_ci, write_dump
+
+# Under CI=true Hypothesis derandomizes (the same examples on every run: a failure seen in CI reproduces with
+# CI=true anywhere) and keeps no example database; elsewhere it draws at random. Hypothesis' own "ci" profile
+# does this; it is bound here, before test modules build their settings on the active profile (and before
+# test_properties.py reuses the name "ci" for its example counts).
+settings.register_profile("pypto-ir-trace", settings.get_profile("ci" if in_ci() else "default"))
+settings.load_profile("pypto-ir-trace")
 
 
 @pytest.fixture
@@ -16,19 +22,13 @@ def make_dump(tmp_path):
     return lambda files, name="case": write_dump(tmp_path / name, files)
 
 
-def _mlir_archive() -> Path | None:
-    for candidate in (os.environ.get("PYPTO_MLIR_DUMPS"), REPO.parent / "shared/dumps/mlir-dumps.tar.xz"):
-        if candidate and Path(candidate).is_file():
-            return Path(candidate)
-    return None
+@pytest.fixture(scope="session")
+def real_dumps(tmp_path_factory) -> Path:
+    """The 256 real PyPTO dumps (<name>_<level>/passes_dump/), unpacked once; tests only read them."""
+    return unpack("real-pypto-dumps.tar.xz", tmp_path_factory.mktemp("real"))
 
 
 @pytest.fixture(scope="session")
-def archive(tmp_path_factory) -> Path:
-    """The real MLIR dump archive (every program and variant), unpacked once into a temporary folder."""
-    if _mlir_archive() is None:
-        pytest.skip("the MLIR dump archive is not beside the repository (set PYPTO_MLIR_DUMPS)")
-    root = tmp_path_factory.mktemp("mlir")
-    with lzma.open(_mlir_archive()) as stream, tarfile.open(fileobj=stream) as tar:
-        tar.extractall(root, filter="data")
-    return root / "mlir_dumps"
+def mlir_dumps(tmp_path_factory) -> Path:
+    """The real MLIR dump archive (every program and variant), unpacked once; tests only read it."""
+    return unpack("mlir-dumps.tar.xz", tmp_path_factory.mktemp("mlir")) / "mlir_dumps"

@@ -65,6 +65,16 @@ def source(data: dict, t: int, cache: dict | None = None) -> str:
     return "".join(parts)
 
 
+def not_rebuilt(data: dict, dump) -> list[str]:
+    """The snapshots whose exact text the model (one pipeline's data) does not give back: [] when it gives back
+    every one, the input as text 0 and each pass's after side."""
+    if len(data["passes"]) != len(dump.snapshots) - 1:
+        return [f"{len(data['passes'])} passes for {len(dump.snapshots)} snapshots"]
+    cache: dict = {}
+    texts = [0] + [p["after"] for p in data["passes"]]
+    return [s.filename for s, t in zip(dump.snapshots, texts) if source(data, t, cache) != s.text]
+
+
 def regions(entry: dict) -> list[list]:
     """A text's regions as [key, kind, start, end] lists."""
     return [[r["key"], r["kind"], r["start"], r["end"]] for r in entry["regions"]]

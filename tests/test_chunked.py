@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-import lzma
 import os
-import tarfile
 from functools import partial
 
 import pytest
@@ -18,7 +16,6 @@ from pypto_ir_trace import builder, chunked, model, structure
 from pypto_ir_trace.dump import split_lines
 from pypto_ir_trace.formats import FORMATS
 from pypto_ir_trace.languages import PYTHON, python
-from test_model import _archive
 
 PYPTO = FORMATS["pypto"]
 
@@ -211,14 +208,11 @@ def test_a_pipeline_read_in_pieces_gives_the_same_report(name, monkeypatch):
     assert model.to_json(report_of(dump)) == expected
 
 
-@pytest.mark.skipif(_archive() is None, reason="needs the 256 real dumps: ../shared/dumps/real-pypto-dumps.tar.xz")
-def test_every_real_dump_reads_in_pieces_as_whole(tmp_path, cut_small):
+def test_every_real_dump_reads_in_pieces_as_whole(real_dumps, cut_small):
     """The last snapshot of each of the 256 real dumps, cut every dozen lines."""
-    with lzma.open(_archive()) as stream, tarfile.open(fileobj=stream) as tar:
-        tar.extractall(tmp_path, filter="data")
     read = [
         same_as_whole(split_lines(load_dump(path).snapshots[-1].text)[0])
-        for path in sorted(tmp_path.glob("*/passes_dump"))
+        for path in sorted(real_dumps.glob("*/passes_dump"))
     ]
     assert len(read) == 256 and sum(read) >= 250  # a few are parsed whole (a cut the parse refused)
 

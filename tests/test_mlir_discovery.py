@@ -644,9 +644,9 @@ def test_the_first_pass_is_not_hidden():
     assert whole(dump.snapshots[0]) == "" and whole(first)
 
 
-def test_every_archive_form_discovers(archive):
+def test_every_archive_form_discovers(mlir_dumps):
     count = 0
-    for item in sorted(archive.glob("*/*")):
+    for item in sorted(mlir_dumps.glob("*/*")):
         if mlir.looks_like_tree(item):
             dump = mlir.read_tree(item)
         elif item.suffix == ".txt" and mlir.looks_like_stream(item) and "threading" not in item.name:

@@ -317,9 +317,9 @@ def test_highlights_name_what_a_reader_looks_for():
         assert name in captured.get(text, set()), (text, captured.get(text))
 
 
-def test_every_archive_snapshot_has_the_oracles_functions(archive):
+def test_every_archive_snapshot_has_the_oracles_functions(mlir_dumps):
     checked = 0
-    for item in sorted(archive.glob("*/*")):
+    for item in sorted(mlir_dumps.glob("*/*")):
         if mlir_format.looks_like_tree(item):
             dump = mlir_format.read_tree(item)
         elif item.suffix == ".txt" and mlir_format.looks_like_stream(item) and "threading" not in item.name:

@@ -4,16 +4,11 @@ directory of reports for two roots of many programs with its index page."""
 from __future__ import annotations
 
 import difflib
-import lzma
-import os
 import re
 import shutil
-import tarfile
 from pathlib import Path
 
-import pytest
-
-from dumptools import FIXTURES, INSERTED_OP, PROGRAM, REAL, REPO, insert_op_at_top, write_dump
+from dumptools import FIXTURES, INSERTED_OP, PROGRAM, REAL, insert_op_at_top, write_dump
 from modeltools import text_ids
 from pypto_ir_trace import cli, model, programs, render
 
@@ -468,15 +463,6 @@ def test_roots_of_mlir_trees(tmp_path):
 
 # ---- the archive's 128 EXPLICIT programs -------------------------------------------------------------
 
-PYPTO_ARCHIVE = REPO.parent / "shared" / "dumps" / "real-pypto-dumps.tar.xz"  # or $PYPTO_DUMPS
-
-
-def _pypto_archive() -> Path | None:
-    for candidate in (os.environ.get("PYPTO_DUMPS"), PYPTO_ARCHIVE):
-        if candidate and Path(candidate).is_file():
-            return Path(candidate)
-    return None
-
 
 def expected_index_line(this: Path | None, baseline: Path | None) -> tuple[str, str | None]:
     """(status, first divergent pass) of a program, found from its files alone: the passes paired by name with
@@ -506,16 +492,11 @@ def expected_index_line(this: Path | None, baseline: Path | None) -> tuple[str, 
     return ("differs", first) if first else ("identical", None)
 
 
-def test_the_archives_128_programs_with_edits_each_programs_line_is_right(tmp_path):
+def test_the_archives_128_programs_with_edits_each_programs_line_is_right(real_dumps, tmp_path):
     """The issue's case: the archive's 128 EXPLICIT programs against a copy with a handful of edits of every
     kind (a snapshot, the input, the last pass, a pass removed, a pass renamed, a change carried to the end,
     a program on one side only); every program's line of the index is checked against its files."""
-    archive = _pypto_archive()
-    if archive is None:
-        pytest.skip(f"the PyPTO dump archive is not at {PYPTO_ARCHIVE} (set PYPTO_DUMPS)")
-    with lzma.open(archive) as stream, tarfile.open(fileobj=stream) as tar:
-        tar.extractall(tmp_path / "archive", filter="data")
-    dumps = sorted(p for p in (tmp_path / "archive").rglob("*_explicit") if (p / "passes_dump").is_dir())
+    dumps = sorted(p for p in real_dumps.rglob("*_explicit") if (p / "passes_dump").is_dir())
     assert len(dumps) == 128
     new, old = tmp_path / "new", tmp_path / "old"
     new.mkdir()

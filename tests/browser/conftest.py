@@ -11,7 +11,10 @@ import pytest
 
 from pypto_ir_trace import cli
 
-sync_api = pytest.importorskip("playwright.sync_api")
+try:
+    from playwright import sync_api
+except ImportError:  # said once, below: a skip, or in CI a stop (never an error for every test collected)
+    sync_api = None
 
 CHROMIUM_ENV = "PYPTO_CHROMIUM"  # another Chromium binary (tests point it at a missing file)
 ARGS = [
@@ -36,16 +39,20 @@ def chromium() -> Path | None:
 
 
 MISSING = "browser tests need Chromium: none at {where}; install Debian's chromium (apt-get install chromium)"
+NO_PLAYWRIGHT = "browser tests need Playwright: the playwright package cannot be imported (pip install playwright)"
 
 
 def _missing_reason() -> str | None:
+    if sync_api is None:
+        return NO_PLAYWRIGHT
     if chromium() is not None:
         return None
     return MISSING.format(where=os.environ.get(CHROMIUM_ENV) or "/usr/bin/chromium (or chromium on PATH)")
 
 
 def pytest_collection_modifyitems(config, items):
-    """Without Chromium: CI stops with one line (a skip would pass unseen); elsewhere the tests here skip."""
+    """Without Playwright or Chromium: CI stops with one line (a skip would pass unseen); elsewhere the tests
+    here skip."""
     here = Path(__file__).parent
     ours = [item for item in items if here in item.path.parents]
     reason = _missing_reason() if ours else None

@@ -1,36 +1,23 @@
-"""One diff, one answer: the page's linediff.js and compare.js return exactly what linediff.py and compare.py
-return, checked in Chromium on generated sequences, generated regions and real snapshot pairs.
+"""One diff, one answer, in the page: the page's linediff.js and compare.js, loaded as the page loads them,
+return what linediff.py and compare.py return on real snapshot pairs, and the model's compare rebuilds texts.
 
-Hypothesis draws batches (each holds 2-6 line-diff cases of every shape, or 10-30 pass cases), and the page
-diffs a whole batch in one evaluate call. Example counts follow tests/test_properties.py: 30 batches by
-default, HYPOTHESIS_PROFILE=long (HYPOTHESIS_EXAMPLES=n) for more; --hypothesis-show-statistics tells how
-often the reduced cap gave up.
+The generated cases (every shape of line list and of regions, Hypothesis) run under Node, without a browser:
+tests/test_diff_node.py, on the cases of tests/diffcases.py, which these checks share.
 """
 
 from __future__ import annotations
 
-from functools import cache
 from importlib import resources
-from pathlib import Path
 
 import pytest
-from hypothesis import event, given
-from hypothesis import strategies as st
 
-from modeltools import apply, runs, text_ids
-from pypto_ir_trace import compare, linediff, render, structure
-from pypto_ir_trace.dump import split_lines
-from pypto_ir_trace.languages import PYTHON
-from test_properties import PROFILE
+from diffcases import REAL_NAMES, check_passes, real_pair_cases, text_of
+from modeltools import runs, text_ids
+from pypto_ir_trace import linediff, render
 
 pytestmark = pytest.mark.browser
 
-REAL = Path(__file__).resolve().parents[2] / "fixtures" / "real"
 SCRIPTS = ("rows.js", "linediff.js", "compare.js", "model.js")  # the page's order; compare.js needs the two before
-SMALL_CAP = st.integers(0, 3000).map(lambda cost: {"myers_max_cost": cost})
-ANY_LIMITS = st.one_of(st.just(linediff.LIMITS), SMALL_CAP)
-
-DIFF = "cases => cases.map(([a, b, limits]) => IRTraceLinediff.diff(a, b, limits))"
 PASS = """cases => cases.map(([bIds, bText, aIds, aText, limits]) =>
   IRTraceCompare.compareIds(bIds, bText, aIds, aText, limits))"""
 
@@ -51,312 +38,13 @@ def page(browser):
     assert (requests, problems) == ([], [])
 
 
-# ---- Python's answers, in the page's shapes -----------------------------------------------------------
+def in_page(page):
+    return lambda cases: page.evaluate(PASS, cases)
 
 
-def python_blocks(a, b, limits) -> list[list]:
-    return [list(block) for block in linediff.diff(a, b, limits)]
-
-
-def as_structure(text: dict) -> structure.Structure:
-    regions = tuple(
-        structure.Region(r["key"], r["kind"], r["start"], r["end"], r["start"], r["error"]) for r in text["regions"]
-    )
-    return structure.Structure(regions, not text["untrusted"], text["untrusted"])
-
-
-def python_pass(b_ids, b_text, a_ids, a_text, limits) -> dict:
-    """compare.diff_pass as compareIds returns it."""
-    result = compare.diff_pass(b_ids, as_structure(b_text), a_ids, as_structure(a_text), limits)
-    return {
-        "pieces": [{"key": p.key, "ins": p.inserted, "del": p.deleted, "segments": p.segments} for p in result.pieces],
-        "inserted": result.inserted_ids,
-        "ins": result.inserted,
-        "del": result.deleted,
-        "regions": {key: list(counts) for key, counts in result.by_region.items()},
-    }
-
-
-def check_blocks(page, cases) -> None:
-    for (a, b, limits), got in zip(cases, page.evaluate(DIFF, cases), strict=True):
-        expected = python_blocks(a, b, limits)
-        assert got == expected, (a, b, limits)
-        if limits != linediff.LIMITS and expected != python_blocks(a, b, linediff.LIMITS):
-            event("line diff: the reduced cap gave up somewhere")
-
-
-def check_passes(page, cases) -> list[dict]:
-    results = page.evaluate(PASS, cases)
-    for case, got in zip(cases, results, strict=True):
-        assert got == python_pass(*case), case
-        assert apply(case[0], compare_result(got)) == case[2]  # and it rebuilds the after side
-    return results
-
-
-def compare_result(got: dict) -> compare.PassDiff:
-    pieces = [compare.Piece(p["key"], p["segments"], p["ins"], p["del"]) for p in got["pieces"]]
-    return compare.PassDiff(pieces, got["inserted"], got["ins"], got["del"], {})
-
-
-# ---- generated line sequences ---------------------------------------------------------------------------
-
-
-@cache
-def real_lines() -> tuple[tuple[str, ...], ...]:
-    """The lines of a few real snapshots: realistic repetition (blank lines, `return`, closing brackets)."""
-    files = sorted((REAL / "models_03_flash_attention_concise" / "passes_dump").glob("*.py"))
-    picked = (files[0], files[len(files) // 2], files[-1])
-    return tuple(tuple(split_lines(f.read_text(encoding="utf-8"))[0]) for f in picked)
-
-
-def small_alphabet(size: int = 40):
-    return st.lists(st.integers(0, 2), max_size=size)
-
-
-@st.composite
-def repetition(draw):
-    """A short pattern repeated, against another repeated pattern: little or nothing is unique."""
-
-    def repeated():
-        pattern = draw(st.lists(st.integers(0, 4), min_size=1, max_size=4))
-        return pattern * draw(st.integers(0, 15))
-
-    return repeated(), repeated()
-
-
-@st.composite
-def long_runs(draw):
-    def runs_of():
-        spans = draw(st.lists(st.tuples(st.integers(0, 3), st.integers(1, 25)), max_size=6))
-        return [item for item, n in spans for _ in range(n)]
-
-    return runs_of(), runs_of()
-
-
-@st.composite
-def edited(draw, lines, items=None):
-    """Random inserts (of real lines, or of `items`), deletes, duplications and moves on a list of lines."""
-    items = st.sampled_from(real_lines()[-1]) if items is None else items
-    lines = list(lines)
-    for _ in range(draw(st.integers(0, 6))):
-        op = draw(st.sampled_from(["insert", "delete", "move", "duplicate"]))
-        at = draw(st.integers(0, len(lines)))
-        n = draw(st.integers(1, 12))
-        if op == "insert":
-            lines[at:at] = draw(st.lists(items, min_size=1, max_size=n))
-        elif op == "delete":
-            del lines[at : at + n]
-        elif op == "duplicate":
-            lines[at:at] = lines[at : at + n]
-        else:
-            block = lines[at : at + n]
-            del lines[at : at + n]
-            to = draw(st.integers(0, len(lines)))
-            lines[to:to] = block
-    return lines
-
-
-@st.composite
-def real_edits(draw):
-    snapshot = draw(st.sampled_from(real_lines()))
-    start = draw(st.integers(0, len(snapshot)))
-    a = list(snapshot[start : start + draw(st.integers(0, 150))])
-    return a, draw(edited(a))
-
-
-@st.composite
-def empty_side(draw):
-    other = draw(st.one_of(small_alphabet(), real_edits().map(lambda pair: pair[1])))
-    return ([], other) if draw(st.booleans()) else (other, [])
-
-
-@st.composite
-def prefix(draw):
-    longer = draw(st.one_of(small_alphabet(), real_edits().map(lambda pair: pair[0])))
-    shorter = longer[: draw(st.integers(0, len(longer)))]
-    return (shorter, longer) if draw(st.booleans()) else (longer, shorter)
-
-
-@st.composite
-def costly(draw):
-    """Long anchorless gaps (two or three distinct items) and a cap at the edge of what Myers needs for them:
-    one step less and it gives up, so an off-by-one in either implementation's cap shows."""
-    a = draw(st.lists(st.integers(0, 2), min_size=50, max_size=300))
-    b = draw(st.one_of(st.lists(st.integers(0, 2), min_size=50, max_size=300), edited(a, st.integers(0, 2))))
-    gap = len(a) + len(b) - 2 * _common_ends(a, b)
-    needed = sum(x.b_len + x.a_len for x in linediff.diff(a, b) if not x.equal)  # Myers' D when no anchor
-    cost = draw(st.sampled_from([needed * gap - 1, needed * gap, (needed - 1) * gap, (needed + 1) * gap - 1]))
-    return a, b, {"myers_max_cost": max(cost, 0)}
-
-
-def _common_ends(a, b) -> int:
-    """Common prefix then common suffix of the rest, as step 1 of the specification trims them."""
-    p = 0
-    while p < min(len(a), len(b)) and a[p] == b[p]:
-        p += 1
-    s = 0
-    while s < min(len(a), len(b)) - p and a[-1 - s] == b[-1 - s]:
-        s += 1
-    return p + s
-
-
-SHAPES = {
-    "small alphabet": st.tuples(small_alphabet(), small_alphabet()),
-    "repetition": repetition(),
-    "long runs": long_runs(),
-    "real lines edited": real_edits(),
-    "empty side": empty_side(),
-    "prefix": prefix(),
-    "costly, cap at the edge": costly(),
-}
-
-
-def with_limits(name):
-    """Cases of one shape; those that bring no limits of their own get the report's or a small cap."""
-
-    def complete(case):
-        return st.just(case) if len(case) == 3 else st.tuples(*map(st.just, case), ANY_LIMITS)
-
-    return SHAPES[name].flatmap(complete)
-
-
-# Every batch holds a few cases of every shape.
-line_batches = st.tuples(*(st.lists(with_limits(name), min_size=2, max_size=6) for name in SHAPES)).map(
-    lambda groups: [case for group in groups for case in group]
-)
-
-
-@PROFILE
-@given(line_batches)
-def test_line_diff_agrees(page, cases):
-    check_blocks(page, cases)
-
-
-def test_the_issue_example_gets_one_answer(page):
-    """Issue 8: x0/x1 alternating against x1/x2/x0 repeating gave +333 −333 in Python and +998 −998 in the page."""
-    a = [f"x{i % 2}" for i in range(1000)]
-    b = [f"x{(i + 1) % 3}" for i in range(1000)]
-    small = {"myers_max_cost": 5000}
-    default, capped = page.evaluate(DIFF, [[a, b, linediff.LIMITS], [a, b, small]])
-    assert default == python_blocks(a, b, linediff.LIMITS)
-    assert capped == python_blocks(a, b, small)
-    assert capped[0] == [False, 0, 998, 0, 998]  # given up: all but the two shared last lines (x0, x1)
-
-
-# ---- generated texts with regions -------------------------------------------------------------------------
-
-KEYS = ["P.a", "P.b", "P.c", "f", "g", "h"]
-
-
-@st.composite
-def chunks(draw):
-    """A text as chunks: ("line", id) outside lines and (key, [ids]) regions with distinct keys."""
-    keys = iter(draw(st.permutations(KEYS)))
-    out = []
-    for _ in range(draw(st.integers(0, 7))):
-        if draw(st.booleans()):
-            out += [("line", i) for i in draw(st.lists(st.integers(0, 6), min_size=1, max_size=4))]
-        else:
-            key = next(keys, None)
-            if key is not None:
-                out.append((key, draw(st.lists(st.integers(0, 9), min_size=1, max_size=12))))
-    return out
-
-
-@st.composite
-def edited_chunks(draw, before):
-    """After chunks: regions moved, edited, dropped or added; outside lines edited."""
-    after = list(before)
-    for _ in range(draw(st.integers(0, 5))):
-        op = draw(st.sampled_from(["move", "edit body", "drop", "add", "outside"]))
-        at = draw(st.integers(0, len(after)))
-        if op == "move" and after:
-            chunk = after.pop(min(at, len(after) - 1))
-            after.insert(draw(st.integers(0, len(after))), chunk)
-        elif op == "edit body":
-            regions = [k for k, chunk in enumerate(after) if chunk[0] != "line"]
-            if regions:
-                k = draw(st.sampled_from(regions))
-                body = draw(edited(after[k][1], st.integers(0, 9)))
-                after[k] = (after[k][0], body or [0])
-        elif op == "drop" and after:
-            del after[min(at, len(after) - 1)]
-        elif op == "add":
-            used = {chunk[0] for chunk in after}
-            fresh = [key for key in KEYS if key not in used]
-            if fresh:
-                body = draw(st.lists(st.integers(0, 9), min_size=1, max_size=8))
-                after.insert(at, (draw(st.sampled_from(fresh)), body))
-        else:
-            after.insert(at, ("line", draw(st.integers(0, 6))))
-    return after
-
-
-def text_of(chunks_, untrusted: bool):
-    """Line ids and the data.texts entry of chunks; region bodies use ids 100.. so they differ from outside lines."""
-    ids, regions = [], []
-    for key, value in chunks_:
-        if key == "line":
-            ids.append(value)
-        else:
-            regions.append(
-                {"key": key, "kind": "function", "start": len(ids), "end": len(ids) + len(value), "error": None}
-            )
-            ids += [100 + v for v in value]
-    text = {"regions": regions, "untrusted": "generated" if untrusted else None}
-    return ids, text
-
-
-@st.composite
-def pass_case(draw):
-    before = draw(chunks())
-    after = draw(st.one_of(edited_chunks(before), chunks()))
-    untrusted = draw(st.sampled_from([(False, False)] * 6 + [(True, False), (False, True)]))
-    b_ids, b_text = text_of(before, untrusted[0])
-    a_ids, a_text = text_of(after, untrusted[1])
-    event("pass: untrusted side" if any(untrusted) else "pass: regions paired")
-    return b_ids, b_text, a_ids, a_text, draw(ANY_LIMITS)
-
-
-@PROFILE
-@given(st.lists(pass_case(), min_size=10, max_size=30))
-def test_region_pairing_agrees(page, cases):
-    check_passes(page, cases)
-
-
-# ---- real snapshot pairs ------------------------------------------------------------------------------------
-
-
-def real_texts(name: str):
-    """Each distinct snapshot of a real fixture as (line ids, data.texts-like entry), ids shared across them."""
-    table: dict[str, int] = {}
-    texts, seen = [], set()
-    for path in sorted((REAL / name / "passes_dump").glob("*.py")):
-        source = path.read_text(encoding="utf-8")
-        if source in seen:
-            continue
-        seen.add(source)
-        lines, _ = split_lines(source)
-        found = PYTHON.analyze(structure.parse(lines, PYTHON), lines)
-        text = {
-            "regions": [
-                {"key": r.key, "kind": r.kind, "start": r.start, "end": r.end, "error": r.error} for r in found.regions
-            ],
-            "untrusted": found.reason,
-        }
-        texts.append(([table.setdefault(line, len(table)) for line in lines], text))
-    return texts
-
-
-@pytest.mark.parametrize("name", sorted(p.name for p in REAL.iterdir() if p.is_dir()))
+@pytest.mark.parametrize("name", REAL_NAMES)
 def test_real_snapshot_pairs_agree(page, name):
-    """Adjacent snapshots, the first against every other and back, with the report's limits and a small cap."""
-    texts = real_texts(name)
-    pairs = [(t, t + 1) for t in range(len(texts) - 1)] + [(0, t) for t in range(2, len(texts))]
-    pairs += [(t, 0) for t in range(1, len(texts))]
-    capped = {"myers_max_cost": 300}
-    cases = [[*texts[tb], *texts[ta], limits] for tb, ta in pairs for limits in (linediff.LIMITS, capped)]
-    results = check_passes(page, cases)
+    results = check_passes(in_page(page), real_pair_cases(name))
     assert any(result["ins"] or result["del"] for result in results)
 
 
@@ -369,7 +57,7 @@ def test_a_changed_first_line_is_one_replaced_run_in_the_page(page):
         for untrusted in (False, True):
             b_text, a_text = text_of([], untrusted)[1], text_of([], False)[1]
             case = [b_ids, b_text, a_ids, a_text, linediff.LIMITS]
-            (got,) = check_passes(page, [case])
+            (got,) = check_passes(in_page(page), [case])
             changed = [
                 (b + eq, a + eq, d, i)
                 for piece in got["pieces"]

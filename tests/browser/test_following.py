@@ -410,8 +410,13 @@ def test_status_messages_are_whole_and_stay_long_enough_to_read(open_report):
       return {cut: n.scrollWidth > n.clientWidth + 1 || n.scrollHeight > n.clientHeight + 1,
               inside: r.left >= 0 && r.right <= innerWidth && r.top >= 0 && r.bottom <= innerHeight}; }""")
     assert shape == {"cut": False, "inside": True}
-    page.wait_for_timeout(6000)
-    assert message.inner_text() == "No visible pass changes the number of matching lines"
+    page.clock.install()  # the page's timers set from now on run on a clock the test moves
+    search.press("Enter")  # the same message again, its timer on that clock
+    page.clock.run_for(9_000)
+    shown = page.locator("#status")  # by id: once empty it has no box, and a query by role no longer finds it
+    assert shown.text_content() == "No visible pass changes the number of matching lines"
+    page.clock.run_for(2_000)
+    assert shown.text_content() == ""  # it does go in the end: the clock drove its timer, so the 9 s above were real
 
 
 # ---- 10. the dump level -----------------------------------------------------------------------------

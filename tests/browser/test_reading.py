@@ -207,9 +207,9 @@ def test_wrap_lines_aligns_pairs_and_never_scrolls_sideways(open_report):
     page.reload()
     page.wait_for_selector("body[data-ready='true']", state="attached")
     assert page.get_by_role("checkbox", name="Wrap lines").is_checked()
+    page.wait_for_function("() => location.hash.includes('wrap=1')")  # the address bar says so after its pause
     page.get_by_role("checkbox", name="Wrap lines").uncheck()
-    page.wait_for_timeout(400)  # past the address bar's pause
-    assert "wrap" not in page.evaluate("location.hash")
+    page.wait_for_function("() => !location.hash.includes('wrap')")  # and stops saying so
 
 
 # Rows whose text runs past their box, or into the next row: wrapped rows laid out for another width.
@@ -232,8 +232,12 @@ def test_wrapped_rows_follow_the_panes_width(open_report, resize):
         page.get_by_role("separator", name="Resize pass list").press("End")  # the widest list
     else:
         page.set_viewport_size({"width": 1024, "height": 900})
-    page.wait_for_function(f"() => {OVERLAPS}.length === 0 && {SCROLLERS}.every(s => s.scrollWidth <= s.clientWidth)")
-    assert max(height for _, height in row_boxes(page, "After")) > tall  # the longest line wraps over more rows
+    # Laid out again for the new width: the longest line wraps over more rows, and no row runs into the next.
+    tallest = "Math.max(...[...document.querySelectorAll('#scroll-after .rows > .row')].map(r => r.offsetHeight))"
+    page.wait_for_function(
+        f"() => {tallest} > {tall} && ({OVERLAPS})().length === 0 && "
+        f"{SCROLLERS}.every(s => s.scrollWidth <= s.clientWidth)"
+    )
     assert row_boxes(page, "Before") == row_boxes(page, "After")  # still paired
 
 
@@ -354,6 +358,10 @@ def test_stacked_lists_each_sides_lines_without_filler(open_report):
     assert pane(page, "Before").locator(".row.filler").count() > 0  # side by side keeps rows aligned
 
 
+# Resolves on an animation frame requested now: every frame callback requested before it has run by then.
+NEXT_FRAME = "() => new Promise(done => requestAnimationFrame(() => done()))"
+
+
 def test_stacked_scrolls_in_sync_by_line(open_report):
     # pass 04 inserts two lines after line 20: below them, After's line numbers run two ahead of Before's
     page = open_report(LONG, "--context", "1000", viewport=(1000, 500), fragment="#pass=04&layout=stacked").page
@@ -372,7 +380,7 @@ def test_stacked_scrolls_in_sync_by_line(open_report):
     for y, shift in ((80, 0), (480, 2)):  # Before's lines 5 and 25, both unchanged
         page.locator("#scroll-before").evaluate(f"s => {{ s.scrollTop = {y}; }}")
         page.wait_for_function(f"() => document.querySelector('#scroll-after').scrollTop === {y + 20 * shift}")
-        page.wait_for_timeout(50)
+        page.evaluate(NEXT_FRAME)  # the rows at the new position, which the scroll handler builds on the next frame
         (before_number, before_text), (after_number, after_text) = top_line("Before"), top_line("After")
         assert before_text == after_text and after_number == before_number + shift == y // 20 + 1 + shift
 
