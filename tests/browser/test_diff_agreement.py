@@ -10,7 +10,6 @@ often the reduced cap gave up.
 from __future__ import annotations
 
 from functools import cache
-from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -26,7 +25,6 @@ from test_properties import PROFILE
 pytestmark = pytest.mark.browser
 
 REAL = Path(__file__).resolve().parents[2] / "fixtures" / "real"
-SCRIPTS = ("rows.js", "linediff.js", "compare.js", "model.js")  # the page's order; compare.js needs the two before
 SMALL_CAP = st.integers(0, 3000).map(lambda cost: {"myers_max_cost": cost})
 ANY_LIMITS = st.one_of(st.just(linediff.LIMITS), SMALL_CAP)
 
@@ -36,7 +34,7 @@ PASS = """cases => cases.map(([bIds, bText, aIds, aText, limits]) =>
 
 
 @pytest.fixture(scope="module")
-def page(browser):
+def page(browser, pure_scripts):
     """A blank page holding only the diff modules, inlined: it needs no network and no report."""
     context = browser.new_context()
     page = context.new_page()
@@ -44,8 +42,8 @@ def page(browser):
     page.on("request", lambda request: requests.append(request.url))
     page.on("pageerror", lambda error: problems.append(str(error)))
     page.set_content("<!doctype html><title>diff agreement</title>")
-    for name in SCRIPTS:
-        page.add_script_tag(content=resources.files("pypto_ir_trace").joinpath("static", name).read_text("utf-8"))
+    for source in pure_scripts:
+        page.add_script_tag(content=source)
     yield page
     context.close()
     assert (requests, problems) == ([], [])

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -14,30 +13,19 @@ from pypto_ir_trace import model, programs
 pytestmark = pytest.mark.browser
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
-PURE = (
-    "rows.js",
-    "linediff.js",
-    "compare.js",
-    "model.js",
-    "state.js",
-    "keys.js",
-    "searchworker.js",
-)  # none of them touches the DOM when loaded
 EQUAL, PAIR, DELETED, INSERTED = 0, 1, 2, 3
 
 
 @pytest.fixture(scope="module")
-def logic(browser):
+def logic(browser, pure_scripts):
     """A blank page holding only the pure scripts: logic(js, arg) evaluates a function there."""
     context = browser.new_context()
     page = context.new_page()
     problems = []
     page.on("pageerror", lambda error: problems.append(str(error)))
     page.set_content("<!DOCTYPE html><title>logic</title>")
-    for name in PURE:
-        page.add_script_tag(
-            content=resources.files("pypto_ir_trace").joinpath("static", name).read_text(encoding="utf-8")
-        )
+    for source in pure_scripts:
+        page.add_script_tag(content=source)
     yield lambda js, arg=None: page.evaluate(js, arg)
     context.close()
     assert problems == []
