@@ -13,6 +13,7 @@ const IRTracePanes = (() => {
   const MARGIN_CHARS = 6;  // characters kept left of a changed word or a match brought on screen
   const CONTROL_GLYPHS = new Map([[0x7f, "\u2421"], [0x2028, "\u2936"], [0x2029, "\u00b6"]]);
   for (let c = 0; c < 0x20; c++) if (c !== 9) CONTROL_GLYPHS.set(c, String.fromCharCode(0x2400 + c));
+  // eslint-disable-next-line no-control-regex -- control characters are what it finds, to show them as glyphs
   const CONTROL_RE = /[\u0000-\u0008\u000a-\u001f\u007f\u2028\u2029]/;
   const R = IRTraceRows;
 
@@ -684,7 +685,7 @@ const IRTracePanes = (() => {
         try {
           await clipboard.writeText(text);
           copied = true;
-        } catch (err) {
+        } catch {
           copied = false;  // e.g. permission refused for file://: the copy command below still works
         }
       }
@@ -708,7 +709,7 @@ const IRTracePanes = (() => {
       doc.addEventListener("copy", onCopy, true);
       try {
         doc.execCommand("copy");
-      } catch (err) {
+      } catch {
         handled = false;
       } finally {
         doc.removeEventListener("copy", onCopy, true);

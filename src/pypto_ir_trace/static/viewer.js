@@ -38,12 +38,12 @@ const IRTraceViewer = (() => {
     function setTheme(theme, remember) {
       doc.documentElement.dataset.theme = theme;
       el.theme.setAttribute("aria-pressed", String(theme === "dark"));
-      if (remember) try { win.localStorage.setItem(THEME_KEY, theme); } catch (err) { /* storage may be off for file:// */ }
+      if (remember) try { win.localStorage.setItem(THEME_KEY, theme); } catch { /* storage may be off for file:// */ }
     }
 
     function startTheme() {
       let saved = null;
-      try { saved = win.localStorage.getItem(THEME_KEY); } catch (err) { saved = null; }
+      try { saved = win.localStorage.getItem(THEME_KEY); } catch { /* storage may be off for file:// */ }
       if (saved === "light" || saved === "dark") setTheme(saved, false);
       else el.theme.setAttribute("aria-pressed", String(currentTheme() === "dark"));
       // Without an explicit choice the page follows the system live; keep the toggle's state true to it.
@@ -289,12 +289,12 @@ const IRTraceViewer = (() => {
         state.wrap = on;
         el.diff.classList.toggle("wrap", on);
       });
-      if (remember) try { win.localStorage.setItem(WRAP_KEY, on ? "on" : "off"); } catch (err) { /* storage may be off for file:// */ }
+      if (remember) try { win.localStorage.setItem(WRAP_KEY, on ? "on" : "off"); } catch { /* storage may be off for file:// */ }
       writeLink();
     }
 
     function savedWrap() {
-      try { return win.localStorage.getItem(WRAP_KEY) === "on"; } catch (err) { return false; }
+      try { return win.localStorage.getItem(WRAP_KEY) === "on"; } catch { return false; }
     }
 
     /** Apply a link's fragment; false when it names no pass of this pipeline. */
