@@ -17,13 +17,19 @@ const IRTracePanes = (() => {
   const CONTROL_RE = /[\u0000-\u0008\u000a-\u001f\u007f\u2028\u2029]/;
   const R = IRTraceRows;
 
-  function create(app) {
-    const { el, report, pipeline, state } = app;
+  /**
+   * host: what the panes show and with what. {el: {diff, panes: [Before, After, Diff scrollers]}, report,
+   * pipeline, make(tag, class, text), announce(text), search: {marks(id), shown()}}. A viewer shows its panes
+   * (viewer.js) and a view may add its own (the baseline's in Pass effect, runs.js): each keeps its own layout.
+   */
+  function create(host) {
+    const { el, report, pipeline, make, announce, search } = host;
     const doc = el.diff.ownerDocument;
+    const settings = { layout: "split", wrap: false };  // as the markup has them
     // One record per scroller: Before, After, and the unified layout's Diff. Each lists entries
     // (IRTraceRows.paneEntries) with a height each; only the entries near the screen are in the DOM.
     const panes = el.panes.map((scroller, index) => {
-      const layer = app.make("div", "rows");
+      const layer = make("div", "rows");
       scroller.appendChild(layer);
       return { index, scroller, layer, sizer: scroller.querySelector(".sizer"), entries: null, entryOf: null,
         heights: null, offsets: null, measured: null, rendered: null, elements: [] };
@@ -34,30 +40,33 @@ const IRTracePanes = (() => {
     // A row is one clone of these (split and stacked, unified): div.row > span.gutter > (span.ln, span.mk), span.code.
     // The gutter is one sticky box per row: each sticky box is a layer of its own for the compositor.
     const rowTemplates = [["ln"], ["ln old", "ln new"]].map(numbers => {
-      const row = app.make("div", "row"), gutter = app.make("span", "gutter");
-      gutter.append(...numbers.map(name => app.make("span", name)), app.make("span", "mk"));
-      row.append(gutter, app.make("span", "code"));
+      const row = make("div", "row"), gutter = make("span", "gutter");
+      gutter.append(...numbers.map(name => make("span", name)), make("span", "mk"));
+      row.append(gutter, make("span", "code"));
       return row;
     });
 
-    const active = () => (state.layout === "unified" ? [panes[2]] : [panes[0], panes[1]]);
-    const wrapping = () => Boolean(state.wrap);
+    const active = () => (settings.layout === "unified" ? [panes[2]] : [panes[0], panes[1]]);
+    const wrapping = () => settings.wrap;
 
-    /** Build the rows of the selected pass (state.key: one function) and show them, its first change on screen. */
-    function show(resetScroll) {
-      const pass = app.shown(state.selected);
+    /**
+     * Build the rows of a diff and show them, its first change on screen. shown: {pass (the diff), key (one
+     * function, or null: the whole file), beforeFile (what Before is: a copy names it)}.
+     */
+    function show(shown, resetScroll) {
+      const { pass, key } = shown;
       const before = pipeline.ids(pass.before), after = pipeline.ids(pass.after);
       let span = [0, before.length];
-      if (state.key !== null && !pass.pieces) {  // a no-op pass: the function's span, the same on both sides
-        const region = pipeline.texts[pass.before].byKey.get(state.key);
+      if (key !== null && !pass.pieces) {  // a no-op pass: the function's span, the same on both sides
+        const region = pipeline.texts[pass.before].byKey.get(key);
         span = [region.start, region.end];
       }
       const lines = report.lines;
       const textOf = (side, line) => lines[(side === 0 ? before : after)[line]];
-      const rows = IRTraceRenumber.markRows(R.buildRows(pass, state.key, span, textOf), pass);
+      const rows = IRTraceRenumber.markRows(R.buildRows(pass, key, span, textOf), pass);
       const folds = R.computeFolds(rows.kind, report.context);
       let widthChars = 0;
-      if (state.key === null) {  // the whole file: every line of both sides, folded or not
+      if (key === null) {  // the whole file: every line of both sides, folded or not
         widthChars = Math.max(widest(pass.before), widest(pass.after));
       } else {
         for (let r = 0; r < rows.b.length; r++) {
@@ -71,10 +80,9 @@ const IRTracePanes = (() => {
       const hunks = R.hunks(rows.kind);
       const hunkOf = new Int32Array(rows.kind.length).fill(-1);
       hunks.forEach((hunk, h) => hunkOf.fill(h, hunk.start, hunk.end));
-      view = { pass, rows, folds, expanded: new Uint8Array(folds.length), before, after, widthChars, words: new Map(),
+      view = { shown, pass, rows, folds, expanded: new Uint8Array(folds.length), before, after, widthChars, words: new Map(),
         anchors, hunks, hunkOf, current: hunks.length ? 0 : -1 };
       copyButtons().forEach(b => { b.disabled = false; });
-      el.expand.disabled = el.collapse.disabled = folds.length === 0;
       layout();
       if (resetScroll && hunks.length) revealRows(hunks[0].start, hunks[0].end, "del, ins", SWITCH_OVERSCAN);
       else if (resetScroll) setScroll(() => 0, 0);
@@ -93,7 +101,7 @@ const IRTracePanes = (() => {
 
     function clear() {
       view = null;
-      [...copyButtons(), el.expand, el.collapse].forEach(b => { b.disabled = true; });
+      copyButtons().forEach(b => { b.disabled = true; });
     }
 
     const copyButtons = () => [...el.diff.querySelectorAll("button.copy")];
@@ -104,8 +112,8 @@ const IRTracePanes = (() => {
       view.display = R.displayList(view.rows.b.length, view.folds, view.expanded);
       const digits = String(Math.max(view.before.length, view.after.length, 1)).length;
       doc.documentElement.style.setProperty("--gutter-chars", String(Math.max(digits, 3)));
-      const lists = R.paneEntries(view.rows, view.display, state.layout);
-      const shared = state.layout === "split";  // the two sides' rows stay aligned: one height per row pair
+      const lists = R.paneEntries(view.rows, view.display, settings.layout);
+      const shared = settings.layout === "split";  // the two sides' rows stay aligned: one height per row pair
       active().forEach((pane, i) => {
         pane.entries = lists[i];
         pane.entryOf = R.entryOfRows(pane.entries, view.rows.b.length, view.folds);
@@ -149,13 +157,13 @@ const IRTracePanes = (() => {
 
     /** How many characters fit on one visual row of a pane's code column. */
     function charsPerRow(pane) {
-      const probe = app.make("span", "code", "0".repeat(100));
+      const probe = make("span", "code", "0".repeat(100));
       probe.style.position = "absolute";
       probe.style.visibility = "hidden";
       pane.layer.append(probe);
       const charWidth = probe.getBoundingClientRect().width / 100 || 7.5;
       probe.remove();
-      const gutter = (Number(doc.documentElement.style.getPropertyValue("--gutter-chars")) || 3) * (state.layout === "unified" ? 2 : 1) + 5;
+      const gutter = (Number(doc.documentElement.style.getPropertyValue("--gutter-chars")) || 3) * (settings.layout === "unified" ? 2 : 1) + 5;
       pane.laidWidth = pane.scroller.clientWidth;  // wrapped rows fit this width: see the ResizeObserver
       return Math.max(10, Math.floor(pane.laidWidth / charWidth) - gutter);
     }
@@ -188,7 +196,7 @@ const IRTracePanes = (() => {
     function render(overscan = OVERSCAN) {
       if (!view || !el.diff.isConnected) return;  // the view of a pipeline no longer shown (pipelines.js)
       const list = active();
-      const split = state.layout === "split";
+      const split = settings.layout === "split";
       // every position is read before any pane is written: a read after a write would force a layout
       const at = list.map(pane => (split ? list[0] : pane).scroller).map(s => [s.scrollTop, s.clientHeight]);
       let changed = false;
@@ -306,7 +314,7 @@ const IRTracePanes = (() => {
       const b = rows.b[item], a = rows.a[item], hunk = view.hunkOf[item];
       const current = hunk >= 0 && hunk === view.current ? (item === view.hunks[hunk].start ? 2 : 1) : 0;
       const warned = side === 1 && a >= 0 ? view.anchors.get(a) : undefined;
-      return [state.layout === "unified", rows.kind[item], side, b, a, b >= 0 ? view.before[b] : -1, a >= 0 ? view.after[a] : -1,
+      return [settings.layout === "unified", rows.kind[item], side, b, a, b >= 0 ? view.before[b] : -1, a >= 0 ? view.after[a] : -1,
         current, warned ? warned.join("\n") : ""].join(" ");
     }
 
@@ -319,7 +327,7 @@ const IRTracePanes = (() => {
       const line = side === 0 ? rows.b[item] : rows.a[item];
       const changedSide = side === 0 ? "del" : "ins";
       const renamed = kind === IRTraceRenumber.KIND_RENAMED;  // equal but for value names: marked, not hidden
-      const unified = state.layout === "unified";
+      const unified = settings.layout === "unified";
       const row = rowTemplates[unified ? 1 : 0].cloneNode(true);
       row.className = "row " + (line < 0 ? "filler" : kind === R.KIND_EQUAL ? "eq" : renamed ? "renamed" : changedSide);
       const gutter = row.firstChild, marker = gutter.lastChild, code = row.lastChild;
@@ -360,9 +368,9 @@ const IRTracePanes = (() => {
       const fold = view.folds[f];
       const hidden = fold.end - fold.start;
       const text = `\u22ef ${hidden} unchanged line${hidden === 1 ? "" : "s"}`;
-      const row = app.make("div", "row fold-row");
+      const row = make("div", "row fold-row");
       const twin = pane.index === 1;  // one accessible control per fold; the After pane's twin is for the mouse
-      const button = app.make("button", "fold", twin ? text : `${text} \u2014 show`);
+      const button = make("button", "fold", twin ? text : `${text} \u2014 show`);
       button.type = "button";
       if (twin) {
         button.tabIndex = -1;
@@ -370,7 +378,7 @@ const IRTracePanes = (() => {
       }
       button.addEventListener("click", () => {
         view.expanded[f] = 1;
-        relayout(() => {});
+        relayout({});
         pane.scroller.focus({ preventScroll: true });  // the button is gone: keep focus where it was
       });
       row.append(button);
@@ -381,7 +389,7 @@ const IRTracePanes = (() => {
     function paint(target, id, changes, changeTag) {
       const text = report.lines[id];
       const highlights = report.highlights(id);
-      const found = app.search.marks(id);
+      const found = search.marks(id);
       const matches = found ? found.ranges : [];
       if (found && found.empty >= 0) target.append(emptyMatch(found.empty));
       if (!changes.length && !matches.length && !CONTROL_RE.test(text)) {  // the common case: highlighting only
@@ -389,7 +397,7 @@ const IRTracePanes = (() => {
         let at = 0;
         for (const { start, end, name } of highlights) {
           if (start > at) parts.push(text.slice(at, start));
-          parts.push(app.make("span", "hl-" + name, text.slice(start, end)));
+          parts.push(make("span", "hl-" + name, text.slice(start, end)));
           at = end;
         }
         if (at < text.length) parts.push(text.slice(at));
@@ -397,9 +405,9 @@ const IRTracePanes = (() => {
         return;
       }
       for (const outer of R.lineParts(text.length, highlights, changes, matches)) {
-        const changed = outer.change ? app.make(changeTag, "word-" + changeTag) : target;
+        const changed = outer.change ? make(changeTag, "word-" + changeTag) : target;
         for (const inner of outer.parts) {
-          const marked = inner.match ? app.make("mark", "search-hit") : changed;
+          const marked = inner.match ? make("mark", "search-hit") : changed;
           for (const part of inner.parts) appendText(marked, text.slice(part.start, part.end), part.name ? "hl-" + part.name : "");
           if (marked !== changed) changed.append(marked);
         }
@@ -409,7 +417,7 @@ const IRTracePanes = (() => {
 
     /** A line the search matches only with empty matches (/^$/, a lookahead): nothing to <mark>, so a marker says it. */
     function emptyMatch(at) {
-      const marker = app.make("span", "search-empty");
+      const marker = make("span", "search-empty");
       marker.setAttribute("role", "img");
       marker.setAttribute("aria-label", "empty search match");
       marker.title = `The search matches this line with an empty match at column ${at + 1}`;
@@ -418,16 +426,16 @@ const IRTracePanes = (() => {
 
     function appendText(target, text, className) {
       if (!CONTROL_RE.test(text)) {
-        target.append(className ? app.make("span", className, text) : text);
+        target.append(className ? make("span", className, text) : text);
         return;
       }
       let plain = "";
-      const holder = className ? app.make("span", className) : target;
+      const holder = className ? make("span", className) : target;
       for (const char of text) {
         const glyph = CONTROL_GLYPHS.get(char.codePointAt(0));
         if (glyph === undefined) { plain += char; continue; }
         if (plain) { holder.append(plain); plain = ""; }
-        const control = app.make("span", "ctrl", glyph);
+        const control = make("span", "ctrl", glyph);
         control.title = "U+" + char.codePointAt(0).toString(16).toUpperCase().padStart(4, "0");
         holder.append(control);
       }
@@ -437,17 +445,20 @@ const IRTracePanes = (() => {
 
     // ---- folds and moving around the view ------------------------------------------------------
 
+    /** Expand all (true) or Collapse all (false). */
     function setAllFolds(expanded) {
       if (!view) return;
       view.expanded.fill(expanded ? 1 : 0);
-      relayout(() => {});
-      app.announce(expanded ? "All unchanged lines shown" : `Unchanged lines folded to ${report.context} lines of context`);
+      relayout({});
     }
+
+    const hasFolds = () => Boolean(view && view.folds.length);
+    const changeCount = () => (view ? view.hunks.length : 0);
 
     /** Scroll a row of the view into sight (opening its fold); a search match in it comes on screen too. */
     function reveal(row) {
       if (!view || row === undefined || row < 0) return;
-      revealRows(row, row + 1, app.search.shown() ? "mark" : null);
+      revealRows(row, row + 1, search.shown() ? "mark" : null);
     }
 
     /**
@@ -493,15 +504,15 @@ const IRTracePanes = (() => {
       });
       const left = bestLeft(spots);
       // A wrapped line can put its mark below the screen: scroll down to it, keeping the earliest mark.
-      const groups = state.layout === "split" ? [spots] : spots.map(spot => [spot]);
+      const groups = settings.layout === "split" ? [spots] : spots.map(spot => [spot]);
       for (const group of groups) {
         const scroller = group[0].pane.scroller, top = scroller.scrollTop;
         const need = Math.max(...group.map(spot => spot.bottom)), earliest = Math.min(...group.map(spot => spot.y));
         const want = need > top + scroller.clientHeight ? Math.min(need - scroller.clientHeight + ROW_HEIGHT, earliest - ROW_HEIGHT) : top;
-        (state.layout === "split" ? list : [group[0].pane]).forEach(pane => assign(pane, Math.max(top, want), left));
+        (settings.layout === "split" ? list : [group[0].pane]).forEach(pane => assign(pane, Math.max(top, want), left));
       }
       list.filter(pane => !spots.some(spot => spot.pane === pane)).forEach(pane => {
-        if (state.layout !== "split") assign(pane, pane.scroller.scrollTop, left);
+        if (settings.layout !== "split") assign(pane, pane.scroller.scrollTop, left);
       });
       render(overscan);
     }
@@ -552,22 +563,22 @@ const IRTracePanes = (() => {
     function stepChange(delta) {
       if (!view) return;
       const count = view.hunks.length;
-      if (!count) { app.announce("No change in this view"); return; }
+      if (!count) { announce("No change in this view"); return; }
       const next = view.current + delta;
       if (next < 0 || next >= count) {
-        app.announce(delta > 0 ? `No later change: this is change ${count} of ${count}` : `No earlier change: this is change 1 of ${count}`);
+        announce(delta > 0 ? `No later change: this is change ${count} of ${count}` : `No earlier change: this is change 1 of ${count}`);
       } else view.current = next;
       const hunk = view.hunks[view.current];
       repaint();
       revealRows(hunk.start, hunk.end, "del, ins");
-      if (next >= 0 && next < count) app.announce(`Change ${view.current + 1} of ${count}`);
+      if (next >= 0 && next < count) announce(`Change ${view.current + 1} of ${count}`);
     }
 
 
     /** Every entry of the view in each pane of the layout, folds as shown: printing needs them all. */
     function allRows() {
       if (!view) return null;
-      const lists = R.paneEntries(view.rows, view.display, state.layout);
+      const lists = R.paneEntries(view.rows, view.display, settings.layout);
       return lists.map((entries, i) => Array.from(entries, entry => renderEntry(active()[i], entry)));
     }
 
@@ -609,7 +620,7 @@ const IRTracePanes = (() => {
 
     /** Where the other pane should be: the same pixels in split; in stacked, the same row at its top. */
     function follow(source, target) {
-      if (state.layout === "split") return source.scroller.scrollTop;
+      if (settings.layout === "split") return source.scroller.scrollTop;
       if (!source.entries.length || !target.entries.length) return 0;  // a side without lines (an empty snapshot)
       const top = source.scroller.scrollTop;
       const d = R.entryAt(source.offsets, top);
@@ -652,8 +663,11 @@ const IRTracePanes = (() => {
       scheduleRender();
     }
 
-    /** Change layout, wrapping or folds keeping the row at the top of the screen and the horizontal position. */
-    function relayout(apply) {
+    /**
+     * Change layout or wrapping ({layout, wrap}, either or neither: folds changed) keeping the row at the top
+     * of the screen and the horizontal position.
+     */
+    function relayout(change) {
       const lead = active()[0];
       let row = -1, into = 0, left = lead.scroller.scrollLeft;
       if (view && lead.entries && lead.entries.length) {
@@ -662,7 +676,8 @@ const IRTracePanes = (() => {
         row = entry >= 0 ? entry >> 1 : view.folds[-entry - 1].start;
         into = lead.scroller.scrollTop - lead.offsets[d];
       }
-      apply();
+      Object.assign(settings, change);
+      applySettings();
       if (!view) return;
       layout();
       if (wrapping()) left = 0;
@@ -670,15 +685,21 @@ const IRTracePanes = (() => {
       render();
     }
 
+    /** The diff's classes (layout, wrapping) and which of the panes show: Before and After, or the one Diff. */
+    function applySettings() {
+      for (const name of ["split", "stacked", "unified"]) el.diff.classList.toggle(name, settings.layout === name);
+      el.diff.classList.toggle("wrap", settings.wrap);
+      panes.forEach(pane => { pane.scroller.parentElement.hidden = (settings.layout === "unified") !== (pane.index === 2); });
+    }
+
     // ---- copying a whole side --------------------------------------------------------------------
 
     async function copySide(side, button) {
-      const p = state.selected;
-      if (p < 0) return;
-      const pass = app.shown(p);
+      if (!view) return;
+      const { pass, beforeFile } = view.shown;
       const t = side === 0 ? pass.before : pass.after;
       const text = pipeline.source(t);
-      const file = side === 0 ? app.beforeFile(p) : pass.file;
+      const file = side === 0 ? beforeFile : pass.file;
       const clipboard = doc.defaultView.navigator.clipboard;
       let copied = false;
       if (clipboard && clipboard.writeText) {
@@ -691,7 +712,7 @@ const IRTracePanes = (() => {
       }
       if (!copied) copied = copyWithEvent(text);
       const lines = pipeline.ids(t).length;
-      app.announce(copied ? `Copied ${file} (${lines} lines)` : `Copy failed: the browser refused clipboard access`);
+      announce(copied ? `Copied ${file} (${lines} lines)` : `Copy failed: the browser refused clipboard access`);
       flash(button, copied ? "Copied \u2713" : "Copy failed");
     }
 
@@ -739,18 +760,19 @@ const IRTracePanes = (() => {
       sized = requestAnimationFrame(() => {
         sized = 0;
         if (!view) return;
-        if (wrapping() && active().some(pane => pane.laidWidth !== undefined && pane.scroller.clientWidth !== pane.laidWidth)) relayout(() => {});
+        if (wrapping() && active().some(pane => pane.laidWidth !== undefined && pane.scroller.clientWidth !== pane.laidWidth)) relayout({});
         else scheduleRender();
       });
     });
     panes.forEach(pane => resized.observe(pane.scroller));
-    el.expand.addEventListener("click", () => setAllFolds(true));
-    el.collapse.addEventListener("click", () => setAllFolds(false));
     copyButtons().forEach(button => {
       button.dataset.text = button.textContent;
       button.addEventListener("click", () => copySide(Number(button.dataset.side), button));
     });
-    return { show, clear, repaint, relayout, reveal, stepChange, rowOfAfterLine, firstRowWhere, allRows, scrolled };
+    return {
+      show, clear, repaint, relayout, setAllFolds, hasFolds, changeCount, reveal, stepChange, rowOfAfterLine, firstRowWhere,
+      allRows, scrolled,
+    };
   }
 
   return { create };

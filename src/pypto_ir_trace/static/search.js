@@ -90,7 +90,7 @@ const IRTraceSearch = (() => {
       app.passList.showHits(found ? found.hits : null);
       el.searchSummary.hidden = !found && !message;
       el.searchSummary.textContent = message || (found ? summary() : "");
-      app.panes.repaint();
+      app.repaint();
     }
 
     /** How many lines of each text match: each distinct line was tested once. */
@@ -107,7 +107,8 @@ const IRTraceSearch = (() => {
       const snapshots = [pipeline.input.text, ...passes.map(pass => pass.after)];
       const matching = snapshots.filter(t => hits[t] > 0).length;
       if (!matching) return "No line matches in any snapshot.";
-      const first = hits[pipeline.input.text] > 0 ? null : passes.find(pass => hits[pass.after] > 0 && !hits[pass.before]);
+      const first = hits[pipeline.input.text] > 0 ? null
+        : passes.find((pass, p) => hits[pass.after] > 0 && !hits[app.diffOf(p).before]);
       const where = first ? `${first.label} ${first.name}` : pipeline.input.file;
       const last = hits[snapshots[snapshots.length - 1]];
       return `Lines match in ${matching} of ${snapshots.length} snapshots; first in ${where}; ${last} in the last.`;
@@ -126,7 +127,7 @@ const IRTraceSearch = (() => {
       await run();
       if (!found) return;
       const hits = found.hits;
-      const moved = app.passList.visible().filter(p => hits[passes[p].before] !== hits[passes[p].after]);
+      const moved = app.passList.visible().filter(p => hits[app.diffOf(p).before] !== hits[app.diffOf(p).after]);
       if (!moved.length) { app.announce("No visible pass changes the number of matching lines"); return; }
       const from = app.state.selected;
       const target = delta > 0 ? (moved.find(p => p > from) ?? moved[0]) : (moved.slice().reverse().find(p => p < from) ?? moved[moved.length - 1]);
@@ -134,7 +135,7 @@ const IRTraceSearch = (() => {
       app.panes.reveal(app.panes.firstRowWhere(id => found.hit[id] === 1));
     }
 
-    /** The counts in the pass list and the summary again: the passes now show other snapshots (two runs' views). */
+    /** The counts in the pass list and the summary again: the passes now show other snapshots (another view). */
     function relist() {
       app.passList.showHits(found ? found.hits : null);
       if (found) el.searchSummary.textContent = summary();
