@@ -17,7 +17,7 @@ const IRTraceApp = (() => {
     const state = IRTraceState.create(pipeline.input.label);
     if (report.pipelines.length > 1) state.pipe = pipeline.name;
     const app = { el: elements(root), report, pipeline, passes: pipeline.passes, state, make: maker(doc) };
-    Object.assign(app, showing(app), selecting(app), arranging(app));
+    Object.assign(app, showing(app), selecting(app), switching(app), arranging(app));
     app.carry = () => ({  // what the next pipeline's viewer keeps (Ignore renumbering: through a pipeline without it)
       layout: state.layout, search: app.el.search.value,
       ignoreRenumbering: pipeline.renumbering ? state.ignoreRenumbering : Boolean(carried && carried.ignoreRenumbering),
@@ -237,13 +237,21 @@ const IRTraceApp = (() => {
       select(passes.length ? Math.max(firstChanged, 0) : -1);
     }
 
+    return { select, selectFirst, pickFunction };
+  }
+
+  // ---- switching the view, stepping through changes, folds ---------------------------------------------
+
+  function switching(app) {
+    const { el, state } = app;
+
     /** Another view of the same passes: what the list and the panes show follows. */
     function showView(name) {
       if (!app.setView(name)) return;
       app.passList.showCounts();  // and the passes that change the picked function, in this view
       app.search.relist();  // the counts' ▲ / ▼ compare the snapshots of this view
       app.passList.applyFilters();
-      if (state.selected >= 0) select(state.selected, true);
+      if (state.selected >= 0) app.select(state.selected, true);
       else app.writeLink();
     }
 
@@ -258,7 +266,7 @@ const IRTraceApp = (() => {
       app.announce(expanded ? "All unchanged lines shown" : `Unchanged lines folded to ${app.report.context} lines of context`);
     }
 
-    return { select, selectFirst, pickFunction, showView, stepChange, setAllFolds };
+    return { showView, stepChange, setAllFolds };
   }
 
   // ---- layout, wrapping, compare base, renumbering, links, status ---------------------------------------

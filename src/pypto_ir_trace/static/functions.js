@@ -4,6 +4,7 @@
  * that explain what is shown, and the function's history (the passes that change it).
  */
 const IRTraceFunctions = (() => {
+  // eslint-disable-next-line max-lines-per-function -- a module's closure: the selector's few functions share it and the state; fill, the longest, is the notes it returns
   function create(app) {
     const { el, pipeline, passes, state } = app;
 

@@ -5,6 +5,7 @@
  * counts are the shown view's (app.listed, views.js); its diff for the marks too (app.diffOf).
  */
 const IRTracePassList = (() => {
+  // eslint-disable-next-line max-lines-per-function -- a module's closure: a dozen short functions share the buttons, the marked one and the view's tooltips
   function create(app) {
     const { el, passes } = app;
     const buttons = [];  // buttons[p]: the button of pass p
@@ -18,9 +19,9 @@ const IRTracePassList = (() => {
         button.dataset.index = String(p);
         // Spaces between the parts make the accessible name read "04 ConvertToSSA +10 −9".
         const meta = app.make("span", "pass-meta");
-        if (pass.warnings) meta.append(" ", warningBadge());
-        if (pass.failed) meta.append(" ", failedBadge());
-        button.append(app.make("span", "pass-label", pass.label), " ", passName(pass.name), " ", meta);
+        if (pass.warnings) meta.append(" ", warningBadge(app.make));
+        if (pass.failed) meta.append(" ", failedBadge(app.make));
+        button.append(app.make("span", "pass-label", pass.label), " ", passName(app.make, pass.name), " ", meta);
         button.addEventListener("click", () => app.select(p));
         item.append(button);
         fragment.append(item);
@@ -31,32 +32,6 @@ const IRTracePassList = (() => {
       el.filterCount.textContent = `${passes.length}/${passes.length}`;
       el.changed.addEventListener("change", applyFilters);
       el.noop.addEventListener("change", applyFilters);
-    }
-
-    /** The name with break opportunities between its words ("Materialize|Semantic|Aliases"): it wraps, never cut. */
-    function passName(name) {
-      const node = app.make("span", "pass-name");
-      name.split(/(?<=[a-z0-9])(?=[A-Z])/).forEach((word, i) => {
-        if (i) node.append(app.make("wbr"));
-        node.append(word);
-      });
-      return node;
-    }
-
-    /** A badge read out by its name: "warning", or "failed" (the pipeline stopped there). */
-    function badge(className, glyph, name, title) {
-      const node = app.make("span", className, glyph);
-      node.setAttribute("role", "img");
-      node.setAttribute("aria-label", name);
-      node.title = title;
-      return node;
-    }
-    function warningBadge() {
-      return badge("badge", "!", "warning", "This pass emitted warnings");
-    }
-
-    function failedBadge() {
-      return badge("badge failed", "\u2716", "failed", "This pass failed: the pipeline stopped here");
     }
 
     const titleOf = pass => (pass.detail ? `${pass.file}\n${pass.detail}` : pass.file);
@@ -150,6 +125,32 @@ const IRTracePassList = (() => {
     }
 
     return { build, isVisible, visible, applyFilters, showAll, step, markSelected, revealSelected, markHistory, showHits, showCounts };
+  }
+
+  /** The name with break opportunities between its words ("Materialize|Semantic|Aliases"): it wraps, never cut. */
+  function passName(make, name) {
+    const node = make("span", "pass-name");
+    name.split(/(?<=[a-z0-9])(?=[A-Z])/).forEach((word, i) => {
+      if (i) node.append(make("wbr"));
+      node.append(word);
+    });
+    return node;
+  }
+
+  /** A badge read out by its name: "warning", or "failed" (the pipeline stopped there). */
+  function badge(make, className, glyph, name, title) {
+    const node = make("span", className, glyph);
+    node.setAttribute("role", "img");
+    node.setAttribute("aria-label", name);
+    node.title = title;
+    return node;
+  }
+  function warningBadge(make) {
+    return badge(make, "badge", "!", "warning", "This pass emitted warnings");
+  }
+
+  function failedBadge(make) {
+    return badge(make, "badge failed", "\u2716", "failed", "This pass failed: the pipeline stopped here");
   }
 
   return { create };
