@@ -32,6 +32,10 @@
  *                 view takes over
  *   opened()      once, when the page has opened on this view
  *
+ * Controls: a view brings its own toggle (`button`); every other control (filters, layout, wrapping, Function,
+ * Compare with, Ignore renumbering, search) applies in every view registered today, so the seam asks nothing
+ * more. A view that must turn one off says so here first, as one more answer of its source.
+ *
  * Why a source and not hooks into the viewer's modules: every view then answers the same questions, the
  * viewer asks them at the moments it chooses (a switch of view is one more of them), and no module needs to
  * know which view is shown or in which order the others were wired.
