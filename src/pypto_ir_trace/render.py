@@ -19,34 +19,17 @@ from markupsafe import Markup  # jinja2's own dependency
 
 from .model import Report, to_json
 
-# The page's one inline script: it inflates the viewer's code (carried compressed, as the data is: a third
-# of the size) and runs it. The CSP allows exactly these two scripts by their hashes.
-_LOADER = ("data.js", "loader.js")
-# In dependency order: the pure logic, the viewer's modules, its entry point, the bootstrap.
-_SCRIPTS = (
-    "rows.js",
-    "linediff.js",
-    "compare.js",
-    "model.js",
-    "renumber.js",
-    "state.js",
-    "keys.js",
-    "passlist.js",
-    "functions.js",
-    "panes.js",
-    "searchworker.js",
-    "search.js",
-    "warnings.js",
-    "pipelines.js",
-    "following.js",
-    "level.js",
-    "sidebar.js",
-    "print.js",
-    "runs.js",
-    "viewer.js",
-    "boot.js",
-)
-_RUNS_ONLY = {"runs.js"}  # the two-run view ships only in the reports that compare two runs
+
+@functools.lru_cache(maxsize=1)
+def scripts() -> dict[str, list[dict]]:
+    """static/scripts.json: the viewer's scripts in the order the page runs them (the tests read it too).
+
+    "loader": the page's one inline script (it inflates the viewer's code, carried compressed as the data is:
+    a third of the size); "viewer": the viewer itself. The CSP allows exactly these two scripts by their hashes.
+    """
+    return json.loads(_asset("static", "scripts.json"))
+
+
 _DATA_ELEMENT = re.compile(r'<script type="application/octet-stream" id="report-data"[^>]*>([A-Za-z0-9+/=]*)</script>')
 _CODE_ELEMENT = re.compile(r'<script type="application/octet-stream" id="viewer-code"[^>]*>([A-Za-z0-9+/=]*)</script>')
 _JSON_ESCAPES = (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("\u2028", "\\u2028"), ("\u2029", "\\u2029"))
@@ -164,7 +147,8 @@ def _inflated(page: str, element: re.Pattern, what: str) -> str:
 def _viewer(runs: bool) -> tuple[str, str]:
     """The viewer's code for a report with or without the runs view: its CSP hash, and the code as the page
     carries it (gzip, no time or name in the header: the same bytes every run, base64)."""
-    code = "\n".join(_asset("static", name) for name in _SCRIPTS if runs or name not in _RUNS_ONLY)
+    kinds = {None, "runs"} if runs else {None}  # the two-run views ship only in the reports that compare two runs
+    code = "\n".join(_asset("static", entry["file"]) for entry in scripts()["viewer"] if entry.get("only") in kinds)
     return _csp_hash(code), base64.b64encode(gzip.compress(code.encode("utf-8"), 9, mtime=0)).decode("ascii")
 
 
@@ -185,7 +169,7 @@ def render(report: Report) -> str:
     template = _template()
     runs = report.runs is not None  # the runs view ships only in the reports that compare two runs
     style = _asset("static", "viewer.css") + (_asset("static", "runs.css") if runs else "")
-    loader = "\n".join(_asset("static", name) for name in _LOADER)
+    loader = "\n".join(_asset("static", entry["file"]) for entry in scripts()["loader"])
     viewer_hash, viewer = _viewer(runs)
     csp = (
         "default-src 'none'; "

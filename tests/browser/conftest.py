@@ -5,11 +5,12 @@ from __future__ import annotations
 import os
 import shutil
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 
 import pytest
 
-from pypto_ir_trace import cli
+from pypto_ir_trace import cli, render
 
 try:
     from playwright import sync_api
@@ -81,6 +82,15 @@ def browser():
         instance = playwright.chromium.launch(executable_path=str(path), args=ARGS)
         yield instance
         instance.close()
+
+
+@pytest.fixture(scope="session")
+def pure_scripts() -> list[str]:
+    """The sources of the viewer's pure scripts (no DOM touched when loaded), in the page's order: static/scripts.json."""
+    static = resources.files("pypto_ir_trace").joinpath("static")
+    return [
+        static.joinpath(entry["file"]).read_text("utf-8") for entry in render.scripts()["viewer"] if entry.get("pure")
+    ]
 
 
 @pytest.fixture(scope="session")

@@ -7,8 +7,6 @@ tests/test_diff_node.py, on the cases of tests/diffcases.py, which these checks 
 
 from __future__ import annotations
 
-from importlib import resources
-
 import pytest
 
 from diffcases import REAL_NAMES, check_passes, real_pair_cases, text_of
@@ -17,13 +15,12 @@ from pypto_ir_trace import linediff, render
 
 pytestmark = pytest.mark.browser
 
-SCRIPTS = ("rows.js", "linediff.js", "compare.js", "model.js")  # the page's order; compare.js needs the two before
 PASS = """cases => cases.map(([bIds, bText, aIds, aText, limits]) =>
   IRTraceCompare.compareIds(bIds, bText, aIds, aText, limits))"""
 
 
 @pytest.fixture(scope="module")
-def page(browser):
+def page(browser, pure_scripts):
     """A blank page holding only the diff modules, inlined: it needs no network and no report."""
     context = browser.new_context()
     page = context.new_page()
@@ -31,8 +28,8 @@ def page(browser):
     page.on("request", lambda request: requests.append(request.url))
     page.on("pageerror", lambda error: problems.append(str(error)))
     page.set_content("<!doctype html><title>diff agreement</title>")
-    for name in SCRIPTS:
-        page.add_script_tag(content=resources.files("pypto_ir_trace").joinpath("static", name).read_text("utf-8"))
+    for source in pure_scripts:
+        page.add_script_tag(content=source)
     yield page
     context.close()
     assert (requests, problems) == ([], [])

@@ -3,44 +3,48 @@
 from __future__ import annotations
 
 import itertools
+import re
 from importlib import resources
 from pathlib import Path
 
 import pytest
 
 from modeltools import load_dump, report_of, text_ids
-from pypto_ir_trace import model, programs
+from pypto_ir_trace import model, programs, render
 
 pytestmark = pytest.mark.browser
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
-PURE = (
-    "rows.js",
-    "linediff.js",
-    "compare.js",
-    "model.js",
-    "state.js",
-    "keys.js",
-    "searchworker.js",
-)  # none of them touches the DOM when loaded
 EQUAL, PAIR, DELETED, INSERTED = 0, 1, 2, 3
 
 
 @pytest.fixture(scope="module")
-def logic(browser):
+def logic(browser, pure_scripts):
     """A blank page holding only the pure scripts: logic(js, arg) evaluates a function there."""
     context = browser.new_context()
     page = context.new_page()
     problems = []
     page.on("pageerror", lambda error: problems.append(str(error)))
     page.set_content("<!DOCTYPE html><title>logic</title>")
-    for name in PURE:
-        page.add_script_tag(
-            content=resources.files("pypto_ir_trace").joinpath("static", name).read_text(encoding="utf-8")
-        )
+    for source in pure_scripts:
+        page.add_script_tag(content=source)
     yield lambda js, arg=None: page.evaluate(js, arg)
     context.close()
     assert problems == []
+
+
+def test_the_script_manifest_lists_every_script_once_with_the_names_it_defines():
+    """static/scripts.json is the page's one list: a script left out of it would never run, a name it misstates
+    would hide a use before definition from ESLint."""
+    static = resources.files("pypto_ir_trace").joinpath("static")
+    entries = [entry for group in ("loader", "viewer") for entry in render.scripts()[group]]
+    listed = [entry["file"] for entry in entries]
+    assert sorted(listed) == sorted(path.name for path in static.iterdir() if path.name.endswith(".js"))
+    assert len(set(listed)) == len(listed)
+    for entry in entries:
+        text = static.joinpath(entry["file"]).read_text(encoding="utf-8")
+        defined = re.findall(r"^(?:const|(?:async )?function) (\w+)", text, re.M)
+        assert defined == entry["defines"], entry["file"]
 
 
 # ---- rows, folds, display list -------------------------------------------------------------------

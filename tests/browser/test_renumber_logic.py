@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from importlib import resources
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -14,16 +12,14 @@ EQUAL, PAIR, DELETED, INSERTED, RENAMED = 0, 1, 2, 3, 4
 
 
 @pytest.fixture(scope="module")
-def logic(browser):
+def logic(browser, pure_scripts):
     context = browser.new_context()
     page = context.new_page()
     problems = []
     page.on("pageerror", lambda error: problems.append(str(error)))
     page.set_content("<!DOCTYPE html><title>logic</title>")
-    for name in ("rows.js", "renumber.js"):
-        page.add_script_tag(
-            content=resources.files("pypto_ir_trace").joinpath("static", name).read_text(encoding="utf-8")
-        )
+    for source in pure_scripts:
+        page.add_script_tag(content=source)
     yield lambda js, arg=None: page.evaluate(js, arg)
     context.close()
     assert problems == []

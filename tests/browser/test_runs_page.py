@@ -24,6 +24,14 @@ def current(page):
     return page.get_by_role("navigation", name="Passes").locator("button[aria-current='true']")
 
 
+def link_says(page, *parts, without=()):
+    """Wait until the address bar's fragment holds every part and none of `without` (links follow after a pause)."""
+    page.wait_for_function(
+        "([parts, without]) => parts.every(p => location.hash.includes(p)) && !without.some(p => location.hash.includes(p))",
+        arg=[list(parts), list(without)],
+    )
+
+
 def pressed(page, name):
     return page.get_by_role("button", name=name, exact=True).get_attribute("aria-pressed")
 
@@ -96,17 +104,17 @@ def test_pass_effect_shows_each_runs_own_diff(open_report):
     assert "35_after_FoldNoOpReshape.py" in page.get_by_role("region", name="After").inner_text()
     assert page.locator("#pass-counts").inner_text() == "this run no-op \u00b7 baseline no-op"
     assert "FoldNoOpReshape changed nothing in either run" in page.locator("#notes").inner_text()
-    assert "view=effect" in page.evaluate("location.hash")
+    link_says(page, "view=effect")
     page.get_by_role("button", name="Stacked", exact=True).click()  # layouts apply to both diffs
     assert "stacked" in page.locator("#diff-baseline").get_attribute("class")
     function = page.get_by_role("combobox", name="Function")
     key = function.locator("option").nth(1).get_attribute("value")
     function.select_option(key)  # a function, in both runs: both diffs show it
-    assert baseline_after.is_visible() and f"fn={key}" in page.evaluate("location.hash")
-    assert "view=effect" in page.evaluate("location.hash")
+    assert baseline_after.is_visible()
+    link_says(page, f"fn={key}", "view=effect")
     page.get_by_role("button", name="Across runs", exact=True).click()
     assert not baseline_after.is_visible()
-    assert "view=effect" not in page.evaluate("location.hash")
+    link_says(page, without=["view=effect"])
 
 
 def test_pass_effect_says_whether_the_pass_changed_the_same_lines(open_report):
@@ -160,7 +168,7 @@ def test_a_baseline_only_pass_a_different_effect_and_reconvergence(open_report):
     assert page.get_by_role("region", name="Baseline pass output").locator("ins").count() == 1  # Vec
     assert page.get_by_role("region", name="After").locator("ins").count() == 1  # Mat
     page.keyboard.press("j")  # InsertSync: the baseline only
-    assert page.evaluate("location.hash") == "#pass=b03&view=effect"
+    link_says(page, "#pass=b03&view=effect")
     assert "(no InsertSync in this run" in page.locator("#runs-this-title").inner_text()
     assert page.get_by_role("region", name="Baseline pass output").locator(".row.ins").count() == 1
     page.get_by_role("button", name="Across runs", exact=True).click()
@@ -185,10 +193,10 @@ def test_compare_with_and_the_theme_in_both_views(open_report):
     page = open_report(*SMALL, fragment="#pass=03").page
     page.get_by_role("combobox", name="Compare with").select_option("0")  # this run's input against row 03
     assert page.locator("#pass-counts").inner_text().startswith("+1 \u22121 since 00_frontend.py")
-    assert "base=00" in page.evaluate("location.hash")
+    link_says(page, "base=00")
     page.get_by_role("button", name="Pass effect", exact=True).click()
     assert page.locator("#pass-counts").inner_text().startswith("+1 \u22121 since 00_frontend.py")
-    assert "base=00" in page.evaluate("location.hash") and "view=effect" in page.evaluate("location.hash")
+    link_says(page, "base=00", "view=effect")
     assert page.get_by_role("region", name="Baseline pass output").is_visible()
     page.get_by_role("button", name="Toggle dark theme").click()
     assert page.evaluate("document.documentElement.dataset.theme") == "dark"
@@ -314,7 +322,7 @@ def test_runs_whose_inputs_differ_open_on_the_inputs(open_report, tmp_path):
     page = open_report("runs/small/this", "--baseline", str(other)).page
     assert "the runs differ already in their input" in page.locator("#summary").inner_text()
     assert page.get_by_role("heading", name="00 input").is_visible()
-    assert page.evaluate("location.hash") == "#pass=00"
+    page.wait_for_function("() => location.hash === '#pass=00'")  # the link follows after a pause
     assert page.locator("#pass-counts").inner_text() == "+1 \u22121 between the runs"
     before, after = page.get_by_role("region", name="Before"), page.get_by_role("region", name="After")
     assert "baseline: 00_frontend.py" in before.inner_text() and "this run: 00_frontend.py" in after.inner_text()

@@ -4,6 +4,7 @@
  * that explain what is shown, and the function's history (the passes that change it).
  */
 const IRTraceFunctions = (() => {
+  // eslint-disable-next-line max-lines-per-function -- a module's closure: the selector's few functions share it and the state; fill, the longest, is the notes it returns
   function create(app) {
     const { el, pipeline, passes, state } = app;
 
@@ -106,7 +107,7 @@ const IRTraceFunctions = (() => {
     const sideOf = (key, before, after) => `This pass ${after.has(key) ? "adds" : "removes"} ${key}`;
 
     function historyNote(key) {
-      const labels = passes.filter(pass => pass.regions.has(key)).map(pass => pass.label);
+      const labels = passes.filter((pass, p) => app.diffOf(p).regions.has(key)).map(pass => pass.label);
       if (!labels.length) return `${key} is not changed by any pass.`;
       const shown = labels.length > 12 ? labels.slice(0, 12).join(", ") + ", \u2026" : labels.join(", ");
       return `${key} is changed by ${labels.length} pass${labels.length === 1 ? "" : "es"} (${shown}), marked \u25cf in the list.`;

@@ -1,9 +1,11 @@
 "use strict";
 /*
  * The pass list: one button per pass, the Changed / No-op filters, stepping through visible passes,
- * and the marks other features put on passes (selection, function history, search counts).
+ * and the marks other features put on passes (selection, function history, search counts). Each pass's
+ * counts are the shown view's (app.listed, views.js); its diff for the marks too (app.diffOf).
  */
 const IRTracePassList = (() => {
+  // eslint-disable-next-line max-lines-per-function -- a module's closure: a dozen short functions share the buttons, the marked one and the view's tooltips
   function create(app) {
     const { el, passes } = app;
     const buttons = [];  // buttons[p]: the button of pass p
@@ -15,70 +17,41 @@ const IRTracePassList = (() => {
         const button = app.make("button", "pass" + (pass.changed ? " changed" : " noop") + (pass.failed ? " failed" : ""));
         button.type = "button";
         button.dataset.index = String(p);
-        button.title = titleOf(pass);
         // Spaces between the parts make the accessible name read "04 ConvertToSSA +10 −9".
         const meta = app.make("span", "pass-meta");
-        meta.append(app.make("span", "count ins", "+" + pass.ins), " ", app.make("span", "count del", "\u2212" + pass.del));
-        if (!pass.changed) {
-          meta.title = "No-op: printed exactly the text of its predecessor";
-          meta.prepend(app.make("span", "noop-tag", "no-op"), " ");
-        }
-        if (pass.warnings) meta.append(" ", warningBadge());
-        if (pass.failed) meta.append(" ", failedBadge());
-        button.append(app.make("span", "pass-label", pass.label), " ", passName(pass.name), " ", meta);
+        if (pass.warnings) meta.append(" ", warningBadge(app.make));
+        if (pass.failed) meta.append(" ", failedBadge(app.make));
+        button.append(app.make("span", "pass-label", pass.label), " ", passName(app.make, pass.name), " ", meta);
         button.addEventListener("click", () => app.select(p));
         item.append(button);
         fragment.append(item);
         buttons.push(button);
       });
+      showCounts();
       el.list.append(fragment);
-      const changed = passes.filter(pass => pass.changed).length;
-      const warned = passes.filter(pass => pass.warnings).length;
-      el.summary.textContent = `${changed} of ${passes.length} passes changed the IR` +
-        (warned ? ` \u00b7 ${warned} with warnings` : "");
       el.filterCount.textContent = `${passes.length}/${passes.length}`;
       el.changed.addEventListener("change", applyFilters);
       el.noop.addEventListener("change", applyFilters);
     }
 
-    /** The name with break opportunities between its words ("Materialize|Semantic|Aliases"): it wraps, never cut. */
-    function passName(name) {
-      const node = app.make("span", "pass-name");
-      name.split(/(?<=[a-z0-9])(?=[A-Z])/).forEach((word, i) => {
-        if (i) node.append(app.make("wbr"));
-        node.append(word);
-      });
-      return node;
-    }
-
-    /** A badge read out by its name: "warning", or "failed" (the pipeline stopped there). */
-    function badge(className, glyph, name, title) {
-      const node = app.make("span", className, glyph);
-      node.setAttribute("role", "img");
-      node.setAttribute("aria-label", name);
-      node.title = title;
-      return node;
-    }
-    function warningBadge() {
-      return badge("badge", "!", "warning", "This pass emitted warnings");
-    }
-
-    function failedBadge() {
-      return badge("badge failed", "\u2716", "failed", "This pass failed: the pipeline stopped here");
-    }
-
     const titleOf = pass => (pass.detail ? `${pass.file}\n${pass.detail}` : pass.file);
+    const tipOf = p => tips[p] || titleOf(passes[p]);
 
-    /** The +/− counts of each pass as `countOf(p)` gives them ({ins, del, renamedCount}). */
-    function showCounts(countOf) {
+    /** Each pass's counts as the view tells them (app.listed), between its search count and its badges. */
+    function showCounts() {
       buttons.forEach((button, p) => {
-        const pass = countOf(p);
-        button.querySelector(".count.ins").textContent = "+" + pass.ins;
-        button.querySelector(".count.del").textContent = "\u2212" + pass.del;
-        button.classList.toggle("has-renamed", Boolean(pass.renamedCount));
-        button.querySelector(".count.del").title = pass.renamedCount ? `${pass.renamedCount} renamed lines not counted` : "";
+        const { parts, title, classes, tip } = app.listed(p);
+        const meta = button.querySelector(".pass-meta");
+        const hits = meta.querySelector(".hits"), badges = [...meta.querySelectorAll(".badge")];
+        meta.replaceChildren(...(hits ? [hits] : []), ...parts, ...badges.flatMap(badge => [" ", badge]));
+        if (title) meta.title = title;
+        else meta.removeAttribute("title");
+        for (const [name, on] of Object.entries(classes)) button.classList.toggle(name, on);
+        tips[p] = tip;
       });
+      markHistory(app.state.wantedKey);  // a tooltip says what the pass is, then what the view adds
     }
+    const tips = [];  // tips[p]: what the view says of pass p in its tooltip ("" for nothing)
 
     const isVisible = p => (passes[p].changed ? el.changed.checked : el.noop.checked);
     const visible = () => passes.map((_, p) => p).filter(isVisible);
@@ -128,9 +101,9 @@ const IRTracePassList = (() => {
     /** With a function picked, mark the passes that change it. */
     function markHistory(key) {
       buttons.forEach((button, p) => {
-        const touched = key !== null && passes[p].regions.has(key);
+        const touched = key !== null && app.diffOf(p).regions.has(key);
         button.classList.toggle("touches", touched);
-        button.title = touched ? `${titleOf(passes[p])}: changes ${key}` : titleOf(passes[p]);
+        button.title = touched ? `${tipOf(p)}: changes ${key}` : tipOf(p);
       });
     }
 
@@ -143,7 +116,8 @@ const IRTracePassList = (() => {
           badge = app.make("span", "hits");
           button.querySelector(".pass-meta").prepend(badge);
         }
-        const before = hits[passes[p].before], after = hits[passes[p].after];
+        const diff = app.diffOf(p);
+        const before = hits[diff.before], after = hits[diff.after];
         badge.textContent = (after > before ? "\u25b2" : after < before ? "\u25bc" : "") + after;
         badge.className = "hits" + (after !== before ? " moved" : "") + (after ? "" : " none");
         badge.title = `${after} matching line${after === 1 ? "" : "s"} after this pass (${before} before)`;
@@ -151,6 +125,32 @@ const IRTracePassList = (() => {
     }
 
     return { build, isVisible, visible, applyFilters, showAll, step, markSelected, revealSelected, markHistory, showHits, showCounts };
+  }
+
+  /** The name with break opportunities between its words ("Materialize|Semantic|Aliases"): it wraps, never cut. */
+  function passName(make, name) {
+    const node = make("span", "pass-name");
+    name.split(/(?<=[a-z0-9])(?=[A-Z])/).forEach((word, i) => {
+      if (i) node.append(make("wbr"));
+      node.append(word);
+    });
+    return node;
+  }
+
+  /** A badge read out by its name: "warning", or "failed" (the pipeline stopped there). */
+  function badge(make, className, glyph, name, title) {
+    const node = make("span", className, glyph);
+    node.setAttribute("role", "img");
+    node.setAttribute("aria-label", name);
+    node.title = title;
+    return node;
+  }
+  function warningBadge(make) {
+    return badge(make, "badge", "!", "warning", "This pass emitted warnings");
+  }
+
+  function failedBadge(make) {
+    return badge(make, "badge failed", "\u2716", "failed", "This pass failed: the pipeline stopped here");
   }
 
   return { create };

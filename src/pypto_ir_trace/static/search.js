@@ -10,8 +10,9 @@ const IRTraceSearch = (() => {
   const DEBOUNCE_MS = 150;
   const BUSY_NOTE_MS = 500;   // "Searching…" only for searches one can notice
 
+  // eslint-disable-next-line max-lines-per-function -- a module's closure: short functions share the search under way, its worker and the result shown
   function create(app) {
-    const { el, report, pipeline, passes } = app;
+    const { el, report, pipeline } = app;
     const win = el.search.ownerDocument.defaultView;
     let found = null;   // the shown result: {hit, empty, offsets, marks, hits per text}
     let shownQuery = "";  // the query whose outcome (result, error, stop) is on screen
@@ -65,7 +66,7 @@ const IRTraceSearch = (() => {
     function finish(data) {
       const query = job.query;
       settle();
-      show(query, { ...data, hits: hitsPerText(data.hit) }, "");
+      show(query, { ...data, hits: hitsPerText(pipeline, data.hit) }, "");
     }
 
     function fail(message) {
@@ -89,28 +90,8 @@ const IRTraceSearch = (() => {
       el.search.setAttribute("aria-invalid", String(message.startsWith("Not a regular expression")));
       app.passList.showHits(found ? found.hits : null);
       el.searchSummary.hidden = !found && !message;
-      el.searchSummary.textContent = message || (found ? summary() : "");
-      app.panes.repaint();
-    }
-
-    /** How many lines of each text match: each distinct line was tested once. */
-    function hitsPerText(hit) {
-      return pipeline.texts.map((_, t) => {
-        let total = 0;
-        for (const id of pipeline.ids(t)) total += hit[id];
-        return total;
-      });
-    }
-
-    function summary() {
-      const hits = found.hits;
-      const snapshots = [pipeline.input.text, ...passes.map(pass => pass.after)];
-      const matching = snapshots.filter(t => hits[t] > 0).length;
-      if (!matching) return "No line matches in any snapshot.";
-      const first = hits[pipeline.input.text] > 0 ? null : passes.find(pass => hits[pass.after] > 0 && !hits[pass.before]);
-      const where = first ? `${first.label} ${first.name}` : pipeline.input.file;
-      const last = hits[snapshots[snapshots.length - 1]];
-      return `Lines match in ${matching} of ${snapshots.length} snapshots; first in ${where}; ${last} in the last.`;
+      el.searchSummary.textContent = message || (found ? summary(app, found.hits) : "");
+      app.repaint();
     }
 
     /** A line's marks while a search is shown: {ranges: [[start, end]], empty: first empty match or -1}, else null. */
@@ -126,7 +107,7 @@ const IRTraceSearch = (() => {
       await run();
       if (!found) return;
       const hits = found.hits;
-      const moved = app.passList.visible().filter(p => hits[passes[p].before] !== hits[passes[p].after]);
+      const moved = app.passList.visible().filter(p => hits[app.diffOf(p).before] !== hits[app.diffOf(p).after]);
       if (!moved.length) { app.announce("No visible pass changes the number of matching lines"); return; }
       const from = app.state.selected;
       const target = delta > 0 ? (moved.find(p => p > from) ?? moved[0]) : (moved.slice().reverse().find(p => p < from) ?? moved[moved.length - 1]);
@@ -134,10 +115,10 @@ const IRTraceSearch = (() => {
       app.panes.reveal(app.panes.firstRowWhere(id => found.hit[id] === 1));
     }
 
-    /** The counts in the pass list and the summary again: the passes now show other snapshots (two runs' views). */
+    /** The counts in the pass list and the summary again: the passes now show other snapshots (another view). */
     function relist() {
       app.passList.showHits(found ? found.hits : null);
-      if (found) el.searchSummary.textContent = summary();
+      if (found) el.searchSummary.textContent = summary(app, found.hits);
     }
 
     function clear() {
@@ -155,6 +136,27 @@ const IRTraceSearch = (() => {
     const shown = () => found !== null;
 
     return { marks, shown, run, jumpToChange, clear, focus, relist };
+  }
+
+  /** How many lines of each text match: each distinct line was tested once. */
+  function hitsPerText(pipeline, hit) {
+    return pipeline.texts.map((_, t) => {
+      let total = 0;
+      for (const id of pipeline.ids(t)) total += hit[id];
+      return total;
+    });
+  }
+
+  /** What the search found across the snapshots of a view (app.diffOf: what each pass is diffed against). */
+  function summary({ pipeline, passes, diffOf }, hits) {
+    const snapshots = [pipeline.input.text, ...passes.map(pass => pass.after)];
+    const matching = snapshots.filter(t => hits[t] > 0).length;
+    if (!matching) return "No line matches in any snapshot.";
+    const first = hits[pipeline.input.text] > 0 ? null
+      : passes.find((pass, p) => hits[pass.after] > 0 && !hits[diffOf(p).before]);
+    const where = first ? `${first.label} ${first.name}` : pipeline.input.file;
+    const last = hits[snapshots[snapshots.length - 1]];
+    return `Lines match in ${matching} of ${snapshots.length} snapshots; first in ${where}; ${last} in the last.`;
   }
 
   return { create };

@@ -19,7 +19,7 @@ const IRTraceSidebar = (() => {
       doc.documentElement.style.setProperty("--sidebar-width", value + "px");
       handle.setAttribute("aria-valuenow", String(value));
       handle.setAttribute("aria-valuemax", String(max()));
-      if (remember) try { win.localStorage.setItem(WIDTH_KEY, String(value)); } catch (err) { /* storage may be off for file:// */ }
+      if (remember) try { win.localStorage.setItem(WIDTH_KEY, String(value)); } catch { /* storage may be off for file:// */ }
     }
 
     function sync() {
@@ -51,7 +51,7 @@ const IRTraceSidebar = (() => {
     win.addEventListener("resize", sync);
 
     let saved = null;
-    try { saved = Number(win.localStorage.getItem(WIDTH_KEY)); } catch (err) { saved = null; }
+    try { saved = Number(win.localStorage.getItem(WIDTH_KEY)); } catch { /* storage may be off for file:// */ }
     if (saved) set(saved, false);
     else sync();
     return { set };

@@ -67,7 +67,7 @@ const IRTraceState = (() => {
   function write(state, passes) {
     const text = fragment(state, passes);
     if (!text) return;
-    try { history.replaceState(null, "", "#" + text); } catch (err) { /* a sandboxed frame */ }
+    try { history.replaceState(null, "", "#" + text); } catch { /* a sandboxed frame */ }
   }
 
   return { create, fragment, parse, pipeOf, write };

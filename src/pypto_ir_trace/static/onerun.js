@@ -1,0 +1,57 @@
+"use strict";
+/* The single-run view (views.js): each pass against the snapshot before it, its diff as the builder made it. */
+(() => {
+  IRTraceViews.register({
+    name: "pass",
+    applies: report => !report.runs,
+    create(app) {
+      const { passes, pipeline, state } = app;
+      const previousFile = p => (p === 0 ? pipeline.input.file : passes[p - 1].file);
+      return {
+        diff: p => passes[p],
+        beforeFile: p => passes[p].beforeFile || previousFile(p),
+        afterFile: p => passes[p].file,
+        counts: (p, shown) => (shown.changed ? IRTraceViews.counts(shown, state.key) : "no-op"),
+        notes: (p, shown) => [["info", note(shown)]].filter(([, text]) => text),
+        listed: p => listed(app, app.counted(p)),
+        header: () => ({ summary: summary(passes), title: null }),
+        panes: [],
+        show() {},
+        hide() {},
+        opened() {},
+      };
+
+      /** What is true of the pass as a whole, against its predecessor ("" when its diff says it all). */
+      function note(pass) {
+        if (!passes.some(x => x.changed)) return "The pipeline changed nothing: every pass printed the text of its predecessor.";
+        if (!pass.changed) {
+          return pass.beforeFile  // an MLIR op's own text, not the dump before
+            ? `No-op: this pass printed exactly the text it is diffed against (${pass.beforeFile}).`
+            : "No-op: this pass printed exactly the text of its predecessor.";
+        }
+        if (!pass.ins && !pass.del && pass.renamedCount) return "Only value names changed in this pass (Ignore renumbering is on).";
+        if (!pass.ins && !pass.del) return "Only the line endings changed in this pass.";
+        return "";
+      }
+    },
+  });
+
+  /** The pass list's counts of a pass ({ins, del, changed, renamedCount}): "+N −M", a no-op tagged. */
+  function listed(app, pass) {
+    const del = app.make("span", "count del", "\u2212" + pass.del);
+    if (pass.renamedCount) del.title = `${pass.renamedCount} renamed lines not counted`;
+    const counts = [app.make("span", "count ins", "+" + pass.ins), " ", del];
+    return {
+      parts: pass.changed ? counts : [app.make("span", "noop-tag", "no-op"), " ", ...counts],
+      title: pass.changed ? "" : "No-op: printed exactly the text of its predecessor",
+      classes: { "has-renamed": Boolean(pass.renamedCount) },
+      tip: "",
+    };
+  }
+
+  function summary(passes) {
+    const changed = passes.filter(pass => pass.changed).length;
+    const warned = passes.filter(pass => pass.warnings).length;
+    return `${changed} of ${passes.length} passes changed the IR` + (warned ? ` \u00b7 ${warned} with warnings` : "");
+  }
+})();

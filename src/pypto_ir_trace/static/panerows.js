@@ -1,0 +1,107 @@
+"use strict";
+/*
+ * The element of one entry of a pane (IRTraceRows.paneEntries): a line of one side with its gutter (line
+ * numbers, the +/− marker, the current change's bar, a warning), a filler, or a fold's button; and the
+ * string of what it shows (look), so that a row built for an equal string is kept rather than built again.
+ */
+const IRTracePaneRows = (() => {
+  const R = IRTraceRows;
+
+  /** ctx: the panes' shared state (panes.js); paint: IRTracePaint; expand(f): a fold's button was pressed. */
+  // eslint-disable-next-line max-lines-per-function -- a module's closure: renderEntry, look and the fold's row share the row templates and the view's word changes
+  function create(ctx, paint, expand) {
+    const { report, make, settings } = ctx;
+    // A row is one clone of these (split and stacked, unified): div.row > span.gutter > (span.ln, span.mk), span.code.
+    // The gutter is one sticky box per row: each sticky box is a layer of its own for the compositor.
+    const rowTemplates = [["ln"], ["ln old", "ln new"]].map(numbers => {
+      const row = make("div", "row"), gutter = make("span", "gutter");
+      gutter.append(...numbers.map(name => make("span", name)), make("span", "mk"));
+      row.append(gutter, make("span", "code"));
+      return row;
+    });
+
+    /** What renderEntry shows for an entry, as a string: a row built for an equal string can show it. */
+    function look(pane, entry) {
+      if (entry < 0) {
+        const fold = ctx.view.folds[-entry - 1];
+        return `fold ${-entry - 1} ${fold.start} ${fold.end}`;  // its button expands fold number -entry - 1
+      }
+      const { rows } = ctx.view, item = entry >> 1, side = entry & 1;
+      const b = rows.b[item], a = rows.a[item], hunk = ctx.view.hunkOf[item];
+      const current = hunk >= 0 && hunk === ctx.view.current ? (item === ctx.view.hunks[hunk].start ? 2 : 1) : 0;
+      const warned = side === 1 && a >= 0 ? ctx.view.anchors.get(a) : undefined;
+      return [settings.layout === "unified", rows.kind[item], side, b, a, b >= 0 ? ctx.view.before[b] : -1, a >= 0 ? ctx.view.after[a] : -1,
+        current, warned ? warned.join("\n") : ""].join(" ");
+    }
+
+    /** One entry of a pane: a line of one side (unified: with both line numbers), a filler, or a fold. */
+    function renderEntry(pane, entry) {
+      if (entry < 0) return renderFold(pane, -entry - 1);
+      const { rows } = ctx.view;
+      const item = entry >> 1, side = entry & 1;
+      const kind = rows.kind[item];
+      const line = side === 0 ? rows.b[item] : rows.a[item];
+      const changedSide = side === 0 ? "del" : "ins";
+      const renamed = kind === IRTraceRenumber.KIND_RENAMED;  // equal but for value names: marked, not hidden
+      const unified = settings.layout === "unified";
+      const row = rowTemplates[unified ? 1 : 0].cloneNode(true);
+      row.className = "row " + (line < 0 ? "filler" : kind === R.KIND_EQUAL ? "eq" : renamed ? "renamed" : changedSide);
+      const gutter = row.firstChild, marker = gutter.lastChild, code = row.lastChild;
+      if (unified) {
+        const both = kind === R.KIND_EQUAL || renamed;  // a line of both sides shows both numbers
+        if (both || side === 0) gutter.firstChild.textContent = String(rows.b[item] + 1);
+        if (both || side === 1) gutter.firstChild.nextSibling.textContent = String(rows.a[item] + 1);
+      } else if (line >= 0) gutter.firstChild.textContent = String(line + 1);
+      marker.textContent = line < 0 || kind === R.KIND_EQUAL ? " " : renamed ? "\u2248" : side === 0 ? "\u2212" : "+";
+      if (renamed) marker.title = "Renamed: equal to the other side but for value names";
+      const warned = side === 1 && line >= 0 ? ctx.view.anchors.get(line) : undefined;
+      if (warned) {
+        row.classList.add("warned");
+        row.title = warned.join("\n");
+      }
+      const hunk = ctx.view.hunkOf[item];
+      if (hunk >= 0 && hunk === ctx.view.current) {  // the change n / p last brought on screen: a bar in the gutter
+        row.classList.add("current");
+        if (item === ctx.view.hunks[hunk].start) row.setAttribute("aria-current", "true");
+      }
+      if (line >= 0) {
+        const id = (side === 0 ? ctx.view.before : ctx.view.after)[line];
+        const words = kind === R.KIND_PAIR || renamed ? wordsOf(item) : null;
+        paint.line(code, id, words ? words[side === 0 ? "before" : "after"] : [], changedSide);
+      }
+      return row;
+    }
+
+    function wordsOf(item) {
+      if (!ctx.view.words.has(item)) {
+        const lines = report.lines;
+        ctx.view.words.set(item, R.wordDiff(lines[ctx.view.before[ctx.view.rows.b[item]]], lines[ctx.view.after[ctx.view.rows.a[item]]]));
+      }
+      return ctx.view.words.get(item);
+    }
+
+    function renderFold(pane, f) {
+      const fold = ctx.view.folds[f];
+      const hidden = fold.end - fold.start;
+      const text = `\u22ef ${hidden} unchanged line${hidden === 1 ? "" : "s"}`;
+      const row = make("div", "row fold-row");
+      const twin = pane.index === 1;  // one accessible control per fold; the After pane's twin is for the mouse
+      const button = make("button", "fold", twin ? text : `${text} \u2014 show`);
+      button.type = "button";
+      if (twin) {
+        button.tabIndex = -1;
+        button.setAttribute("aria-hidden", "true");
+      }
+      button.addEventListener("click", () => {
+        expand(f);
+        pane.scroller.focus({ preventScroll: true });  // the button is gone: keep focus where it was
+      });
+      row.append(button);
+      return row;
+    }
+
+    return { look, renderEntry };
+  }
+
+  return { create };
+})();
