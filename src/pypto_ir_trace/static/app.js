@@ -320,7 +320,12 @@ const IRTraceApp = (() => {
       if (link.pass < 0) return false;
       if (link.layout) setLayout(link.layout);
       if (link.wrap !== null && link.wrap !== state.wrap) setWrap(link.wrap, false);
-      state.wantedKey = link.fn;
+      state.wantedKey = link.fn !== null && pipeline.texts.some(text => text.byKey.has(link.fn)) ? link.fn : null;
+      // A link's function that no snapshot defines is dropped: its text (any length) never reaches the page.
+      if (link.fn !== null && state.wantedKey === null) {
+        const named = link.fn.length > 60 ? `${link.fn.slice(0, 60)}\u2026` : link.fn;
+        announce(`The link names a function this pipeline does not have (${named}): showing the whole file.`);
+      }
       setBase(link.base);
       if (app.setView(new URLSearchParams(hash.replace(/^#/, "")).get("view"))) {
         app.passList.showCounts();  // and the function's history in this view
