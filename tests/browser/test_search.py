@@ -106,3 +106,19 @@ def test_a_pattern_that_backtracks_is_stopped_and_the_page_stays_responsive(open
     # A fresh worker takes the next search.
     assert search(page, "tile.move").startswith("Lines match in ")
     assert page.get_by_role("navigation", name="Passes").locator(".hits").count() > 0
+
+
+def test_a_line_with_thousands_of_matches_marks_its_first_ones_and_counts_the_rest(open_report, tmp_path):
+    """A dense constant matches a common character on every other column: painting 300,000 marks froze the
+    page for a minute. A line marks its first 500 and says how many more it holds."""
+    dump = tmp_path / "passes_dump"
+    dump.mkdir()
+    dense = "x = '" + "a," * 2000 + "'\n"
+    (dump / "00_frontend.py").write_text("y = 1\n", encoding="utf-8")
+    (dump / "01_after_Add.py").write_text("y = 1\n" + dense, encoding="utf-8")
+    page = open_report(str(tmp_path)).page
+    after = page.get_by_role("region", name="After")
+    assert search(page, "a").startswith("Lines match in 1 of 2 snapshots")
+    assert badges(page) == {"01": "\u25b21"}  # the line counts once, however many matches it holds
+    assert after.locator("mark").count() == 500
+    assert after.get_by_role("img", name="1,500 more search matches on this line, not marked").count() == 1

@@ -19,6 +19,7 @@ const IRTracePaint = (() => {
       const found = search.marks(id);
       const matches = found ? found.ranges : [];
       if (found && found.empty >= 0) target.append(emptyMatch(found.empty));
+      if (found && found.unmarked > 0) target.append(moreMatches(found.unmarked));
       if (!changes.length && !matches.length && !CONTROL_RE.test(text)) {  // the common case: highlighting only
         const parts = [];
         let at = 0;
@@ -48,6 +49,16 @@ const IRTracePaint = (() => {
       marker.setAttribute("role", "img");
       marker.setAttribute("aria-label", "empty search match");
       marker.title = `The search matches this line with an empty match at column ${at + 1}`;
+      return marker;
+    }
+
+    /** A line with more matches than are marked: a marker at its start says how many more. */
+    function moreMatches(count) {
+      const marker = make("span", "search-more");
+      const text = `${count.toLocaleString("en-US")} more search match${count === 1 ? "" : "es"} on this line, not marked`;
+      marker.setAttribute("role", "img");
+      marker.setAttribute("aria-label", text);
+      marker.title = text;
       return marker;
     }
 

@@ -6,6 +6,9 @@
  * summary says so; the page never waits for a pattern.
  */
 const IRTraceSearch = (() => {
+  // Marks painted on one line at most: a dense constant of 5 MB matches a common character 300,000 times,
+  // and painting them all froze the page for a minute. The rest are counted beside the line.
+  const MARKED_PER_LINE = 500;
   const BUDGET_MS = 3000;     // a search over every distinct line of the report, in the worker
   const DEBOUNCE_MS = 150;
   const BUSY_NOTE_MS = 500;   // "Searching…" only for searches one can notice
@@ -94,12 +97,16 @@ const IRTraceSearch = (() => {
       app.repaint();
     }
 
-    /** A line's marks while a search is shown: {ranges: [[start, end]], empty: first empty match or -1}, else null. */
+    /**
+     * A line's marks while a search is shown: {ranges: [[start, end]], empty: first empty match or -1, unmarked:
+     * matches past the first MARKED_PER_LINE, left unmarked}, else null.
+     */
     function marks(id) {
       if (!found || !found.hit[id]) return null;
       const ranges = [];
-      for (let k = found.offsets[id]; k < found.offsets[id + 1]; k += 2) ranges.push([found.marks[k], found.marks[k + 1]]);
-      return { ranges, empty: found.empty[id] };
+      const start = found.offsets[id], end = Math.min(found.offsets[id + 1], start + 2 * MARKED_PER_LINE);
+      for (let k = start; k < end; k += 2) ranges.push([found.marks[k], found.marks[k + 1]]);
+      return { ranges, empty: found.empty[id], unmarked: (found.offsets[id + 1] - end) / 2 };
     }
 
     /** The next (delta 1) / previous (-1) visible pass that changes the count of matching lines. */
