@@ -122,3 +122,26 @@ def test_a_line_with_thousands_of_matches_marks_its_first_ones_and_counts_the_re
     assert badges(page) == {"01": "\u25b21"}  # the line counts once, however many matches it holds
     assert after.locator("mark").count() == 500
     assert after.get_by_role("img", name="1,500 more search matches on this line, not marked").count() == 1
+
+
+def test_a_long_line_shows_its_start_and_the_rest_when_asked(open_report, tmp_path):
+    """A 5 MB line took the browser seconds to lay out at every paint: a line shows its first 20,000 characters
+    and a button for the rest, which lays it out whole when pressed."""
+    dump = tmp_path / "passes_dump"
+    dump.mkdir()
+    long = "c = '" + "0123456789" * 3000 + "'"  # 30,006 characters
+    (dump / "00_frontend.py").write_text(long + "\ny = 1\n", encoding="utf-8")
+    (dump / "01_after_Add.py").write_text(long + "\ny = 2\n", encoding="utf-8")
+    page = open_report(str(tmp_path)).page
+    after = page.get_by_role("region", name="After")
+    rest = after.get_by_role("button", name="\u2026 10,006 more characters")
+    assert rest.count() == 1
+    shown = rest.evaluate("button => button.parentElement.textContent.length - button.textContent.length")
+    assert shown == 20_000
+    rest.click()
+    expect_text = "0123456789" * 3000
+    page.wait_for_function(
+        "text => [...document.querySelectorAll('#scroll-after .code')].some(c => c.textContent.includes(text))",
+        arg=expect_text,
+    )
+    assert after.get_by_role("button", name="\u2026 10,006 more characters").count() == 0

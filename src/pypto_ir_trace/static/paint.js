@@ -9,17 +9,45 @@ const IRTracePaint = (() => {
   // eslint-disable-next-line no-control-regex -- control characters are what it finds, to show them as glyphs
   const CONTROL_RE = /[\u0000-\u0008\u000a-\u001f\u007f\u2028\u2029]/;
   const R = IRTraceRows;
+  // A longer line shows its start and a button for the rest (a dense constant of 5 MB took the browser seconds
+  // to lay out on every paint); the rest is laid out only when asked for. Copying the source copies it all.
+  const SHOWN_CHARS = 20000;
 
-  /** report: its lines and highlights; make: the viewer's element maker; search: marks(id) of the search shown. */
-  function create(report, make, search) {
+  /**
+   * report: its lines and highlights; make: the viewer's element maker; search: marks(id) of the search shown;
+   * onExpand(): a line's rest was asked for (its rows must be laid out again).
+   */
+  function create(report, make, search, onExpand) {
+    const whole = new Set();  // ids of the long lines shown whole
+
+    /** How many characters of line id are shown. */
+    const shownLength = id => (whole.has(id) ? report.lines[id].length : Math.min(report.lines[id].length, SHOWN_CHARS));
+
     /** A line with its highlight classes, word changes (<del>/<ins> by side), search matches (<mark>), visible control characters. */
     function line(target, id, changes, changeTag) {
-      const text = report.lines[id];
-      const highlights = report.highlights(id);
+      const length = shownLength(id);
+      const full = report.lines[id];
       const found = search.marks(id);
-      const matches = found ? found.ranges : [];
-      if (found && found.empty >= 0) target.append(emptyMatch(found.empty));
-      if (found && found.unmarked > 0) target.append(moreMatches(found.unmarked));
+      // Only empty matches (/^$/, a lookahead): nothing to <mark>, so a marker says it; more than are marked: counted.
+      if (found && found.empty >= 0) {
+        target.append(marker(make, "search-empty", "empty search match",
+          `The search matches this line with an empty match at column ${found.empty + 1}`));
+      }
+      if (found && found.unmarked > 0) {
+        const more = `${found.unmarked.toLocaleString("en-US")} more search match${found.unmarked === 1 ? "" : "es"}`;
+        target.append(marker(make, "search-more", `${more} on this line, not marked`));
+      }
+      if (length === full.length) {
+        parts(target, full, report.highlights(id), changes, found ? found.ranges : [], changeTag);
+        return;
+      }
+      const cut = ranges => ranges.filter(([start]) => start < length);
+      const highlights = report.highlights(id).filter(h => h.start < length).map(h => ({ ...h, end: Math.min(h.end, length) }));
+      parts(target, full.slice(0, length), highlights, cut(changes), found ? cut(found.ranges) : [], changeTag);
+      target.append(rest(id, full.length - length));
+    }
+
+    function parts(target, text, highlights, changes, matches, changeTag) {
       if (!changes.length && !matches.length && !CONTROL_RE.test(text)) {  // the common case: highlighting only
         const parts = [];
         let at = 0;
@@ -43,23 +71,16 @@ const IRTracePaint = (() => {
       }
     }
 
-    /** A line the search matches only with empty matches (/^$/, a lookahead): nothing to <mark>, so a marker says it. */
-    function emptyMatch(at) {
-      const marker = make("span", "search-empty");
-      marker.setAttribute("role", "img");
-      marker.setAttribute("aria-label", "empty search match");
-      marker.title = `The search matches this line with an empty match at column ${at + 1}`;
-      return marker;
-    }
-
-    /** A line with more matches than are marked: a marker at its start says how many more. */
-    function moreMatches(count) {
-      const marker = make("span", "search-more");
-      const text = `${count.toLocaleString("en-US")} more search match${count === 1 ? "" : "es"} on this line, not marked`;
-      marker.setAttribute("role", "img");
-      marker.setAttribute("aria-label", text);
-      marker.title = text;
-      return marker;
+    /** The button that shows the rest of a long line. */
+    function rest(id, count) {
+      const button = make("button", "line-rest", `\u2026 ${count.toLocaleString("en-US")} more characters`);
+      button.type = "button";
+      button.title = "Show the whole line (it is laid out only when asked for)";
+      button.addEventListener("click", () => {
+        whole.add(id);
+        onExpand();
+      });
+      return button;
     }
 
     function appendText(target, text, className) {
@@ -81,7 +102,16 @@ const IRTracePaint = (() => {
       if (holder !== target) target.append(holder);
     }
 
-    return { line };
+    return { line, shownLength };
+  }
+
+  /** A marker read out as an image with its label (the tooltip says the same, or more). */
+  function marker(make, className, label, title = label) {
+    const node = make("span", className);
+    node.setAttribute("role", "img");
+    node.setAttribute("aria-label", label);
+    node.title = title;
+    return node;
   }
 
   return { create };

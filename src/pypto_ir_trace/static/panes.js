@@ -35,7 +35,14 @@ const IRTracePanes = (() => {
       wrapping: () => settings.wrap,
     };
     const scroll = IRTraceScrollSync.create(ctx, () => list.scheduleRender());
-    const entryRows = IRTracePaneRows.create(ctx, IRTracePaint.create(report, make, search), f => {
+    const paint = IRTracePaint.create(report, make, search, () => {  // a long line shown whole: wider, or taller
+      widths.clear();
+      ctx.view.widthChars = widthOf(ctx, widths, ctx.view.shown, ctx.view.rows);
+      relayout({});
+      list.repaint();  // the rows drawn so far keep their looks otherwise
+    });
+    ctx.shownLength = paint.shownLength;
+    const entryRows = IRTracePaneRows.create(ctx, paint, f => {
       ctx.view.expanded[f] = 1;
       relayout({});
     });
@@ -157,31 +164,36 @@ const IRTracePanes = (() => {
     const hunks = R.hunks(rows.kind);
     const hunkOf = new Int32Array(rows.kind.length).fill(-1);
     hunks.forEach((hunk, h) => hunkOf.fill(h, hunk.start, hunk.end));
-    const widthChars = key === null ? Math.max(widest(ctx, widths, pass.before), widest(ctx, widths, pass.after))
-      : widestRow(report, rows, before, after);
+    const widthChars = widthOf(ctx, widths, shown, rows);
     return { shown, pass, rows, folds, expanded: new Uint8Array(folds.length), before, after, widthChars, words: new Map(),
       anchors, hunks, hunkOf, current: hunks.length ? 0 : -1 };
   }
 
-  /** The longest line of text t (kept in `widths`): the whole file's width, folded lines included. */
-  function widest({ report, pipeline }, widths, t) {
-    if (!widths.has(t)) {
-      let most = 0;
-      for (const id of pipeline.ids(t)) most = Math.max(most, report.lines[id].length);
-      widths.set(t, most);
-    }
-    return widths.get(t);
-  }
-
-  /** The longest line of one function's rows, on either side. */
-  function widestRow(report, rows, before, after) {
+  /** The widest row of a view, in characters as shown (a long line's cut, and its button). */
+  function widthOf(ctx, widths, shown, rows) {
+    const { pipeline } = ctx, { pass, key } = shown;
+    if (key === null) return Math.max(widest(ctx, widths, pass.before), widest(ctx, widths, pass.after));
+    const before = pipeline.ids(pass.before), after = pipeline.ids(pass.after);
     let most = 0;
     for (let r = 0; r < rows.b.length; r++) {
       const b = rows.b[r], a = rows.a[r];
-      if (b >= 0) most = Math.max(most, report.lines[before[b]].length);
-      if (a >= 0) most = Math.max(most, report.lines[after[a]].length);
+      if (b >= 0) most = Math.max(most, shownWidth(ctx, before[b]));
+      if (a >= 0) most = Math.max(most, shownWidth(ctx, after[a]));
     }
     return most;
+  }
+
+  const REST_CHARS = 40;  // the "… N more characters" button beside a cut line
+  const shownWidth = (ctx, id) => ctx.shownLength(id) + (ctx.shownLength(id) < ctx.report.lines[id].length ? REST_CHARS : 0);
+
+  /** The longest line of text t as shown (kept in `widths`): the whole file's width, folded lines included. */
+  function widest(ctx, widths, t) {
+    if (!widths.has(t)) {
+      let most = 0;
+      for (const id of ctx.pipeline.ids(t)) most = Math.max(most, shownWidth(ctx, id));
+      widths.set(t, most);
+    }
+    return widths.get(t);
   }
 
   /** Copy Before's (side 0) or After's (1) whole snapshot; its button and the status say how it went. */
