@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from .structure import Region
 
-SCHEMA = 3
+SCHEMA = 4
 
 
 @dataclass(frozen=True)

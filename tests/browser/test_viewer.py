@@ -722,3 +722,25 @@ def test_a_page_whose_viewer_or_data_cannot_be_inflated_says_so(browser, tmp_pat
     assert "current browser" in message.inner_text()
     assert page.locator("#diff").is_hidden()
     context.close()
+
+
+def test_data_of_another_schema_is_refused_by_name_not_drawn(browser, tmp_path, monkeypatch):
+    """A report whose data another version wrote says so instead of drawing wrong; the reader's schema is the
+    one model.py writes today."""
+    from pypto_ir_trace import cli, model
+
+    report = tmp_path / "r.html"
+    assert cli.main([str(FIXTURES / REAL / "passes_dump"), "-o", str(report), "-q"]) == 0
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(report.as_uri())
+    page.wait_for_selector("body[data-ready='true']", state="attached")
+    assert page.evaluate("IRTraceModel.SCHEMA") == model.SCHEMA
+    monkeypatch.setattr(model, "SCHEMA", model.SCHEMA + 1)
+    assert cli.main([str(FIXTURES / REAL / "passes_dump"), "-o", str(report), "-q"]) == 0
+    page.goto(report.as_uri())
+    message = page.get_by_text("This report cannot be shown")
+    message.wait_for()
+    assert f"schema {model.SCHEMA}, and this viewer reads schema {model.SCHEMA - 1}" in message.inner_text()
+    assert page.locator("#diff").is_hidden()
+    context.close()

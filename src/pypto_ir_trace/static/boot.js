@@ -4,6 +4,7 @@
   let data;
   try {
     data = await loadReportData(document.getElementById("report-data"));
+    IRTraceModel.check(data);
   } catch (err) {
     showUnreadable("data", err);
     return;

@@ -20,7 +20,8 @@ async function loadReportData(element) {
 function showUnreadable(what, err) {
   const empty = document.getElementById("empty-state");
   empty.hidden = false;
-  empty.textContent = `This report's ${what} could not be read (${err.message}). ` +
-    "It needs a current browser (Chromium 80+, Firefox 113+, Safari 16.4+).";
+  empty.textContent = err.name === "SchemaError" ? `This report cannot be shown: ${err.message}.`
+    : `This report's ${what} could not be read (${err.message}). ` +
+      "It needs a current browser (Chromium 80+, Firefox 113+, Safari 16.4+).";
   document.getElementById("diff").hidden = true;
 }

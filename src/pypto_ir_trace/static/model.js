@@ -3,7 +3,7 @@
  * The one reader of the report data: the only file that knows the JSON's shape. It turns the JSON
  * built by model.py into the named plain objects below; every other file reads only those.
  *
- * The JSON (schema 3, model.py's to_json), named fields; positional only inside segments, spans and implicit:
+ * The JSON (schema 4, model.py's to_json), named fields; positional only inside segments, spans and implicit:
  *   {schema, generator, title, context, limits, classes, lines, spans, line_spans, pipelines, runs?}
  *   lines[id], its highlight spans spans[line_spans[id]] = [gap, length, class, ...] (gap in UTF-16 units from
  *   the previous span's end; spans holds each distinct list once)
@@ -80,7 +80,21 @@
  */
 const IRTraceModel = (() => {
   /** The report of one inflated JSON document. */
+  /** The schema this reader reads: model.py's SCHEMA when both were written (a test holds them together). */
+  const SCHEMA = 4;
+
+  /** Data of another schema (a report written by another version, its data carried elsewhere) is refused by
+   * name, never drawn wrong. */
+  function check(raw) {
+    if (raw.schema === SCHEMA) return;
+    const error = new Error(`its data has schema ${raw.schema}, and this viewer reads schema ${SCHEMA}: ` +
+      "render the dump again with the version of pypto-ir-trace that will show it");
+    error.name = "SchemaError";
+    throw error;
+  }
+
   function read(raw) {
+    check(raw);
     const classes = raw.classes.slice();
     const report = {
       title: raw.title,
@@ -288,5 +302,5 @@ const IRTraceModel = (() => {
     return after;
   }
 
-  return { read, applyPass };
+  return { SCHEMA, check, read, applyPass };
 })();
