@@ -152,8 +152,8 @@ const IRTraceApp = (() => {
   function selecting(app) {
     const { el, state, pipeline, passes } = app;
 
-    /** `picked`: the function in state.wantedKey was asked for on this very pass (a pick, a link). */
-    function select(p, picked = false) {
+    /** Show pass p (-1: none), its diff, notes and link. */
+    function select(p) {
       state.selected = p;
       if (p >= 0) state.anchor = p;
       app.passList.markSelected(p);
@@ -170,7 +170,7 @@ const IRTraceApp = (() => {
       el.afterFile.textContent = el.afterFile.title = app.afterFile(p);
       el.unifiedFile.textContent = el.unifiedFile.title = `${app.beforeFile(p)} \u2192 ${pass.file}`;
       app.warnings.show(pass);
-      fillFunctions(p, picked);
+      fillFunctions(p);
       showPanes(p);
       app.passList.revealSelected();  // last, once the DOM is all written: its layout read lays out the new rows too
       app.writeLink();
@@ -203,8 +203,8 @@ const IRTraceApp = (() => {
     }
 
     /** The function selector for pass p, and the notes and counts on what the panes show. */
-    function fillFunctions(p, picked = false) {
-      const notes = app.functions.fill(p, picked).concat(app.level.notes(p));
+    function fillFunctions(p) {
+      const notes = app.functions.fill(p).concat(app.level.notes(p));
       const pass = app.shown(p);
       notes.unshift(...(state.base !== null ? [["info", compareNote(p)]] : app.source().notes(p, pass)));
       if (pass.failed) notes.unshift(["warn", IRTracePipelines.failedNote(pass)]);
@@ -226,7 +226,7 @@ const IRTraceApp = (() => {
     function pickFunction(key) {
       state.wantedKey = key;
       app.passList.markHistory(key);
-      fillFunctions(state.selected, true);
+      fillFunctions(state.selected);
       showPanes(state.selected);
       app.writeLink();
     }
@@ -251,7 +251,7 @@ const IRTraceApp = (() => {
       app.passList.showCounts();  // and the passes that change the picked function, in this view
       app.search.relist();  // the counts' ▲ / ▼ compare the snapshots of this view
       app.passList.applyFilters();
-      if (state.selected >= 0) app.select(state.selected, true);
+      if (state.selected >= 0) app.select(state.selected);
       else app.writeLink();
     }
 
@@ -305,7 +305,7 @@ const IRTraceApp = (() => {
       state.ignoreRenumbering = on;
       el.renumber.checked = on;
       app.passList.showCounts();
-      if (state.selected >= 0) app.select(state.selected, true);
+      if (state.selected >= 0) app.select(state.selected);
     }
 
     function setBase(base) {
@@ -332,7 +332,7 @@ const IRTraceApp = (() => {
         app.search.relist();
       } else app.passList.markHistory(state.wantedKey);
       if (!app.passList.isVisible(link.pass)) app.passList.showAll();
-      app.select(link.pass, true);
+      app.select(link.pass);
       return true;
     }
 
@@ -359,7 +359,7 @@ const IRTraceApp = (() => {
     el.base.disabled = passes.length === 0;
     el.base.addEventListener("change", () => {
       app.setBase(el.base.value === "" ? null : Number(el.base.value));
-      if (state.selected >= 0) app.select(state.selected, true);
+      if (state.selected >= 0) app.select(state.selected);
     });
   }
 

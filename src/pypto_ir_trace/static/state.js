@@ -7,7 +7,7 @@ const IRTraceState = (() => {
   /** What the reader chose; everything else on screen is derived from it and the report. */
   function create(inputLabel) {
     return {
-      inputLabel,       // the pipeline's input as links name it: "00" in a passes_dump, "0" where passes count from 1
+      inputLabel,       // the pipeline's input as links name it: its label, from the format record
       selected: -1,     // pass index, -1 when none is visible
       anchor: -1,       // the last pass shown: filters that hid everything return to it
       wantedKey: null,  // the function the reader picked; kept while passes have it on both sides
