@@ -12,7 +12,7 @@ from typing import TypeVar
 
 from tree_sitter import Tree
 
-from . import __version__, compare, grammar, highlight, linediff, renumber, runs
+from . import __version__, compare, grammar, highlight, linediff, renumber, runs, structure
 from .chunked import PieceReader
 from .dump import Dump, Snapshot, split_lines
 from .formats import format_of
@@ -330,7 +330,7 @@ class _TextReader:
             tree = self.parser.parse(split, ids)
             found = self.record.language.analyze(tree, split)
             self.lines.store(ids, _facts(self.record, tree, split, new_rows, self.parser.offsets))
-        return found
+        return structure.too_deep(found, split)
 
 
 def _facts(
