@@ -168,3 +168,25 @@ def test_limits_reach_every_line_diff():
     assert apply(b_ids, capped) == a_ids
     assert full.by_region["P.f"][0] < 40
     assert capped.by_region["P.f"] == (38, 38)  # all but the two shared last lines (x0, x1) given up
+
+
+def test_a_shared_memo_changes_no_diff():
+    """Two runs' rows meet the same pairs of functions again: a diff from the memo is the diff made afresh."""
+    texts = [
+        "def f():\n    a = 1\n    return a\n\ndef g():\n    b = 2\n    return b\n",
+        "def f():\n    a = 1\n    return a\n\ndef g():\n    b = 3\n    return b\n",
+        "x = 0\n\ndef g():\n    b = 3\n    return b\n\ndef f():\n    a = 1\n    return a\n",
+        "def f():\n    a = 4\n    return a\n",
+    ]
+    table: dict[str, int] = {}
+    sides = []
+    for text in texts:
+        lines, found = analyse(text)
+        sides.append(([table.setdefault(line, len(table)) for line in lines], found))
+    memo: compare.Memo = {}
+    for _ in range(2):  # the second round comes from the memo only
+        for b_ids, b_struct in sides:
+            for a_ids, a_struct in sides:
+                fresh = compare.diff_pass(b_ids, b_struct, a_ids, a_struct)
+                assert compare.diff_pass(b_ids, b_struct, a_ids, a_struct, memo=memo) == fresh
+    assert memo

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import partial
 
 from . import linediff
 from .structure import Region, Structure
@@ -117,12 +118,16 @@ def diff_pass(
     after: list[int],
     after_structure: Structure,
     limits: Mapping[str, int] = linediff.LIMITS,
+    memo: Memo | None = None,
 ) -> PassDiff:
+    """The diff of one pass (the module docstring). `memo` keeps the line diffs of regions and texts across
+    calls with the same limits: two runs compared row by row meet the same pairs of functions again."""
     builder = _Builder(after)
+    blocks = partial(_blocks, limits=limits, memo=memo)
     if before_structure.trusted and after_structure.trusted:
-        _diff_by_region(builder, before, before_structure.regions, after, after_structure.regions, limits)
+        _diff_by_region(builder, before, before_structure.regions, after, after_structure.regions, blocks)
     else:
-        _diff_lines(builder, None, before, 0, len(before), after, 0, len(after), limits)
+        _diff_lines(builder, None, before, 0, len(before), after, 0, len(after), blocks)
     by_region: dict[str, tuple[int, int]] = {}
     for piece in builder.pieces:
         if piece.key is not None and (piece.inserted or piece.deleted):
@@ -136,8 +141,21 @@ def diff_pass(
     )
 
 
-def _diff_lines(builder: _Builder, key, before, b_lo, b_hi, after, a_lo, a_hi, limits) -> None:
-    for block in linediff.diff(before[b_lo:b_hi], after[a_lo:a_hi], limits):
+Memo = dict[tuple[tuple[int, ...], tuple[int, ...]], list[linediff.Block]]
+
+
+def _blocks(before: list, after: list, limits: Mapping[str, int], memo: Memo | None) -> list[linediff.Block]:
+    if memo is None:
+        return linediff.diff(before, after, limits)
+    key = (tuple(before), tuple(after))
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = linediff.diff(before, after, limits)
+    return found
+
+
+def _diff_lines(builder: _Builder, key, before, b_lo, b_hi, after, a_lo, a_hi, blocks) -> None:
+    for block in blocks(before[b_lo:b_hi], after[a_lo:a_hi]):
         if block.equal:
             builder.equal(key, b_lo + block.b_start, a_lo + block.a_start, block.b_len)
         else:
@@ -174,7 +192,7 @@ def _runs(tokens: list[int | tuple[str, str]], lo: int, hi: int):
         yield None, run_start, hi
 
 
-def _diff_by_region(builder: _Builder, before, before_regions, after, after_regions, limits) -> None:
+def _diff_by_region(builder: _Builder, before, before_regions, after, after_regions, blocks) -> None:
     b_tokens, b_starts = _tokens(before, before_regions)
     a_tokens, a_starts = _tokens(after, after_regions)
     b_by_key = {r.key: r for r in before_regions}
@@ -188,9 +206,9 @@ def _diff_by_region(builder: _Builder, before, before_regions, after, after_regi
         elif new is None:
             builder.change(key, old.start, old.end - old.start, 0, 0)
         else:
-            _diff_lines(builder, key, before, old.start, old.end, after, new.start, new.end, limits)
+            _diff_lines(builder, key, before, old.start, old.end, after, new.start, new.end, blocks)
 
-    for block in linediff.diff(b_tokens, a_tokens, limits):
+    for block in blocks(b_tokens, a_tokens):
         shift = block.b_start - block.a_start  # before token index - after token index, in equal blocks
         if block.equal:
             for key, lo, hi in _runs(a_tokens, block.a_start, block.a_start + block.a_len):

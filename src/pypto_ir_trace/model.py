@@ -187,7 +187,8 @@ def _run_row(row: RunRow) -> dict:
         "del": row.deleted,
     }
     if row.renamed:  # absent otherwise: PyPTO's runs are unchanged
-        entry["renamed"] = [list(pair) for pair in row.renamed]
+        # The pairs as held (tuples encode as arrays): two 4,821-file runs have 2.5 million, 180 MB as lists.
+        entry["renamed"] = row.renamed
     return entry
 
 

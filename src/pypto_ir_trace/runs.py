@@ -27,6 +27,7 @@ def section(
     ours, theirs = pipelines[this], pipelines[baseline]
     ours_texts, theirs_texts = texts[this], texts[baseline]
     counted: dict[tuple[int, int], RunRow] = {}
+    memo: compare.Memo = {}  # consecutive rows differ by a pass or two: most pairs of functions were diffed
 
     def row(in_ours: int | None, in_theirs: int | None, at_ours: int, at_theirs: int) -> RunRow:
         if (at_ours, at_theirs) not in counted:  # runs of no-op passes share one pair of snapshots
@@ -34,7 +35,7 @@ def section(
             if new.digest == old.digest:
                 counted[at_ours, at_theirs] = RunRow(None, None, True, 0, 0)
             else:
-                found = compare.diff_pass(old.ids, old.structure, new.ids, new.structure)
+                found = compare.diff_pass(old.ids, old.structure, new.ids, new.structure, memo=memo)
                 pairs = renamed(old, new, found)
                 counted[at_ours, at_theirs] = RunRow(None, None, False, found.inserted, found.deleted, pairs)
         same = counted[at_ours, at_theirs]

@@ -7,7 +7,8 @@ the errors are.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from bisect import bisect_left
+from dataclasses import dataclass, replace
 from itertools import accumulate
 
 from tree_sitter import Node, Parser, Tree
@@ -36,12 +37,66 @@ def source(lines: list[str]) -> tuple[bytes, list[int]]:
 
     NUL becomes U+0001, byte for byte: tree-sitter's lexers read NUL as the end of the input, so one
     NUL in a comment would turn the rest of the file into errors; U+0001 is just an odd character.
+    A line nesting brackets deeper than MAX_NESTING is seen only to that depth (`shallow`).
     """
+    lines = [shallow(line) if _may_nest_deep(line) else line for line in lines]
     text = "".join(line + "\n" for line in lines)
     if text.isascii():  # the common case: one encode, lengths in characters are lengths in bytes
         return text.encode("ascii").replace(b"\0", b"\x01"), [0, *accumulate(len(line) + 1 for line in lines)]
     encoded = [(line + "\n").encode("utf-8", errors="surrogatepass").replace(b"\0", b"\x01") for line in lines]
     return b"".join(encoded), [0, *accumulate(map(len, encoded))]
+
+
+# tree-sitter-mlir reads nested array attributes and parenthesised types in time quadratic in their depth
+# (16,000 levels in one attribute: over 30 s). Past this depth on one line the parser sees blanks instead.
+MAX_NESTING = 256
+_OPEN, _CLOSE = frozenset("([{"), frozenset(")]}")
+
+
+def shallow(line: str) -> str:
+    """The line with what lies inside brackets nested deeper than MAX_NESTING blanked, each character
+    by as many spaces as its UTF-8 bytes (the parser's byte columns stay the text's). Brackets are counted
+    as characters, strings or not: the bound needs no grammar, and only lines this deep ever change."""
+    depth, parts, at = 0, [], 0
+    for column, char in enumerate(line):
+        if char in _OPEN:
+            depth += 1
+            if depth == MAX_NESTING + 1:
+                parts.append(line[at : column + 1])
+                at = column + 1
+        elif char in _CLOSE and depth:
+            depth -= 1
+            if depth == MAX_NESTING:
+                parts.append(_blank(line[at:column]))
+                at = column
+    parts.append(_blank(line[at:]) if depth > MAX_NESTING else line[at:])
+    return "".join(parts)
+
+
+def _may_nest_deep(line: str) -> bool:
+    """Cheap and exact in one direction: a line with no more opening brackets than MAX_NESTING is not too deep."""
+    return len(line) > MAX_NESTING and line.count("(") + line.count("[") + line.count("{") > MAX_NESTING
+
+
+def _blank(text: str) -> str:
+    return " " * len(text.encode("utf-8", errors="surrogatepass"))
+
+
+def too_deep(structure: Structure, lines: list[str]) -> Structure:
+    """The structure with each region holding a line that nests brackets past MAX_NESTING marked: it is
+    read only to that depth (not highlighted past it); the first such line names it."""
+    deep = [row for row, line in enumerate(lines) if _may_nest_deep(line) and shallow(line) != line]
+    if not deep:
+        return structure
+    regions = []
+    for region in structure.regions:
+        at = bisect_left(deep, region.start)
+        row = deep[at] if at < len(deep) and deep[at] < region.end else None
+        if row is not None and region.error is None:
+            note = f"line {row + 1} nests brackets deeper than {MAX_NESTING}: read only to that depth"
+            region = replace(region, error=note)
+        regions.append(region)
+    return replace(structure, regions=tuple(regions))
 
 
 def parse(lines: list[str], language) -> Tree:

@@ -1,0 +1,186 @@
+"""Benchmark inputs that grow without bound: per hostile case and size, the CLI's wall time and peak memory.
+
+Each case is generated at several sizes (doubling, or a hundredfold for the counter) and rendered by
+`python -m pypto_ir_trace` in a subprocess; the table gives each size's time and peak RSS and their ratio
+to the size before it, so growth is visible: a ratio near the size's own ratio is linear, near its square
+quadratic. Start-up (about 1 s) is included: small sizes show ratios near 1. Nothing is asserted.
+
+Cases: MLIR attributes nesting brackets (`mlir-brackets`), a Python snapshot nesting brackets
+(`py-brackets`), nested `scf.execute_region` regions (`mlir-regions`), an MLIR tree whose second file has a
+huge counter (`counter`: `0_canonicalize.mlir` and `<N>_cse.mlir`), N local-scope sibling functions, one
+`func.func` pass each beside a module dump (`siblings`), a `.log` whose warnings all name one line (`log`),
+one very long line (`long-line`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+MODULE_HEADER = "// -----// IR Dump After {} ({}) ('builtin.module' operation) //----- //\n"
+FUNC_HEADER = "// -----// IR Dump After {} ({}) ('func.func' operation: @{}) //----- //\n"
+TREE_ROOT = "builtin_module_no-symbol-name"
+
+
+def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def _module(body: list[str]) -> str:
+    return "\n".join(["module {", "  func.func @f() -> i32 {", *body, "  }", "}"]) + "\n"
+
+
+def _mlir_pair(out: Path, body: Callable[[int], list[str]]) -> None:
+    """A tree of two module dumps, the second a small change of the first."""
+    for k, (arg, name) in enumerate([("canonicalize", "Canonicalizer"), ("cse", "CSE")]):
+        _write(out / TREE_ROOT / f"{k}_{arg}.mlir", MODULE_HEADER.format(name, arg) + _module(body(k + 1)))
+
+
+def _pypto_pair(out: Path, line: Callable[[int], str]) -> None:
+    """A passes_dump/ of two snapshots of one function, the second a small change of the first."""
+    for k, name in enumerate(["00_frontend.py", "01_after_Simplify.py"]):
+        program = ["@pl.program", "class P:", "    @pl.function", "    def f(self, x):", f"        y = {line(k + 1)}"]
+        _write(out / "passes_dump" / name, "\n".join([*program, "        return y", ""]))
+
+
+def mlir_brackets(out: Path, depth: int) -> None:
+    _mlir_pair(
+        out,
+        lambda v: [f"    %0 = arith.constant {{deep = {'[' * depth}{v}{']' * depth}}} : i32", "    return %0 : i32"],
+    )
+
+
+def py_brackets(out: Path, depth: int) -> None:
+    _pypto_pair(out, lambda v: "[" * depth + str(v) + "]" * depth)
+
+
+def mlir_regions(out: Path, depth: int) -> None:
+    def body(v: int) -> list[str]:
+        inner = [f"%c{v} = arith.constant {v} : i32", "scf.yield"]
+        return [
+            *["scf.execute_region {"] * depth,
+            *inner,
+            *["}"] * depth,
+            "    %r = arith.constant 0 : i32",
+            "    return %r : i32",
+        ]
+
+    _mlir_pair(out, body)
+
+
+def counter(out: Path, last: int) -> None:
+    for k, (label, arg, name) in enumerate([(0, "canonicalize", "Canonicalizer"), (last, "cse", "CSE")]):
+        text = _module([f"    %0 = arith.constant {k} : i32", "    return %0 : i32"])
+        _write(out / TREE_ROOT / f"{label}_{arg}.mlir", MODULE_HEADER.format(name, arg) + text)
+
+
+def siblings(out: Path, count: int) -> None:
+    def function(i: int, value: int, indent: str) -> list[str]:
+        return [
+            f"{indent}func.func @f{i}() -> i32 {{",
+            f"{indent}  %0 = arith.constant {value} : i32",
+            f"{indent}  return %0 : i32",
+            f"{indent}}}",
+        ]
+
+    module = ["module {", *(line for i in range(count) for line in function(i, i, "  ")), "}", ""]
+    _write(
+        out / TREE_ROOT / "0_canonicalize.mlir",
+        MODULE_HEADER.format("Canonicalizer", "canonicalize") + "\n".join(module),
+    )
+    for i in range(count):
+        text = "\n".join([*function(i, i + 1, ""), ""])
+        _write(out / TREE_ROOT / f"func_func_f{i}" / "0_0_cse.mlir", FUNC_HEADER.format("CSE", "cse", f"f{i}") + text)
+
+
+def log(out: Path, warnings: int) -> None:
+    _pypto_pair(out, lambda v: str(v))
+    lines = [f"01_after_Simplify.py:5:9: warning: remark {k} about this line" for k in range(warnings)]
+    _write(out / "passes_dump" / "01_after_Simplify.log", "\n".join(lines) + "\n")
+
+
+def long_line(out: Path, megabytes: float) -> None:
+    items = int(megabytes * 1e6 / 8)
+    _pypto_pair(out, lambda v: "[" + ", ".join(str(i * v % 999_983) for i in range(items)) + "]")
+
+
+# case -> (generator, sizes, what a size counts)
+CASES: dict[str, tuple[Callable[[Path, int], None] | Callable[[Path, float], None], list, str]] = {
+    "mlir-brackets": (mlir_brackets, [2_000, 4_000, 8_000, 16_000], "levels"),
+    "py-brackets": (py_brackets, [4_000, 8_000, 16_000, 32_000], "levels"),
+    "mlir-regions": (mlir_regions, [5_000, 10_000, 20_000, 40_000], "regions"),
+    "counter": (counter, [3_000, 300_000, 30_000_000], "counter"),
+    "siblings": (siblings, [250, 500, 1_000, 2_000], "functions"),
+    "log": (log, [7_500, 15_000, 30_000, 60_000], "warnings"),
+    "long-line": (long_line, [0.625, 1.25, 2.5, 5.0], "MB line"),
+}
+
+
+def render(dump: Path, report: Path, src: Path, timeout: float) -> tuple[float | None, float]:
+    """(wall seconds or None past the timeout, peak RSS MB) of the CLI on the dump."""
+    env = {**os.environ, "PYTHONPATH": str(src)}
+    command = [sys.executable, "-m", "pypto_ir_trace", str(dump), "-o", str(report), "-q"]
+    start = time.perf_counter()
+    child = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
+    while True:  # os.wait4 reaps the child and gives its own peak RSS (Popen.wait would reap it first)
+        pid, status, usage = os.wait4(child.pid, os.WNOHANG)
+        if pid:
+            break
+        if time.perf_counter() - start > timeout:
+            child.kill()
+            _, status, usage = os.wait4(child.pid, 0)
+            break
+        time.sleep(0.02)
+    wall = time.perf_counter() - start
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode not in (0, -9):
+        raise SystemExit(f"{dump}: the CLI failed with exit code {child.returncode}")
+    return (wall if child.returncode == 0 else None), usage.ru_maxrss / 1024
+
+
+def size_mb(root: Path) -> float:
+    return sum(p.stat().st_size for p in root.rglob("*") if p.is_file()) / 1e6
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cases", default=",".join(CASES), help=f"comma-separated, of: {', '.join(CASES)}")
+    parser.add_argument("--repeat", type=int, default=1, help="runs per size: the minimum time is shown")
+    parser.add_argument("--timeout", type=float, default=300, help="seconds before a run is stopped")
+    parser.add_argument("--src", type=Path, default=SRC, help="the package's source tree to measure")
+    args = parser.parse_args()
+    print(f"{'case':<14} {'size':>20} {'input MB':>9} {'time s':>8} {'x':>6} {'peak MB':>8} {'x':>6}")
+    for case in args.cases.split(","):
+        generate, sizes, unit = CASES[case]
+        previous: tuple[float | None, float] | None = None
+        for size in sizes:
+            with tempfile.TemporaryDirectory() as tmp:
+                dump = Path(tmp) / "dump"
+                generate(dump, size)
+                runs = [render(dump, Path(tmp) / "report.html", args.src, args.timeout) for _ in range(args.repeat)]
+                megabytes = size_mb(dump)
+            finished = [wall for wall, _ in runs if wall is not None]
+            wall, peak = (min(finished) if len(finished) == len(runs) else None), max(p for _, p in runs)
+            shown = f"{wall:8.2f}" if wall is not None else f">{args.timeout:7.0f}"
+            growth = (
+                "      " if previous is None or previous[0] is None or wall is None else f"{wall / previous[0]:6.2f}"
+            )
+            peak_growth = "      " if previous is None else f"{peak / previous[1]:6.2f}"
+            print(
+                f"{case:<14} {f'{size:,} {unit}':>20} {megabytes:9.2f} {shown} {growth} {peak:8.0f} {peak_growth}",
+                flush=True,
+            )
+            previous = (wall, peak)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
