@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from typing import Any
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -56,6 +57,11 @@ def _same_file(given: Path, path: Path) -> bool:
     return os.path.realpath(given) == os.path.realpath(path)
 
 
+def _mlir(**fields: Any) -> Format:
+    """An MLIR format: the language its dumps are printed in, its diagnostics and its input are shared."""
+    return Format(language=LANGUAGES["mlir"], anchors=mlir.anchors, input_name=mlir.INPUT_NAME, **fields)
+
+
 FORMATS = {
     record.name: record
     for record in (
@@ -78,27 +84,21 @@ FORMATS = {
                 advice=pypto.advice,
             ),
         ),
-        Format(
+        _mlir(
             name="mlir-tree",
             description="an MLIR tree dump",
             help=mlir.TREE_HELP,
-            language=LANGUAGES["mlir"],
             looks_like=mlir.looks_like_tree,
             read=mlir.read_tree,
-            anchors=mlir.anchors,
-            input_name=mlir.INPUT_NAME,
             reads_path=mlir.tree_reads_path,
             found_below=mlir.tree_below,
         ),
-        Format(
+        _mlir(
             name="mlir-stream",
             description="an MLIR after-all stream",
             help=mlir.STREAM_HELP,
-            language=LANGUAGES["mlir"],
             looks_like=mlir.looks_like_stream,
             read=mlir.read_stream,
-            anchors=mlir.anchors,
-            input_name=mlir.INPUT_NAME,
             reads_path=_same_file,
             reads_file=True,
         ),
