@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import Any
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from ..dump import Dump, DumpError
 from ..languages import LANGUAGES, Language
