@@ -232,12 +232,15 @@ def test_wrapped_rows_follow_the_panes_width(open_report, resize):
         page.get_by_role("separator", name="Resize pass list").press("End")  # the widest list
     else:
         page.set_viewport_size({"width": 1024, "height": 900})
-    # Laid out again for the new width: the longest line wraps over more rows, and no row runs into the next.
-    tallest = "Math.max(...[...document.querySelectorAll('#scroll-after .rows > .row')].map(r => r.offsetHeight))"
+    # The rows are laid out again a frame or more after the resize, and until then the old layout has no overlap
+    # and no sideways scroll either: wait for the longest line to take more rows, the change itself.
     page.wait_for_function(
-        f"() => {tallest} > {tall} && ({OVERLAPS})().length === 0 && "
-        f"{SCROLLERS}.every(s => s.scrollWidth <= s.clientWidth)"
+        f"tall => Math.max(...[...document.querySelectorAll('#scroll-after .rows > .row')].map(r => "
+        f"Math.round(r.getBoundingClientRect().height))) > tall && ({OVERLAPS})().length === 0 && "
+        f"{SCROLLERS}.every(s => s.scrollWidth <= s.clientWidth)",
+        arg=tall,
     )
+    assert max(height for _, height in row_boxes(page, "After")) > tall  # the longest line wraps over more rows
     assert row_boxes(page, "Before") == row_boxes(page, "After")  # still paired
 
 
