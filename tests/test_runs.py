@@ -107,7 +107,7 @@ def test_a_single_run_has_no_runs_section(tmp_path):
     data = render.decode_data(out.read_text(encoding="utf-8"))
     assert "runs" not in data and len(data["pipelines"]) == 1
     page = out.read_text(encoding="utf-8")
-    assert "const IRTraceRuns" not in render.decode_viewer(page) and "runs-across" not in page  # only in runs reports
+    assert 'name: "across"' not in render.decode_viewer(page) and "runs-across" not in page  # only in runs reports
 
 
 # ---- the command line --------------------------------------------------------------------------------
@@ -213,7 +213,8 @@ def test_two_runs_report_is_deterministic_and_refuses_dump_files(tmp_path, capsy
     assert cli.main([str(DSA), "--baseline", str(PTOAS), "-o", str(first)]) == 0
     assert cli.main([str(DSA), "--baseline", str(PTOAS), "-o", str(second)]) == 0
     assert first.read_bytes() == second.read_bytes()
-    assert "const IRTraceRuns" in render.decode_viewer(first.read_text(encoding="utf-8"))  # the runs view ships here
+    viewer = render.decode_viewer(first.read_text(encoding="utf-8"))
+    assert 'IRTraceViews.register({ name: "across"' in viewer  # the two-run views ship here
     victim = PTOAS / "passes_dump" / "00_frontend.py"
     assert cli.main([str(DSA), "--baseline", str(PTOAS), "-o", str(victim)]) == 1
     assert "a file of the dump being read" in error_of(capsys)
