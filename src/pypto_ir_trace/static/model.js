@@ -181,13 +181,13 @@ const IRTraceModel = (() => {
       beforeFile: entry.beforeFile || "",
       warnings: entry.warnings || "",
       anchors: (entry.anchors || []).map(({ log, line, message }) => ({ log, line, message })),
-      pieces: null,
-      inserted: entry.inserted || [],
-      regions: readCounts(entry.regions),
       renamed: (entry.renamed || []).map(([b, a]) => [b, a]),
     };
-    // Decoded when first read: opening a report reads a few passes, not all of them.
-    if (entry.pieces) once(pass, "pieces", () => entry.pieces.map(readPiece));
+    // Decoded when first read: opening a report reads a few passes, not all of them (and a two-run row's
+    // diff is made only then).
+    once(pass, "pieces", () => (entry.pieces ? entry.pieces.map(readPiece) : null));
+    once(pass, "inserted", () => entry.inserted || []);
+    once(pass, "regions", () => readCounts(entry.regions));
     return pass;
   }
 
@@ -246,6 +246,14 @@ const IRTraceModel = (() => {
       }
       return diffs.get(key);
     }
+    // A row's diff is made when it is first read, not when the page opens: diffing thousands of rows up
+    // front took seconds on large MLIR runs (the counts come from the model).
+    function diffLater(pass, tb, ta) {
+      for (const field of ["pieces", "inserted", "regions"]) {
+        Object.defineProperty(pass, field, { get: () => across(tb, ta)[field], enumerable: true, configurable: true });
+      }
+      return pass;
+    }
     const fileOf = (pipeline, p) => (p < 0 ? pipeline.input.file : pipeline.passes[p].file);
     let at = [0, 0], last = [-1, -1];  // each run's current text, and the pass that printed it (-1: the input)
     const entries = [];
@@ -260,7 +268,7 @@ const IRTraceModel = (() => {
         before: row.identical ? at[0] : offset + at[1], after: at[0], ins: row.ins, del: row.del, renamed: entry.renamed,
       };
       if (own && own.warnings) Object.assign(pass, { warnings: own.warnings, anchors: own.anchors || [] });
-      if (!row.identical) Object.assign(pass, across(offset + at[1], at[0]));
+      if (!row.identical) diffLater(pass, offset + at[1], at[0]);
       entries.push(pass);
       return { row, at, files: [fileOf(ours, last[0]), fileOf(theirs, last[1])] };
     });
@@ -268,8 +276,8 @@ const IRTraceModel = (() => {
     // Runs that differ from the start: a row of their inputs, so the page can show how (no pass ran there).
     const shift = input.identical ? 0 : 1;
     if (shift) {
-      entries.unshift(Object.assign({ label: ours.input.label, name: "input", file: ours.input.file, before: offset, after: 0,
-        ins: input.ins, del: input.del, renamed: raw.input.renamed }, across(offset, 0)));
+      entries.unshift(diffLater({ label: ours.input.label, name: "input", file: ours.input.file, before: offset, after: 0,
+        ins: input.ins, del: input.del, renamed: raw.input.renamed }, offset, 0));
       rows.unshift({ row: Object.assign({ input: true }, input), at: [0, 0], files: [ours.input.file, theirs.input.file] });
     }
     const entry = {
