@@ -237,8 +237,8 @@ def _tree(root: Path) -> Path:
 @pytest.mark.parametrize(
     "make, output",
     [
-        (lambda tmp: _copy(SPLIT_K, tmp / "passes_dump"), "passes_dump/50_after_Evil.py"),
-        (lambda tmp: _copy(SPLIT_K, tmp / "passes_dump"), "passes_dump/50_after_Evil.log"),
+        (lambda tmp: shutil.copytree(SPLIT_K, tmp / "passes_dump"), "passes_dump/50_after_Evil.py"),
+        (lambda tmp: shutil.copytree(SPLIT_K, tmp / "passes_dump"), "passes_dump/50_after_Evil.log"),
         (lambda tmp: _tree(tmp / "tree"), "tree/builtin_module/2_evil.mlir"),
         (lambda tmp: _tree(tmp / "tree"), "tree/99_evil.mlir"),
     ],
@@ -254,7 +254,3 @@ def test_a_report_the_next_run_would_read_as_a_dump_file_is_refused(tmp_path, ma
     assert sorted(p for p in tmp_path.rglob("*")) == before
     beside = run(given, "-o", f"{given}/ir_trace.html", cwd=tmp_path)  # a name discovery ignores is fine
     assert beside.returncode == 0, beside.stderr
-
-
-def _copy(source: Path, target: Path) -> Path:
-    return Path(shutil.copytree(source, target))

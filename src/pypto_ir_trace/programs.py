@@ -47,7 +47,15 @@ def _looks_like_dump(path: Path) -> bool:
 def is_root(path: Path) -> bool:
     """A directory of programs: not a dump itself, with at least one entry that is one (one rule for every
     format: a folder holding one program's dump is a root of one program)."""
-    return path.is_dir() and _dumps_below(path) is not None and bool(programs_in(path)[0])
+    return _listing(path) is not None
+
+
+def _listing(path: Path) -> tuple[dict[str, Path], list[str]] | None:
+    """programs_in(path) when path is a directory of programs, else None."""
+    if not path.is_dir() or _top_here(path, _claims(path)):
+        return None
+    found = programs_in(path)
+    return found if found[0] else None
 
 
 def programs_in(root: Path) -> tuple[dict[str, Path], list[str]]:
@@ -62,23 +70,28 @@ def programs_in(root: Path) -> tuple[dict[str, Path], list[str]]:
             if any(record.reads_file and record.looks_like(child) for record in FORMATS.values()):
                 found[child.name] = child
         elif child.is_dir():
-            below = _dumps_below(child)
-            # a dump, a folder leading to one, or a folder holding a dump that is one file
-            if below is None or (below == 1 and _looks_like_dump(child)) or (not below and one_file(child)):
+            claims = _claims(child)
+            if _top_here(child, claims):  # a dump
+                found[child.name] = child
+                continue
+            below = sum(entry.is_dir() and _looks_like_dump(entry) for entry in _entries(child))
+            # a folder leading to one dump, or holding a dump that is one file
+            if (below == 1 and claims) or (not below and one_file(child)):
                 found[child.name] = child
             elif below:
                 skipped.append(f"{child.name} (it holds {below} programs: give it as a root of its own)")
     return found, skipped
 
 
-def _dumps_below(path: Path) -> int | None:
-    """None when path is a dump itself (its top at path); else how many of its folders are dumps. Detection
-    that looks at any depth (MLIR tree files) sees a dump in a folder of programs holding them: it is one of
-    programs when every format that sees a dump sees its top below."""
-    claims = [record for record in FORMATS.values() if record.looks_like(path)]
-    if not all(record.found_below is not None and record.found_below(path) for record in claims):
-        return None
-    return sum(child.is_dir() and _looks_like_dump(child) for child in _entries(path))
+def _claims(path: Path) -> list:
+    """The formats whose detection sees a dump at path."""
+    return [record for record in FORMATS.values() if record.looks_like(path)]
+
+
+def _top_here(path: Path, claims: list) -> bool:
+    """Whether a dump's top lies at path. Detection that looks at any depth (MLIR tree files) sees a dump in a
+    folder of programs holding them too: that folder is not one when every claim sees its top below."""
+    return not all(record.found_below is not None and record.found_below(path) for record in claims)
 
 
 def _entries(path: Path) -> list[Path]:
@@ -118,8 +131,9 @@ def run(
     for root in roots:
         if not root.exists():
             raise DumpError(f"input directory does not exist: {root}")
-    if not (is_root(roots[0]) and is_root(roots[1])):
-        one, other = (roots[0], roots[1]) if is_root(roots[0]) else (roots[1], roots[0])
+    ours_listing, theirs_listing = (_listing(root) for root in roots)  # each root's entries detected once
+    if ours_listing is None or theirs_listing is None:
+        one, other = (roots[0], roots[1]) if ours_listing is not None else (roots[1], roots[0])
         raise UsageError(f"{one} is a directory of programs but {other} is not: give two dumps or two such directories")
     if output_path == "-":
         raise UsageError(
@@ -127,7 +141,7 @@ def run(
         )
     target = Path(output_path or DEFAULT_DIRECTORY)
     outdir.check(target, roots, INDEX)
-    (ours, ours_skipped), (theirs, theirs_skipped) = (programs_in(root) for root in roots)
+    (ours, ours_skipped), (theirs, theirs_skipped) = ours_listing, theirs_listing
     for root, skipped in ((roots[0], ours_skipped), (roots[1], theirs_skipped)):
         if skipped and note:
             note(f"not read as programs in {root}: {'; '.join(skipped)}")

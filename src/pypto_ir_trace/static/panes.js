@@ -184,7 +184,10 @@ const IRTracePanes = (() => {
   }
 
   const REST_CHARS = 40;  // the "… N more characters" button beside a cut line
-  const shownWidth = (ctx, id) => ctx.shownLength(id) + (ctx.shownLength(id) < ctx.report.lines[id].length ? REST_CHARS : 0);
+  function shownWidth(ctx, id) {
+    const shown = ctx.shownLength(id);
+    return shown < ctx.report.lines[id].length ? shown + REST_CHARS : shown;
+  }
 
   /** The longest line of text t as shown (kept in `widths`): the whole file's width, folded lines included. */
   function widest(ctx, widths, t) {
