@@ -40,11 +40,13 @@ def python_pass(b_ids, b_text, a_ids, a_text, limits) -> dict:
     """compare.diff_pass as compareIds returns it."""
     result = compare.diff_pass(b_ids, as_structure(b_text), a_ids, as_structure(a_text), limits)
     return {
-        "pieces": [{"key": p.key, "ins": p.inserted, "del": p.deleted, "segments": p.segments} for p in result.pieces],
-        "inserted": result.inserted_ids,
-        "ins": result.inserted,
-        "del": result.deleted,
-        "regions": {key: list(counts) for key, counts in result.by_region.items()},
+        "pieces": [
+            {"key": p.key, "inserted": p.inserted, "deleted": p.deleted, "segments": p.segments} for p in result.pieces
+        ],
+        "insertedIds": result.inserted_ids,
+        "inserted": result.inserted,
+        "deleted": result.deleted,
+        "byRegion": {key: list(counts) for key, counts in result.by_region.items()},
     }
 
 
@@ -67,8 +69,8 @@ def check_passes(js_compare, cases) -> list[dict]:
 
 
 def compare_result(got: dict) -> compare.PassDiff:
-    pieces = [compare.Piece(p["key"], p["segments"], p["ins"], p["del"]) for p in got["pieces"]]
-    return compare.PassDiff(pieces, got["inserted"], got["ins"], got["del"], {})
+    pieces = [compare.Piece(p["key"], p["segments"], p["inserted"], p["deleted"]) for p in got["pieces"]]
+    return compare.PassDiff(pieces, got["insertedIds"], got["inserted"], got["deleted"], {})
 
 
 # ---- generated line sequences ---------------------------------------------------------------------------

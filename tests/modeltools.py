@@ -24,7 +24,8 @@ def build(dump, context: int = 3) -> dict:
     return {**data, **data["pipelines"][0]}
 
 
-def runs(segments):
+def blocks(segments):
+    """A piece's segments as (before line, after line, equal, deleted, inserted) blocks."""
     for segment in segments:
         b, a = segment[0], segment[1]
         for at in range(2, len(segment), 3):
@@ -41,11 +42,11 @@ def text_ids(data: dict, t: int, cache: dict | None = None) -> list[int]:
         if "ids" in entry:
             cache[t] = entry["ids"]
         else:
-            p = data["passes"][entry["pass"]]
+            p = data["passes"][entry["producedBy"]]
             before = text_ids(data, p["before"], cache)
-            after, inserted = [], iter(p["inserted"])
+            after, inserted = [], iter(p["insertedIds"])
             for piece in p["pieces"]:
-                for b, _, eq, _, ins in runs(piece["segments"]):
+                for b, _, eq, _, ins in blocks(piece["segments"]):
                     after += before[b : b + eq]
                     after += [next(inserted) for _ in range(ins)]
             cache[t] = after
@@ -90,7 +91,7 @@ def apply(before: list[int], diff: compare.PassDiff) -> list[int]:
     after: list[int] = []
     inserted = iter(diff.inserted_ids)
     for piece in diff.pieces:
-        for b, _, eq, _, ins in runs(piece.segments):
+        for b, _, eq, _, ins in blocks(piece.segments):
             after.extend(before[b : b + eq])
             after.extend(next(inserted) for _ in range(ins))
     return after

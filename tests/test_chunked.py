@@ -127,7 +127,7 @@ def test_a_text_refused_after_some_pieces_keeps_only_what_the_whole_parse_reads(
     dump = load_dump(make_dump({"00_frontend.py": "\n".join(lines) + "\n"}))
 
     def seen(data: dict) -> dict:  # the model with each line's spans looked up (the table may hold more)
-        line_spans = data.pop("line_spans")
+        line_spans = data.pop("lineSpans")
         return {**data, "spans": [data["spans"][i] for i in line_spans]}
 
     monkeypatch.setattr(chunked, "PIECES_FROM", 10**9)

@@ -161,7 +161,7 @@ def test_frontend_only_dump_renders_with_a_note(make_dump, tmp_path):
     assert "no pass snapshot follows it" in result.stderr
     data = render.decode_data((tmp_path / "r.html").read_text(encoding="utf-8"))
     pipeline = data["pipelines"][0]
-    assert pipeline["passes"] == [] and pipeline["input"] == "00_frontend.py"
+    assert pipeline["passes"] == [] and pipeline["input"]["file"] == "00_frontend.py"
 
 
 def test_report_is_byte_identical_whatever_the_path_cwd_or_hash_seed(tmp_path):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from modeltools import apply, runs
+from modeltools import apply, blocks
 from pypto_ir_trace import compare, structure
 from pypto_ir_trace.dump import split_lines
 from pypto_ir_trace.languages import PYTHON
@@ -31,7 +31,7 @@ def view(result, key, b_lines, a_lines):
     for piece in result.pieces:
         if key is not None and piece.key != key:
             continue
-        for b, a, eq, deleted, inserted in runs(piece.segments):
+        for b, a, eq, deleted, inserted in blocks(piece.segments):
             rows += [(b_lines[b + i], a_lines[a + i]) for i in range(eq)]
             rows += [(b_lines[b + eq + i], None) for i in range(deleted)]
             rows += [(None, a_lines[a + eq + i]) for i in range(inserted)]
@@ -138,9 +138,9 @@ def test_outside_lines_diff_as_lines():
     assert [p.key for p in result.pieces if p.inserted] == [None]
 
 
-def changed_runs(result):
+def changed_blocks(result):
     """(before line, after line, deleted, inserted) of every run that changes something."""
-    return [(b + eq, a + eq, d, i) for piece in result.pieces for b, a, eq, d, i in runs(piece.segments) if d or i]
+    return [(b + eq, a + eq, d, i) for piece in result.pieces for b, a, eq, d, i in blocks(piece.segments) if d or i]
 
 
 def test_a_changed_first_line_is_one_replaced_line_like_any_other():
@@ -148,7 +148,7 @@ def test_a_changed_first_line_is_one_replaced_line_like_any_other():
     for before, after, line in [("old\na\n", "new\na\n", 0), ("a\nold\n", "a\nnew\n", 1), ("old\n", "new\n", 0)]:
         for trusted in (True, False):
             result, b_ids, a_ids, _ = diff_texts(before, after, trusted)
-            assert changed_runs(result) == [(line, line, 1, 1)], (before, trusted)
+            assert changed_blocks(result) == [(line, line, 1, 1)], (before, trusted)
             assert apply(b_ids, result) == a_ids
 
 

@@ -99,7 +99,7 @@ def test_region_pairing_agrees(node, cases):
 @pytest.mark.parametrize("name", REAL_NAMES)
 def test_real_snapshot_pairs_agree(node, name):
     results = check_passes(js_compare(node), real_pair_cases(name))
-    assert any(result["ins"] or result["del"] for result in results)
+    assert any(result["inserted"] or result["deleted"] for result in results)
 
 
 def test_the_issue_example_gets_one_answer(node):

@@ -12,6 +12,7 @@ and review the diff of tests/golden/ in the commit.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from pathlib import Path
@@ -21,6 +22,7 @@ import pytest
 from dumptools import FIXTURES
 from modeltools import load_dump, report_of
 from pypto_ir_trace import __version__, model, programs
+from pypto_ir_trace.structure import Region
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 RUNS = FIXTURES / "runs" / "small"
@@ -64,3 +66,61 @@ def test_model_matches_golden(case):
         return
     actual.write_text(text, encoding="utf-8")
     pytest.fail(f"the model of {case} differs from {expected.name}: see `diff {expected} {actual}`")
+
+
+# ---- one naming convention --------------------------------------------------------------------------------
+
+
+def _camel(name: str) -> str:
+    first, *rest = name.split("_")
+    return first + "".join(word.capitalize() for word in rest)
+
+
+def _keys(*records) -> set[str]:
+    return {_camel(field.name) for record in records for field in dataclasses.fields(record)}
+
+
+# Each kind of JSON object and the records whose fields it carries (a pass carries its Diff's, a text its
+# Newlines'); "schema" is the JSON's own.
+KINDS = {
+    "report": (_keys(model.Report) | {"schema"}, ("pipelines", "runs")),
+    "pipeline": (_keys(model.Pipeline), ("input", "texts", "passes")),
+    "input": (_keys(model.Input), ()),
+    "text": (_keys(model.Text, model.Newlines), ("regions",)),
+    "region": (_keys(Region), ()),
+    "pass": (_keys(model.Pass, model.Diff), ("anchors", "pieces")),
+    "anchor": (_keys(model.Anchor), ()),
+    "piece": (_keys(model.Piece), ()),
+    "runs": (_keys(model.Runs), ("inputs", "rows")),
+    "row": (_keys(model.RunRow), ()),
+}
+CHILD = {"pipelines": "pipeline", "input": "input", "texts": "text", "regions": "region", "passes": "pass"}
+CHILD |= {"anchors": "anchor", "pieces": "piece", "runs": "runs", "inputs": "row", "rows": "row"}
+
+
+def _misnamed(kind: str, entry: dict, where: str):
+    allowed, nested = KINDS[kind]
+    for key in entry:
+        if key not in allowed:
+            yield f"{where}.{key}"
+    for key in nested:
+        children = entry.get(key)
+        for i, child in enumerate(children if isinstance(children, list) else [children] if children else []):
+            yield from _misnamed(CHILD[key], child, f"{where}.{key}[{i}]")
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_every_key_is_the_camel_case_of_a_model_field(case):
+    """One convention, no renames between Python and the page: `inserted` is `inserted` in both."""
+    data = model.to_json(CASES[case]())
+    assert list(_misnamed("report", data, "report")) == []
+    kinds = {"pipeline", "text", "pass", "piece"} | ({"runs", "row"} if case == "two-runs" else set())
+    assert kinds <= set(_found_kinds("report", data))  # the walk reached every kind the case has
+
+
+def _found_kinds(kind: str, entry: dict):
+    yield kind
+    for key in KINDS[kind][1]:
+        children = entry.get(key)
+        for child in children if isinstance(children, list) else [children] if children else []:
+            yield from _found_kinds(CHILD[key], child)

@@ -860,7 +860,10 @@ def test_local_dumps_change_what_the_module_scope_run_says_they_change(local, sc
         if "local scope" not in s.detail or first or inliner:
             continue
         twin = their_passes[position[s.filename if s.path else s.index]]
-        assert (our_passes[k]["ins"], our_passes[k]["del"]) == (twin["ins"], twin["del"]), (local, s.filename)
+        assert (our_passes[k]["inserted"], our_passes[k]["deleted"]) == (twin["inserted"], twin["deleted"]), (
+            local,
+            s.filename,
+        )
         compared += 1
     assert compared >= 15
 
@@ -958,7 +961,7 @@ def test_a_local_scope_run_shows_each_pass_the_changes_the_module_scope_run_show
     local = local_scope_copy(scoped, tmp_path / "local")
     ours, theirs = build(mlir.read_tree(local))["passes"], build(mlir.read_tree(scoped))["passes"]
     assert [p["file"] for p in ours] == [p["file"] for p in theirs]
-    assert [(p["ins"], p["del"]) for p in ours] == [(p["ins"], p["del"]) for p in theirs]
+    assert [(p["inserted"], p["deleted"]) for p in ours] == [(p["inserted"], p["deleted"]) for p in theirs]
     assert sum(p["before"] != p["after"] for p in ours) >= 5
 
 
@@ -980,7 +983,7 @@ def test_local_dumps_are_put_in_the_module_once_per_whole_dump(tmp_path, monkeyp
     assert len(built) == 1
     passes = {p["name"]: p for p in data["passes"]}
     assert passes["inline"]["before"] == passes["inline"]["after"]  # nothing left for the whole dump to show
-    assert all(p["ins"] == p["del"] == 1 for p in data["passes"] if p["name"] == "canonicalize")
+    assert all(p["inserted"] == p["deleted"] == 1 for p in data["passes"] if p["name"] == "canonicalize")
 
 
 def test_a_huge_counter_is_a_label_not_a_size(tmp_path):

@@ -65,7 +65,7 @@ def test_distinct_texts_are_stored_once_and_no_op_passes_store_nothing(real):
         same = dump.snapshots[number].text == dump.snapshots[number - 1].text
         assert (p["before"] == p["after"]) == same
         if same:
-            assert (p["ins"], p["del"]) == (0, 0) and "pieces" not in p
+            assert (p["inserted"], p["deleted"]) == (0, 0) and "pieces" not in p
 
 
 def test_functions_match_what_the_program_defines(real):
@@ -81,16 +81,16 @@ def test_counts_add_up_and_matched_functions_diff_minimally(real):
     for number, p in enumerate(data["passes"], 1):
         before, _ = split_lines(dump.snapshots[number - 1].text)
         after, _ = split_lines(dump.snapshots[number].text)
-        assert p["ins"] - p["del"] == len(after) - len(before)
+        assert p["inserted"] - p["deleted"] == len(after) - len(before)
         if "pieces" not in p:
             continue
-        assert sum(piece["ins"] for piece in p["pieces"]) == p["ins"]
-        assert sum(piece["del"] for piece in p["pieces"]) == p["del"]
+        assert sum(piece["inserted"] for piece in p["pieces"]) == p["inserted"]
+        assert sum(piece["deleted"] for piece in p["pieces"]) == p["deleted"]
         old = {r[0]: r for r in regions(data["texts"][p["before"]])}
         new = {r[0]: r for r in regions(data["texts"][p["after"]])}
         for key in old.keys() & new.keys():
             expected = lcs_edits(before[old[key][2] : old[key][3]], after[new[key][2] : new[key][3]])
-            assert tuple(p["regions"].get(key, (0, 0))) == expected, (p["file"], key)
+            assert tuple(p["byRegion"].get(key, (0, 0))) == expected, (p["file"], key)
 
 
 def test_aborted_pipeline_renders_the_passes_it_has():
@@ -129,7 +129,7 @@ def test_all_real_dumps_render_exactly(real_dumps):
         last = data["passes"][-1]["after"] if data["passes"] else 0
         assert source(data, last, cache) == dump.snapshots[-1].text, path
         for p in data["passes"]:
-            assert p["ins"] - p["del"] == len(text_ids(data, p["after"], cache)) - len(
+            assert p["inserted"] - p["deleted"] == len(text_ids(data, p["after"], cache)) - len(
                 text_ids(data, p["before"], cache)
             )
 
@@ -146,8 +146,8 @@ def test_warnings_are_anchored_to_the_lines_they_name(make_dump):
     entry = build(dump, 3)["passes"][0]
     assert entry["warnings"] == log
     assert entry["anchors"] == [
-        {"log": 0, "line": 8, "message": "warning: variable 'c' is reassigned"},
-        {"log": 1, "line": 1, "message": "note: with a directory"},
+        {"logLine": 0, "line": 8, "message": "warning: variable 'c' is reassigned"},
+        {"logLine": 1, "line": 1, "message": "note: with a directory"},
     ]
 
 
@@ -197,7 +197,7 @@ def test_only_a_concise_dump_carries_implicit_lines(make_dump):
 )
 def test_each_pipeline_names_its_input_as_its_format_does(path, label, name):
     data = build(load_dump(path))
-    assert (data["inputLabel"], data["inputName"]) == (label, name)
+    assert (data["input"]["label"], data["input"]["name"]) == (label, name)
 
 
 def test_what_the_page_says_of_the_level_is_the_format_records(make_dump, monkeypatch):
@@ -207,7 +207,11 @@ def test_what_the_page_says_of_the_level_is_the_format_records(make_dump, monkey
     level = replace(record.level, title=lambda level: f"printed at {level}", advice=lambda level: f"not {level}")
     monkeypatch.setitem(FORMATS, "pypto", replace(record, input_name="the start", level=level))
     data = build(load_dump(make_dump(CONCISE)))
-    assert (data["inputName"], data["levelTitle"], data["advice"]) == ("the start", "printed at CONCISE", "not CONCISE")
+    assert (data["input"]["name"], data["levelTitle"], data["advice"]) == (
+        "the start",
+        "printed at CONCISE",
+        "not CONCISE",
+    )
     plain = build(load_dump(make_dump({"00_frontend.py": "x = 1\n", "01_after_A.py": "x = 2\n"}, "plain")))
     assert not {"level", "levelTitle", "advice"} & set(plain)
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from modeltools import apply, build, load_dump, report_of, runs
+from modeltools import apply, blocks, build, load_dump, report_of
 from pypto_ir_trace import cli, compare, render, structure
 from pypto_ir_trace.dump import Dump, Snapshot, split_lines
 from pypto_ir_trace.languages import PYTHON
@@ -65,7 +65,7 @@ def check_exact(before_text: str, after_text: str) -> compare.PassDiff:
         inserted = iter(diff.inserted_ids)
         for piece in diff.pieces:
             old, new = [], []
-            for b, _, eq, deleted, ins in runs(piece.segments):
+            for b, _, eq, deleted, ins in blocks(piece.segments):
                 old.extend(b_ids[b : b + eq + deleted])
                 new.extend(b_ids[b : b + eq])
                 new.extend(next(inserted) for _ in range(ins))
@@ -94,7 +94,7 @@ def regions(data: dict, text: int) -> dict[str, tuple[int, int, str | None]]:
 
 
 def snapshot(data: dict, file: str) -> dict:
-    index = 0 if file == data["input"] else next(p["after"] for p in data["passes"] if p["file"] == file)
+    index = 0 if file == data["input"]["file"] else next(p["after"] for p in data["passes"] if p["file"] == file)
     return data["texts"][index]
 
 
@@ -135,10 +135,10 @@ def test_error_in_one_body_marks_only_that_function(case, line):
     assert found["Odd.scale"][2] is None and found["Odd.main"][2] is None
     first = data["passes"][0]
     # The broken function still diffs; its neighbours diff exactly as if nothing were wrong.
-    assert set(first["regions"]) == {"Odd.add_one", "Odd.scale"}
-    assert first["regions"]["Odd.scale"] == [1, 1]
+    assert set(first["byRegion"]) == {"Odd.add_one", "Odd.scale"}
+    assert first["byRegion"]["Odd.scale"] == [1, 1]
     second = data["passes"][1]
-    assert set(second["regions"]) == {"Odd.add_one"}  # scale and main did not change in pass 02
+    assert set(second["byRegion"]) == {"Odd.add_one"}  # scale and main did not change in pass 02
 
 
 def test_neighbours_of_a_broken_function_diff_as_if_nothing_were_wrong():
@@ -160,7 +160,7 @@ def test_a_crash_mid_print_stays_local(case, error_line):
     assert found["Odd.add_one"] == CLEAN["Odd.add_one"] and found["Odd.scale"] == CLEAN["Odd.scale"]
     assert found["Odd.main"][:2] == (18, 21 if case == "truncated_last_function" else 20)
     assert found["Odd.main"][2] == (f"syntax error at line {error_line}" if error_line else None)
-    assert set(data["passes"][0]["regions"]) == {"Odd.main"}
+    assert set(data["passes"][0]["byRegion"]) == {"Odd.main"}
 
 
 # ---- broken boundaries: detected, not trusted ------------------------------------------------------
@@ -184,7 +184,7 @@ def test_broken_boundaries_make_the_snapshot_untrusted_and_the_selector_comes_ba
     # Whole-file diffs only: one piece owned by no function.
     assert [piece["key"] for piece in first["pieces"]] == [None]
     assert [piece["key"] for piece in second["pieces"]] == [None]
-    assert first["regions"] == {} and second["regions"] == {}
+    assert first["byRegion"] == {} and second["byRegion"] == {}
     # The next snapshot parses again: the pass after it has the function view back.
     clean = snapshot(data, "02_after_Simplify.py")
     assert "untrusted" not in clean and regions(data, data["passes"][1]["after"]) == CLEAN
@@ -197,10 +197,10 @@ def test_broken_boundaries_make_the_snapshot_untrusted_and_the_selector_comes_ba
 def test_empty_and_blank_snapshots(case, lines):
     data = fixture(case)
     crash, after = data["passes"]
-    assert crash["del"] == 22 and crash["ins"] == lines
+    assert crash["deleted"] == 22 and crash["inserted"] == lines
     assert data["texts"][crash["after"]]["regions"] == [] and "untrusted" not in data["texts"][crash["after"]]
-    assert after["ins"] == 22 and after["del"] == lines
-    assert set(after["regions"]) == {"Odd.add_one", "Odd.scale", "Odd.main"}  # all added
+    assert after["inserted"] == 22 and after["deleted"] == lines
+    assert set(after["byRegion"]) == {"Odd.add_one", "Odd.scale", "Odd.main"}  # all added
 
 
 @pytest.mark.parametrize(
@@ -219,7 +219,7 @@ def test_newline_styles_keep_the_structure(case, endings):
     assert {k: text[k] for k in endings} == endings
     assert "untrusted" not in text
     assert list(regions(data, data["passes"][0]["after"])) == ["Odd.add_one", "Odd.scale", "Odd.main"]
-    assert data["passes"][0]["regions"] == {"Odd.scale": [1, 1]}
+    assert data["passes"][0]["byRegion"] == {"Odd.scale": [1, 1]}
     assert "\ufeff" not in "".join(data["lines"])
 
 
@@ -227,7 +227,7 @@ def test_mixed_newlines_are_kept_line_by_line():
     data = fixture("mixed_newlines")
     text = data["texts"][data["passes"][0]["after"]]
     assert text["eols"][:4] == ["\n", "\r\n", "\r", "\n"]
-    assert data["passes"][0]["regions"] == {"Odd.scale": [1, 1]}
+    assert data["passes"][0]["byRegion"] == {"Odd.scale": [1, 1]}
 
 
 def test_control_characters_are_kept_and_do_not_break_the_parse():
@@ -238,33 +238,33 @@ def test_control_characters_are_kept_and_do_not_break_the_parse():
     line = next(line for line in data["lines"] if "nul" in line)
     for char in "\x00\x01\x1b\x7f\x0c\x0b":
         assert char in line  # kept, for the viewer to show visibly
-    assert data["passes"][0]["regions"] == {"Odd.scale": [1, 1]}
+    assert data["passes"][0]["byRegion"] == {"Odd.scale": [1, 1]}
 
 
 def test_a_function_defined_twice_gets_a_numbered_key():
     data = fixture("function_defined_twice")
     found = regions(data, data["passes"][0]["after"])
     assert list(found) == ["Odd.add_one", "Odd.scale", "Odd.scale#2", "Odd.main"]
-    assert data["passes"][0]["regions"] == {"Odd.scale#2": [5, 0]}
+    assert data["passes"][0]["byRegion"] == {"Odd.scale#2": [5, 0]}
 
 
 def test_methods_of_the_same_name_in_two_classes_are_told_apart():
     data = fixture("same_method_in_two_classes")
     assert list(regions(data, 0)) == ["First.main", "Second.main"]
-    assert data["passes"][0]["regions"] == {"First.main": [1, 1], "Second.main": [1, 1]}
+    assert data["passes"][0]["byRegion"] == {"First.main": [1, 1], "Second.main": [1, 1]}
 
 
 def test_unicode_identifiers():
     data = fixture("unicode_identifiers")
     assert list(regions(data, 0)) == ["Ünï.größe", "Ünï.缩放", "Ünï.𝔣"]
-    assert data["passes"][0]["regions"] == {"Ünï.缩放": [1, 1]}
+    assert data["passes"][0]["byRegion"] == {"Ünï.缩放": [1, 1]}
 
 
 def test_line_separators_inside_strings_do_not_split_lines():
     data = fixture("line_separators_in_strings")
     line = next(line for line in data["lines"] if "note" in line)
     assert line == '        note = "a\u2028b\u2029c\x85d"'
-    assert data["passes"][0]["regions"] == {"Odd.scale": [2, 1]}
+    assert data["passes"][0]["byRegion"] == {"Odd.scale": [2, 1]}
     html = render.render(report_of(load_dump(ODD / "line_separators_in_strings" / "passes_dump")))
     assert "\u2028" not in html and "\u2029" not in html
 
@@ -280,9 +280,9 @@ def test_large_odd_files_render(name, tmp_path):
     assert "untrusted" not in after
     if name == "many_functions":
         assert len(after["regions"]) == 10_000
-        assert data["passes"][0]["regions"] == {"Many.f5000": [1, 1]}
+        assert data["passes"][0]["byRegion"] == {"Many.f5000": [1, 1]}
     else:
-        assert data["passes"][0]["regions"] == {"Odd.scale": [1 + (401 + 1 if name == "deep_nesting" else 1), 1]}
+        assert data["passes"][0]["byRegion"] == {"Odd.scale": [1 + (401 + 1 if name == "deep_nesting" else 1), 1]}
     check_exact(files["00_frontend.py"], files["01_after_Simplify.py"])
 
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from modeltools import build, runs, text_ids
+from modeltools import blocks, build, text_ids
 from pypto_ir_trace import builder, model
 from pypto_ir_trace.dump import Dump, Snapshot, split_lines
 from pypto_ir_trace.formats import load
@@ -31,7 +31,7 @@ def changed_lines(entry: dict) -> tuple[dict[int, str | None], dict[int, str | N
     """Each deleted before line and inserted after line of a pass, with the key of its piece."""
     deleted, inserted = {}, {}
     for piece in entry.get("pieces", []):
-        for b, a, eq, dels, ins in runs(piece["segments"]):
+        for b, a, eq, dels, ins in blocks(piece["segments"]):
             deleted.update((i, piece["key"]) for i in range(b + eq, b + eq + dels))
             inserted.update((j, piece["key"]) for j in range(a + eq, a + eq + ins))
     return deleted, inserted

@@ -41,10 +41,10 @@ def test_llama_pair_diverges_first_after_allocate_memory_addr(tmp_path):
     only_this = [r["this"] for r in rows if r["baseline"] is None]
     assert [ours["passes"][p]["name"] for p in only_this] == ["AllocateMemoryAddr"]
     assert all(r["this"] is not None for r in rows)  # no pass runs in the baseline only
-    first = rows[runs["first"]]
+    first = rows[runs["firstDivergent"]]
     assert ours["passes"][first["this"]]["file"] == "34_after_AllocateMemoryAddr.py"
-    assert runs["input"]["same"] and runs["reconverged"] == []
-    assert not any("renamed" in row for row in [runs["input"], *rows])  # PyPTO has no value names
+    assert runs["inputs"]["identical"] and runs["reconverged"] == []
+    assert not any("renamed" in row for row in [runs["inputs"], *rows])  # PyPTO has no value names
 
 
 def test_each_row_says_whether_the_snapshots_are_byte_identical_and_how_much_differs(tmp_path):
@@ -55,13 +55,13 @@ def test_each_row_says_whether_the_snapshots_are_byte_identical_and_how_much_dif
         at_ours = row["this"] + 1 if row["this"] is not None else at_ours
         at_theirs = row["baseline"] + 1 if row["baseline"] is not None else at_theirs
         new, old = ours_files[at_ours].read_bytes(), theirs_files[at_theirs].read_bytes()
-        assert row["same"] == (new == old), (ours_files[at_ours].name, theirs_files[at_theirs].name)
+        assert row["identical"] == (new == old), (ours_files[at_ours].name, theirs_files[at_theirs].name)
         old_lines, new_lines = old.decode().splitlines(), new.decode().splitlines()
-        assert row["ins"] - row["del"] == len(new_lines) - len(old_lines)
+        assert row["inserted"] - row["deleted"] == len(new_lines) - len(old_lines)
         # These runs differ in replaced lines only: an independent line diff counts the same lines.
         opcodes = difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False).get_opcodes()
-        assert row["ins"] == sum(j2 - j1 for tag, _, _, j1, j2 in opcodes if tag != "equal")
-        assert row["del"] == sum(i2 - i1 for tag, i1, i2, _, _ in opcodes if tag != "equal")
+        assert row["inserted"] == sum(j2 - j1 for tag, _, _, j1, j2 in opcodes if tag != "equal")
+        assert row["deleted"] == sum(i2 - i1 for tag, i1, i2, _, _ in opcodes if tag != "equal")
 
 
 def test_an_inserted_pass_a_changed_pass_and_reconvergence(tmp_path):
@@ -86,19 +86,19 @@ def test_an_inserted_pass_a_changed_pass_and_reconvergence(tmp_path):
         },
     )
     runs = two_runs(this, baseline, tmp_path)["runs"]
-    rows = [(r["this"], r["baseline"], r["same"], r["ins"], r["del"]) for r in runs["rows"]]
+    rows = [(r["this"], r["baseline"], r["identical"], r["inserted"], r["deleted"]) for r in runs["rows"]]
     assert rows == [(0, 0, True, 0, 0), (1, None, False, 1, 1), (2, 1, False, 1, 1), (3, 2, True, 0, 0)]
-    assert (runs["first"], runs["reconverged"]) == (1, [3])
+    assert (runs["firstDivergent"], runs["reconverged"]) == (1, [3])
 
 
 def test_identical_runs_and_differing_inputs(tmp_path):
     runs = two_runs(DSA, DSA, tmp_path)["runs"]
-    assert runs["first"] is None and all(r["same"] for r in runs["rows"]) and runs["input"]["same"]
+    assert runs["firstDivergent"] is None and all(r["identical"] for r in runs["rows"]) and runs["inputs"]["identical"]
     this = write_dump(tmp_path / "new", {"00_frontend.py": PROGRAM + "# x\n", "01_after_A.py": PROGRAM})
     baseline = write_dump(tmp_path / "old", {"00_frontend.py": PROGRAM, "01_after_A.py": PROGRAM})
     runs = two_runs(this, baseline, tmp_path)["runs"]
-    assert runs["input"] == {"this": None, "baseline": None, "same": False, "ins": 1, "del": 0}
-    assert runs["first"] is None and runs["reconverged"] == [0]
+    assert runs["inputs"] == {"this": None, "baseline": None, "identical": False, "inserted": 1, "deleted": 0}
+    assert runs["firstDivergent"] is None and runs["reconverged"] == [0]
 
 
 def test_a_single_run_has_no_runs_section(tmp_path):
@@ -188,7 +188,7 @@ def test_across_runs_renamed_pairs_differ_by_value_names_only(tmp_path):
     assert all(pipeline.get("renumbering") for pipeline in data["pipelines"])
     seen = 0
     for row, theirs, ours in row_snapshots(data):
-        assert not row["same"]
+        assert not row["identical"]
         pairs = row["renamed"]
         assert [a for _, a in pairs] == sorted(a for _, a in pairs)
         assert len({b for b, _ in pairs}) == len(pairs) == len({a for _, a in pairs})
@@ -198,14 +198,14 @@ def test_across_runs_renamed_pairs_differ_by_value_names_only(tmp_path):
                 ours[a],
             )
         inserted = sum(line.strip() == INSERTED_OP for line in ours)
-        assert inserted > 0 and (row["ins"] - len(pairs), row["del"] - len(pairs)) == (inserted, 0)
+        assert inserted > 0 and (row["inserted"] - len(pairs), row["deleted"] - len(pairs)) == (inserted, 0)
         seen += len(pairs)
     assert seen > 500
 
 
 def test_across_runs_of_identical_mlir_have_no_renamed_pairs(tmp_path):
     runs = two_runs(MLIR_STREAM, MLIR_STREAM, tmp_path)["runs"]
-    assert all(row["same"] and "renamed" not in row for row in [runs["input"], *runs["rows"]])
+    assert all(row["identical"] and "renamed" not in row for row in [runs["inputs"], *runs["rows"]])
 
 
 def test_two_runs_report_is_deterministic_and_refuses_dump_files(tmp_path, capsys):
@@ -352,12 +352,12 @@ def test_model_round_trip_of_runs():
     assert json.loads(json.dumps(model.to_json(report)["runs"])) == {  # as the page reads it
         "this": 0,
         "baseline": 1,
-        "input": {"this": None, "baseline": None, "same": True, "ins": 0, "del": 0},
+        "inputs": {"this": None, "baseline": None, "identical": True, "inserted": 0, "deleted": 0},
         "rows": [
-            {"this": 1, "baseline": None, "same": False, "ins": 2, "del": 3},
-            {"this": 2, "baseline": 1, "same": False, "ins": 4, "del": 2, "renamed": [[0, 1], [1, 2]]},
+            {"this": 1, "baseline": None, "identical": False, "inserted": 2, "deleted": 3},
+            {"this": 2, "baseline": 1, "identical": False, "inserted": 4, "deleted": 2, "renamed": [[0, 1], [1, 2]]},
         ],
-        "first": 0,
+        "firstDivergent": 0,
         "reconverged": [],
     }
     assert programs.DEFAULT_DIRECTORY and "runs" not in model.to_json(model.Report("t", "g", 3, {}, (), (), (), (), ()))
@@ -436,7 +436,7 @@ def test_programs_named_like_the_index_get_reports_of_their_own(tmp_path):
     assert rows["index_"]["status"] == "differs" and rows["index"]["status"] == "identical"
     for name, row in rows.items():
         data = render.decode_data((out / row["href"]).read_text(encoding="utf-8"))
-        assert (data["runs"]["first"] is None) == (name == "index")
+        assert (data["runs"]["firstDivergent"] is None) == (name == "index")
 
 
 def test_roots_of_mlir_trees(tmp_path):
@@ -458,7 +458,7 @@ def test_roots_of_mlir_trees(tmp_path):
         "two_runs": "this run only",
     }
     data = render.decode_data((out / rows["failing"]["href"]).read_text(encoding="utf-8"))
-    assert data["pipelines"][0]["format"] == "mlir-tree" and data["runs"]["first"] is not None
+    assert data["pipelines"][0]["format"] == "mlir-tree" and data["runs"]["firstDivergent"] is not None
     tree = mlir / "multi_func" / "tree_dir"  # one tree is still one dump, not a root of its op folders
     assert not programs.is_root(tree) and not programs.is_root(tree / sorted(p.name for p in tree.iterdir())[0])
 

@@ -17,7 +17,7 @@ from .chunked import PieceReader
 from .dump import Dump, Snapshot, split_lines
 from .formats import format_of
 from .incremental import IncrementalParser
-from .model import Anchor, Diff, Newlines, Pass, Piece, Pipeline, Report, Text
+from .model import Anchor, Diff, Input, Newlines, Pass, Piece, Pipeline, Report, Text
 from .structure import Structure
 
 Progress = Callable[[int, int], None]  # (snapshots done, snapshots in all)
@@ -42,7 +42,7 @@ class _Lines:
         table, texts = self.ids, self.texts
         ids: list = list(map(table.get, lines))  # None until interned below
         new_rows: list[tuple[int, int]] = []
-        first = stop = -1  # the run of new rows being gathered
+        first = stop = -1  # the stretch of new rows being gathered
         for row in [row for row, line_id in enumerate(ids) if line_id is None]:
             line = lines[row]
             count = len(table)
@@ -242,9 +242,7 @@ def _pipeline(
             name=name,
             format=dump.format,
             title=dump.title,
-            input_file=dump.input_file,
-            input_label=dump.snapshots[0].label,
-            input_name=record.input_name,
+            input=Input(dump.input_file, dump.snapshots[0].label, record.input_name),
             level=level,
             level_title=known.title(level) if known and level else "",
             advice=known.advice(level) if known and level else "",
@@ -396,7 +394,7 @@ def _newlines(endings: list[str]) -> Newlines:
     eol = endings[0]
     if eol and all(e == eol for e in endings[:-1]) and endings[-1] in (eol, ""):
         return Newlines(eol, endings[-1] == eol)
-    return Newlines(each=tuple(endings))
+    return Newlines(eols=tuple(endings))
 
 
 def _diff(found: compare.PassDiff) -> Diff:

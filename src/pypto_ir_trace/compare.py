@@ -18,11 +18,11 @@ equal(key, b_start, a_start, b_len); changed, change(key, b_start, b_len, a_star
 - Otherwise the token sequences are diffed. A region's token equals a token of the other side exactly
   when that is a region with the same key (Python: ("region", key), JS: "region:" + key; line ids are
   ints). For each block, in order:
-  equal: over its after tokens in order, each maximal run of outside lines is one equal(None, its first
-  before line, its first after line, run length) and each region token is expand(key);
-  changed: over its before tokens in order, each maximal run of outside lines is one
-  change(None, b, run, 0, 0) and each region token whose key the after side lacks is expand(key);
-  then over its after tokens in order, each run of outside lines is one change(None, 0, 0, a, run) and
+  equal: over its after tokens in order, each maximal stretch of outside lines is one equal(None, its first
+  before line, its first after line, stretch length) and each region token is expand(key);
+  changed: over its before tokens in order, each maximal stretch of outside lines is one
+  change(None, b, stretch, 0, 0) and each region token whose key the after side lacks is expand(key);
+  then over its after tokens in order, each stretch of outside lines is one change(None, 0, 0, a, stretch) and
   each region token is expand(key).
   expand(key): a region only after is change(key, 0, 0, start, length); only before,
   change(key, start, length, 0, 0); on both sides, the blocks of the line diff of the two regions' lines,
@@ -33,8 +33,8 @@ if its key is the call's, else appends a new piece (key, no segments). The curso
 start at (0, 0). The piece's last segment is extended when there is one and each side the call
 advances (equal: both; change: before when d > 0, after when i > 0) starts at its cursor; otherwise a
 new segment [b', a'] is appended, b' being b if the call advances the before side else next_b (a' alike),
-and the cursors become (b', a'). Then equal appends the run (n, 0, 0); change adds d and i to the
-segment's last run when it has a run and either that run inserts nothing or the call deletes nothing,
+and the cursors become (b', a'). Then equal appends the block (n, 0, 0); change adds d and i to the
+segment's last block when it has a block and either that block inserts nothing or the call deletes nothing,
 else appends (0, d, i). The cursors advance past what the call covered; a change adds i and d to its
 piece's counts and appends after[a:a+i] to the inserted ids. The totals are the sums over the pieces; a
 region's (inserted, deleted) are its piece's, listed when not both zero.
@@ -53,7 +53,7 @@ from .structure import Region, Structure
 @dataclass
 class Piece:
     key: str | None  # the region this piece shows, None for lines outside every region
-    # Segments of [before_start, after_start, eq, del, ins, eq, del, ins, ...]: runs of `eq` equal lines,
+    # Segments of [before_start, after_start, eq, del, ins, eq, del, ins, ...]: blocks of `eq` equal lines,
     # then `del` deleted before lines, then `ins` inserted after lines, contiguous on each side.
     segments: list[list[int]] = field(default_factory=list)
     inserted: int = 0
@@ -70,7 +70,7 @@ class PassDiff:
 
 
 class _Builder:
-    """Collects runs into pieces (one per owner, in order) made of contiguous segments."""
+    """Collects blocks into pieces (one per owner, in order) made of contiguous segments."""
 
     def __init__(self, after: list[int]):
         self.after = after
@@ -79,7 +79,7 @@ class _Builder:
         self._next_b = self._next_a = 0  # both cursors at line 0: a first change on one side joins the other
 
     def _segment(self, key: str | None, b: int | None, a: int | None) -> list[int]:
-        """The segment to extend; None for a side the run does not advance."""
+        """The segment to extend; None for a side the call does not advance."""
         if not self.pieces or self.pieces[-1].key != key:
             self.pieces.append(Piece(key))
         piece = self.pieces[-1]
@@ -99,7 +99,7 @@ class _Builder:
         if not deleted and not inserted:
             return
         segment = self._segment(key, b if deleted else None, a if inserted else None)
-        if len(segment) > 2 and (segment[-1] == 0 or not deleted):  # extends the previous change run
+        if len(segment) > 2 and (segment[-1] == 0 or not deleted):  # extends the previous block's change
             segment[-2] += deleted
             segment[-1] += inserted
         else:
@@ -178,8 +178,8 @@ def _tokens(lines: list[int], regions: tuple[Region, ...]) -> tuple[list[int | t
     return tokens, starts
 
 
-def _runs(tokens: list[int | tuple[str, str]], lo: int, hi: int):
-    """Split tokens[lo:hi] into (None, start, stop) runs of outside lines and (key, t, t + 1) regions."""
+def _stretches(tokens: list[int | tuple[str, str]], lo: int, hi: int):
+    """Split tokens[lo:hi] into (None, start, stop) stretches of outside lines and (key, t, t + 1) regions."""
     run_start = lo
     for t in range(lo, hi):
         token = tokens[t]
@@ -211,18 +211,18 @@ def _diff_by_region(builder: _Builder, before, before_regions, after, after_regi
     for block in blocks(b_tokens, a_tokens):
         shift = block.b_start - block.a_start  # before token index - after token index, in equal blocks
         if block.equal:
-            for key, lo, hi in _runs(a_tokens, block.a_start, block.a_start + block.a_len):
+            for key, lo, hi in _stretches(a_tokens, block.a_start, block.a_start + block.a_len):
                 if key is None:
                     builder.equal(None, b_starts[lo + shift], a_starts[lo], hi - lo)
                 else:
                     expand(key)
             continue
-        for key, lo, hi in _runs(b_tokens, block.b_start, block.b_start + block.b_len):
+        for key, lo, hi in _stretches(b_tokens, block.b_start, block.b_start + block.b_len):
             if key is None:
                 builder.change(None, b_starts[lo], hi - lo, 0, 0)
             elif key not in a_by_key:
                 expand(key)
-        for key, lo, hi in _runs(a_tokens, block.a_start, block.a_start + block.a_len):
+        for key, lo, hi in _stretches(a_tokens, block.a_start, block.a_start + block.a_len):
             if key is None:
                 builder.change(None, 0, 0, a_starts[lo], hi - lo)
             else:

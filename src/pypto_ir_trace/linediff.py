@@ -5,7 +5,7 @@ them the other way round: its a is this b).
 
 Result. `diff(b, a, limits)` returns blocks (equal, b_start, b_len, a_start, a_len) covering b and a in
 order: the canonical encoding of a set of matched pairs (i, j), b[i] == a[j], increasing on both sides.
-An equal block is a run of matched pairs with consecutive i and j; a changed block holds what lies
+An equal block is a stretch of matched pairs with consecutive i and j; a changed block holds what lies
 between two equal blocks; adjacent blocks of one kind are merged and empty ones dropped, so equal and
 changed blocks alternate. Items compare with `==` (JS: `===`): callers pass ints or strings.
 
@@ -62,7 +62,7 @@ def diff(b: Sequence[Hashable], a: Sequence[Hashable], limits: Mapping[str, int]
     """Blocks covering both sequences in order; equal and changed blocks alternate."""
     max_cost = limits["myers_max_cost"]
     blocks: list[Block] = []
-    pending = [(0, len(b), 0, len(a))]  # a stack: gaps, and anchor runs as (-1 - b_start, length, a_start, 0)
+    pending = [(0, len(b), 0, len(a))]  # a stack: gaps, and anchor stretches as (-1 - b_start, length, a_start, 0)
     while pending:
         b_lo, b_hi, a_lo, a_hi = pending.pop()
         if b_lo < 0:
@@ -87,7 +87,7 @@ def diff(b: Sequence[Hashable], a: Sequence[Hashable], limits: Mapping[str, int]
         pending.append((-1 - tail.b_start, tail.b_len, tail.a_start, 0))
         gaps = []
         b_at, a_at = b_mid[0], a_mid[0]
-        for i, j, n in _runs(anchors):
+        for i, j, n in _stretches(anchors):
             if i > b_at or j > a_at:
                 gaps.append((b_at, i, a_at, j))
             gaps.append((-1 - i, n, j, 0))
@@ -123,8 +123,8 @@ def _common_suffix(b, a, b_lo, b_hi, a_lo, a_hi) -> int:
     return n
 
 
-def _runs(anchors: list[tuple[int, int]]):
-    """Consecutive anchors (i, j), (i + 1, j + 1), ... as one (i, j, length) run."""
+def _stretches(anchors: list[tuple[int, int]]):
+    """Consecutive anchors (i, j), (i + 1, j + 1), ... as one (i, j, length) stretch."""
     start = 0
     for k in range(1, len(anchors) + 1):
         if k == len(anchors) or anchors[k] != (anchors[k - 1][0] + 1, anchors[k - 1][1] + 1):
@@ -133,7 +133,7 @@ def _runs(anchors: list[tuple[int, int]]):
 
 
 def _unique_anchors(b, a, b_lo, b_hi, a_lo, a_hi) -> list[tuple[int, int]]:
-    """Pairs (i, j) of items unique on both sides, longest run increasing in both (patience)."""
+    """Pairs (i, j) of items unique on both sides, longest chain increasing in both (patience)."""
     count: dict[Hashable, int] = {}
     where_b: dict[Hashable, int] = {}
     for i in range(b_lo, b_hi):

@@ -4,6 +4,10 @@ It follows the information, not the printed size: each distinct line is stored o
 its highlight spans in a table of distinct span lists; each distinct snapshot text once, as the diff of
 the pass that first produced it; and a no-op pass stores nothing but its counts. `to_json` is the only
 serialisation.
+
+The JSON is the page's data, so its keys follow JavaScript's convention: each key is the camelCase of the
+field it carries here (`input_label` -> `inputLabel`), with no other renaming; a test holds every key of the
+golden models to a field of these records.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ from dataclasses import dataclass
 
 from .structure import Region
 
-SCHEMA = 4
+SCHEMA = 5
 
 
 @dataclass(frozen=True)
@@ -21,7 +25,7 @@ class Newlines:
 
     eol: str = "\n"
     final: bool = True
-    each: tuple[str, ...] | None = None  # set when the endings are mixed
+    eols: tuple[str, ...] | None = None  # each line's own ending, set when the endings are mixed
 
 
 @dataclass(frozen=True)
@@ -39,8 +43,8 @@ class Text:
 class Piece:
     """One region's share of a pass's diff (key None: lines outside every region), in after-file order.
 
-    segments: [before_start, after_start, eq, del, ins, eq, del, ins, ...]: runs of `eq` equal lines,
-    then `del` deleted before lines, then `ins` inserted after lines, contiguous on each side.
+    segments: [before_start, after_start, equal, deleted, inserted, equal, deleted, inserted, ...]: blocks
+    of `equal` equal lines, then `deleted` before lines, then `inserted` after lines, contiguous on each side.
     """
 
     key: str | None
@@ -88,13 +92,20 @@ class Pass:
 
 
 @dataclass(frozen=True)
+class Input:
+    """The pipeline's input: the snapshot before its first pass."""
+
+    file: str
+    label: str  # "00" in a passes_dump; MLIR counts passes from 1, its input is "0"
+    name: str  # what the input is, beside its label (Format.input_name: "frontend", "(input not dumped)")
+
+
+@dataclass(frozen=True)
 class Pipeline:
     name: str  # "PyPTO", or a codegen unit's name
     format: str
     title: str
-    input_file: str  # the first snapshot's file
-    input_label: str  # its label ("00" in a passes_dump; MLIR counts passes from 1, its input is "0")
-    input_name: str  # what the input is, beside its label (Format.input_name: "frontend", "(input not dumped)")
+    input: Input
     texts: tuple[Text, ...]
     passes: tuple[Pass, ...]
     notes: tuple[str, ...] = ()
@@ -159,7 +170,7 @@ def to_json(report: Report) -> dict:
         "classes": list(report.classes),
         "lines": list(report.lines),
         "spans": list(report.spans),  # tuples encode as arrays: no list per entry
-        "line_spans": list(report.line_spans),
+        "lineSpans": list(report.line_spans),
         "pipelines": [_pipeline(pipeline) for pipeline in report.pipelines],
     }
     if report.runs is not None:  # absent otherwise: a single run's report is unchanged
@@ -171,9 +182,9 @@ def _runs(runs: Runs) -> dict:
     return {
         "this": runs.this,
         "baseline": runs.baseline,
-        "input": _run_row(runs.inputs),
+        "inputs": _run_row(runs.inputs),
         "rows": [_run_row(row) for row in runs.rows],
-        "first": runs.first_divergent,
+        "firstDivergent": runs.first_divergent,
         "reconverged": list(runs.reconverged),
     }
 
@@ -182,9 +193,9 @@ def _run_row(row: RunRow) -> dict:
     entry: dict[str, object] = {
         "this": row.this,
         "baseline": row.baseline,
-        "same": row.identical,
-        "ins": row.inserted,
-        "del": row.deleted,
+        "identical": row.identical,
+        "inserted": row.inserted,
+        "deleted": row.deleted,
     }
     if row.renamed:  # absent otherwise: PyPTO's runs are unchanged
         # The pairs as held (tuples encode as arrays): two 4,821-file runs have 2.5 million, 180 MB as lists.
@@ -197,9 +208,7 @@ def _pipeline(pipeline: Pipeline) -> dict:
         "name": pipeline.name,
         "format": pipeline.format,
         "title": pipeline.title,
-        "input": pipeline.input_file,
-        "inputLabel": pipeline.input_label,
-        "inputName": pipeline.input_name,
+        "input": {"file": pipeline.input.file, "label": pipeline.input.label, "name": pipeline.input.name},
     }
     if pipeline.level:
         entry["level"] = pipeline.level
@@ -218,9 +227,9 @@ def _pipeline(pipeline: Pipeline) -> dict:
 
 
 def _text(text: Text) -> dict:
-    entry: dict = {"ids": list(text.ids)} if text.ids is not None else {"pass": text.produced_by}
-    if text.newlines.each is not None:
-        entry["eols"] = list(text.newlines.each)
+    entry: dict = {"ids": list(text.ids)} if text.ids is not None else {"producedBy": text.produced_by}
+    if text.newlines.eols is not None:  # the Newlines record's fields, flattened into the text's
+        entry["eols"] = list(text.newlines.eols)
     else:
         entry["eol"], entry["final"] = text.newlines.eol, text.newlines.final
     entry["regions"] = [_region(region) for region in text.regions]
@@ -242,25 +251,25 @@ def _pass(p: Pass) -> dict:
         entry["detail"] = p.detail
     if p.failed:
         entry["failed"] = True
-    entry.update({"before": p.before, "after": p.after, "ins": p.inserted, "del": p.deleted})
+    entry.update({"before": p.before, "after": p.after, "inserted": p.inserted, "deleted": p.deleted})
     if p.before_file:
         entry["beforeFile"] = p.before_file
     if p.warnings is not None:
         entry["warnings"] = p.warnings
     if p.anchors:
-        entry["anchors"] = [{"log": a.log_line, "line": a.line, "message": a.message} for a in p.anchors]
-    if p.diff is not None:
+        entry["anchors"] = [{"logLine": a.log_line, "line": a.line, "message": a.message} for a in p.anchors]
+    if p.diff is not None:  # the Diff record's fields, flattened into the pass's
         entry["pieces"] = [
             {
                 "key": piece.key,
-                "ins": piece.inserted,
-                "del": piece.deleted,
+                "inserted": piece.inserted,
+                "deleted": piece.deleted,
                 "segments": [list(s) for s in piece.segments],
             }
             for piece in p.diff.pieces
         ]
-        entry["inserted"] = list(p.diff.inserted_ids)
-        entry["regions"] = {key: [ins, dels] for key, ins, dels in p.diff.by_region}
+        entry["insertedIds"] = list(p.diff.inserted_ids)
+        entry["byRegion"] = {key: [inserted, deleted] for key, inserted, deleted in p.diff.by_region}
     if p.renamed:
         entry["renamed"] = [list(pair) for pair in p.renamed]
     return entry

@@ -30,7 +30,7 @@ def section(
     memo: compare.Memo = {}  # consecutive rows differ by a pass or two: most pairs of functions were diffed
 
     def row(in_ours: int | None, in_theirs: int | None, at_ours: int, at_theirs: int) -> RunRow:
-        if (at_ours, at_theirs) not in counted:  # runs of no-op passes share one pair of snapshots
+        if (at_ours, at_theirs) not in counted:  # consecutive no-op passes share one pair of snapshots
             new, old = ours_texts[at_ours], theirs_texts[at_theirs]
             if new.digest == old.digest:
                 counted[at_ours, at_theirs] = RunRow(None, None, True, 0, 0)

@@ -18,8 +18,8 @@ CHECK = """([data, pairs]) => {
     const result = pipeline.compare(tb, ta);
     const rebuilt = result.pieces ? Array.from(IRTraceModel.applyPass(pipeline.ids(tb), result)) : Array.from(pipeline.ids(tb));
     const exact = rebuilt.length === pipeline.ids(ta).length && rebuilt.every((id, i) => id === pipeline.ids(ta)[i]);
-    const regions = Object.fromEntries(Array.from(result.regions, ([key, counts]) => [key, [counts.ins, counts.del]]));
-    return [exact, result.ins, result.del, regions];
+    const regions = Object.fromEntries(Array.from(result.byRegion, ([key, counts]) => [key, [counts.inserted, counts.deleted]]));
+    return [exact, result.inserted, result.deleted, regions];
   });
 }"""
 

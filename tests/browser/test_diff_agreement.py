@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from diffcases import REAL_NAMES, check_passes, real_pair_cases, text_of
-from modeltools import runs, text_ids
+from modeltools import blocks, text_ids
 from pypto_ir_trace import linediff, render
 
 pytestmark = pytest.mark.browser
@@ -42,14 +42,14 @@ def in_page(page):
 @pytest.mark.parametrize("name", REAL_NAMES)
 def test_real_snapshot_pairs_agree(page, name):
     results = check_passes(in_page(page), real_pair_cases(name))
-    assert any(result["ins"] or result["del"] for result in results)
+    assert any(result["inserted"] or result["deleted"] for result in results)
 
 
 # ---- issue 9: the whole comparison, through the model's compare ----------------------------------------------------
 
 
-def test_a_changed_first_line_is_one_replaced_run_in_the_page(page):
-    """old/a -> new/a: one run deleting one line and inserting one at line 0, as on any other line."""
+def test_a_changed_first_line_is_one_replaced_block_in_the_page(page):
+    """old/a -> new/a: one block deleting one line and inserting one at line 0, as on any other line."""
     for b_ids, a_ids, line in [([1, 2], [3, 2], 0), ([2, 1], [2, 3], 1), ([1], [3], 0)]:
         for untrusted in (False, True):
             b_text, a_text = text_of([], untrusted)[1], text_of([], False)[1]
@@ -58,7 +58,7 @@ def test_a_changed_first_line_is_one_replaced_run_in_the_page(page):
             changed = [
                 (b + eq, a + eq, d, i)
                 for piece in got["pieces"]
-                for b, a, eq, d, i in runs(piece["segments"])
+                for b, a, eq, d, i in blocks(piece["segments"])
                 if d or i
             ]
             assert changed == [(line, line, 1, 1)]
@@ -69,9 +69,10 @@ COMPARE_TEXTS = """([data, pairs]) => {
   return pairs.map(([tb, ta]) => {
     const result = pipeline.compare(tb, ta);
     const rebuilt = Array.from(IRTraceModel.applyPass(pipeline.ids(tb), result));
-    const pieces = result.pieces.map(piece => ({ key: piece.key, runs: piece.runs }));
-    return [{ before: result.before, after: result.after, ins: result.ins, del: result.del, inserted: Array.from(result.inserted),
-              regions: Object.fromEntries(result.regions), pieces }, rebuilt, Array.from(pipeline.ids(ta))];
+    const pieces = result.pieces.map(piece => ({ key: piece.key, blocks: piece.blocks }));
+    return [{ before: result.before, after: result.after, inserted: result.inserted, deleted: result.deleted,
+              insertedIds: Array.from(result.insertedIds), byRegion: Object.fromEntries(result.byRegion), pieces },
+            rebuilt, Array.from(pipeline.ids(ta))];
   });
 }"""
 
@@ -82,7 +83,7 @@ def test_an_identical_text_compares_to_no_change(page, report):
     data = {**raw, **raw["pipelines"][0]}
     last = len(data["texts"]) - 1
     copy = dict(data["texts"][last], ids=text_ids(data, last))
-    copy.pop("pass", None)
+    copy.pop("producedBy", None)
     data["texts"].append(copy)  # a second index whose text equals the last one's (data["texts"] is the pipeline's)
     untrusted = dict(copy, untrusted="test")
     data["texts"].append(untrusted)
@@ -90,10 +91,15 @@ def test_an_identical_text_compares_to_no_change(page, report):
     pairs = [[0, 0], [last, last], [last, copy_at], [copy_at, last], [untrusted_at, last], [untrusted_at, untrusted_at]]
     for (tb, ta), (result, rebuilt, target) in zip(pairs, page.evaluate(COMPARE_TEXTS, [raw, pairs]), strict=True):
         assert (result["before"], result["after"]) == (tb, ta)
-        assert (result["ins"], result["del"], result["regions"], result["inserted"]) == (0, 0, {}, []), (tb, ta)
+        assert (result["inserted"], result["deleted"], result["byRegion"], result["insertedIds"]) == (0, 0, {}, []), (
+            tb,
+            ta,
+        )
         assert rebuilt == target
         assert result["pieces"], (tb, ta)
-        assert all(not run["del"] and not run["ins"] for piece in result["pieces"] for run in piece["runs"])
+        assert all(
+            not block["deleted"] and not block["inserted"] for piece in result["pieces"] for block in piece["blocks"]
+        )
         if "untrusted" not in data["texts"][tb]:  # every function has its own all-equal piece
             keys = [piece["key"] for piece in result["pieces"] if piece["key"] is not None]
             assert keys == [region["key"] for region in data["texts"][ta]["regions"]]

@@ -154,7 +154,7 @@ def test_code_panes_scroll_by_keyboard(open_report):
 
 def test_shift_j_and_k_step_through_the_passes_that_change_the_function(open_report, report):
     page = open_report(FLASH).page
-    changing = [p["label"] for p in passes_of(report, FLASH) if AIV in (p.get("regions") or {})]
+    changing = [p["label"] for p in passes_of(report, FLASH) if AIV in (p.get("byRegion") or {})]
     assert len(changing) >= 4
     page.keyboard.press("J")
     assert "Pick a function first" in status(page).inner_text()

@@ -55,16 +55,16 @@ ROWS = """([pieces, key, span]) => {
 }"""
 
 
-def piece(key, runs):
+def piece(key, blocks):
     return {
         "key": key,
-        "ins": sum(r[4] for r in runs),
-        "del": sum(r[3] for r in runs),
-        "runs": [dict(zip(("b", "a", "eq", "del", "ins"), r)) for r in runs],
+        "inserted": sum(r[4] for r in blocks),
+        "deleted": sum(r[3] for r in blocks),
+        "blocks": [dict(zip(("b", "a", "equal", "deleted", "inserted"), r)) for r in blocks],
     }
 
 
-def test_rows_follow_the_runs_and_a_function_keeps_its_own(logic):
+def test_rows_follow_the_blocks_and_a_function_keeps_its_own(logic):
     pieces = [piece(None, [(0, 0, 2, 1, 0)]), piece("f", [(3, 2, 1, 1, 2)]), piece(None, [(5, 5, 1, 0, 0)])]
     whole = logic(ROWS, [pieces, None, [0, 0]])
     assert whole == [
@@ -252,8 +252,8 @@ READ = """(data) => {
     texts: pipeline.texts.map((text, t) => ({ids: Array.from(pipeline.ids(t)), source: pipeline.source(t),
       regions: text.regions, untrusted: text.untrusted})),
     passes: pipeline.passes.map(pass => ({label: pass.label, name: pass.name, file: pass.file, changed: pass.changed,
-      before: pass.before, after: pass.after, ins: pass.ins, del: pass.del, warnings: pass.warnings,
-      anchors: pass.anchors, regions: Object.fromEntries(pass.regions), pieces: pass.pieces && pass.pieces.length})),
+      before: pass.before, after: pass.after, inserted: pass.inserted, deleted: pass.deleted, warnings: pass.warnings,
+      anchors: pass.anchors, byRegion: Object.fromEntries(pass.byRegion), pieces: pass.pieces && pass.pieces.length})),
     highlights: [0, 1, 2].map(id => report.highlights(id)),
   };
 }"""
@@ -266,7 +266,7 @@ def test_the_reader_names_every_field_of_the_json(logic, case):
     read = logic(READ, raw)
     assert (read["name"], read["input"]["file"], read["title"], read["context"]) == (
         data["pipelines"][0]["name"],
-        data["input"],
+        data["input"]["file"],
         raw["title"],
         3,
     )
@@ -280,21 +280,29 @@ def test_the_reader_names_every_field_of_the_json(logic, case):
         assert text["untrusted"] == raw.get("untrusted")
     for got, raw, path in zip(read["passes"], data["passes"], files[1:]):
         assert read["texts"][got["after"]]["source"].encode() == path.read_bytes()
-        assert (got["label"], got["name"], got["file"], got["before"], got["after"], got["ins"], got["del"]) == (
+        assert (
+            got["label"],
+            got["name"],
+            got["file"],
+            got["before"],
+            got["after"],
+            got["inserted"],
+            got["deleted"],
+        ) == (
             raw["label"],
             raw["name"],
             raw["file"],
             raw["before"],
             raw["after"],
-            raw["ins"],
-            raw["del"],
+            raw["inserted"],
+            raw["deleted"],
         )
         assert got["changed"] == (raw["before"] != raw["after"]) and got["warnings"] == raw.get("warnings", "")
         assert got["anchors"] == raw.get("anchors", [])
-        assert got["regions"] == {k: {"ins": i, "del": d} for k, (i, d) in raw.get("regions", {}).items()}
+        assert got["byRegion"] == {k: {"inserted": i, "deleted": d} for k, (i, d) in raw.get("byRegion", {}).items()}
         assert got["pieces"] == (len(raw["pieces"]) if "pieces" in raw else None)
     for id, spans in enumerate(read["highlights"]):
-        flat = data["spans"][data["line_spans"][id]]
+        flat = data["spans"][data["lineSpans"][id]]
         assert [h["name"] for h in spans] == [data["classes"][c] for c in flat[2::3]]
         assert all(0 <= h["start"] <= h["end"] <= len(data["lines"][id]) for h in spans)
 
@@ -303,10 +311,11 @@ RUNS = """(data) => {
   const runs = IRTraceModel.read(data).runs;
   const pipeline = runs.pipeline;
   return {
-    ours: runs.ours.name, theirs: runs.theirs.name, offset: runs.offset, input: runs.input, first: runs.first,
+    ours: runs.ours.name, theirs: runs.theirs.name, offset: runs.offset, inputs: runs.inputs,
+    firstDivergent: runs.firstDivergent,
     reconverged: runs.reconverged, rows: runs.rows.map(({row, at, files}) => ({row, at, files})),
     passes: pipeline.passes.map(pass => ({label: pass.label, name: pass.name, file: pass.file, changed: pass.changed,
-      before: pass.before, after: pass.after, ins: pass.ins, del: pass.del,
+      before: pass.before, after: pass.after, inserted: pass.inserted, deleted: pass.deleted,
       rebuilt: pass.pieces ? Array.from(IRTraceModel.applyPass(pipeline.ids(pass.before), pass)) : null})),
     ids: pipeline.texts.map((text, t) => Array.from(pipeline.ids(t))),
   };
@@ -321,12 +330,14 @@ def test_the_reader_gives_two_runs_as_their_aligned_rows(logic):
     read = logic(RUNS, data)
     ours, theirs = ({**data, **data["pipelines"][i]} for i in (0, 1))
     assert (read["ours"], read["theirs"], read["offset"]) == ("this run", "baseline", len(ours["texts"]))
-    assert (read["first"], read["reconverged"]) == (data["runs"]["first"], data["runs"]["reconverged"])
-    same = data["runs"]["input"]
-    assert read["input"] == {"identical": same["same"], "ins": same["ins"], "del": same["del"]}
+    assert (read["firstDivergent"], read["reconverged"]) == (
+        data["runs"]["firstDivergent"],
+        data["runs"]["reconverged"],
+    )
+    inputs = data["runs"]["inputs"]
+    assert read["inputs"] == {key: inputs[key] for key in ("identical", "inserted", "deleted")}
     assert [r["row"] for r in read["rows"]] == [
-        {"this": r["this"], "baseline": r["baseline"], "identical": r["same"], "ins": r["ins"], "del": r["del"]}
-        for r in data["runs"]["rows"]
+        {key: r[key] for key in ("this", "baseline", "identical", "inserted", "deleted")} for r in data["runs"]["rows"]
     ]
     texts = [text_ids(ours, t) for t in range(len(ours["texts"]))] + [
         text_ids(theirs, t) for t in range(len(theirs["texts"]))
@@ -337,12 +348,12 @@ def test_the_reader_gives_two_runs_as_their_aligned_rows(logic):
         there = theirs["passes"][r["baseline"]] if r["baseline"] is not None else None
         assert got["name"] == (here or there)["name"]
         assert got["label"] == (here["label"] if here else "b" + there["label"])
-        assert got["file"] == entry["files"][0] and (got["ins"], got["del"]) == (r["ins"], r["del"])
+        assert got["file"] == entry["files"][0] and (got["inserted"], got["deleted"]) == (r["inserted"], r["deleted"])
         assert got["after"] == entry["at"][0] == (here["after"] if here else got["after"])
         # identical: a no-op row on this run's text; else the baseline's text (offset) diffed against it
-        assert got["changed"] == (not r["same"])
-        assert got["before"] == (entry["at"][0] if r["same"] else read["offset"] + entry["at"][1])
-        assert got["rebuilt"] is None if r["same"] else got["rebuilt"] == texts[got["after"]]
+        assert got["changed"] == (not r["identical"])
+        assert got["before"] == (entry["at"][0] if r["identical"] else read["offset"] + entry["at"][1])
+        assert got["rebuilt"] is None if r["identical"] else got["rebuilt"] == texts[got["after"]]
     assert any(r["this"] is None for r in data["runs"]["rows"])  # the fixture has a baseline-only pass
 
 

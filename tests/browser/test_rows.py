@@ -9,7 +9,7 @@ import pytest
 pytestmark = pytest.mark.browser
 
 BUILD = """([del, ins, before, after]) => {
-  const pass = {pieces: [{key: null, ins, del, runs: [{b: 0, a: 0, eq: 0, del, ins}]}]};
+  const pass = {pieces: [{key: null, inserted: ins, deleted: del, blocks: [{b: 0, a: 0, equal: 0, deleted: del, inserted: ins}]}]};
   const rows = IRTraceRows.buildRows(pass, null, [0, 0], (side, line) => (side ? after : before)[line]);
   return Array.from(rows.b, (b, r) => [b, rows.a[r], rows.kind[r]]);
 }"""

@@ -70,7 +70,7 @@ def test_the_pages_diff_counts_what_the_model_counts(open_report, report):
         """data => {
       const pipeline = IRTraceModel.read(data).runs.pipeline;
       return pipeline.passes.map(pass => {
-        const sum = (pass.pieces || []).reduce((n, piece) => [n[0] + piece.ins, n[1] + piece.del], [0, 0]);
+        const sum = (pass.pieces || []).reduce((n, piece) => [n[0] + piece.inserted, n[1] + piece.deleted], [0, 0]);
         const rebuilt = pass.pieces ? Array.from(IRTraceModel.applyPass(pipeline.ids(pass.before), pass)) : Array.from(pipeline.ids(pass.before));
         const target = Array.from(pipeline.ids(pass.after));
         return [sum[0], sum[1], rebuilt.length === target.length && rebuilt.every((id, i) => id === target[i])];
@@ -79,7 +79,7 @@ def test_the_pages_diff_counts_what_the_model_counts(open_report, report):
         data,
     )
     rows = data["runs"]["rows"]
-    assert [(ins, dels) for ins, dels, _ in found] == [(row["ins"], row["del"]) for row in rows]
+    assert [(ins, dels) for ins, dels, _ in found] == [(row["inserted"], row["deleted"]) for row in rows]
     assert all(exact for _, _, exact in found)
 
 
@@ -468,14 +468,16 @@ def test_ignore_renumbering_in_pass_effect_uses_each_runs_own_pass(open_report, 
     ):
         n = len(entry["renamed"])
         assert n > 0
-        assert page.locator(counts).inner_text() == f"+{entry['ins'] - n} \u2212{entry['del'] - n}, {n} renamed"
+        assert (
+            page.locator(counts).inner_text() == f"+{entry['inserted'] - n} \u2212{entry['deleted'] - n}, {n} renamed"
+        )
         rows = renamed_rows(page, *panes)
         assert 0 < len(rows) <= n and names_only(rows)
     page.get_by_role("checkbox", name="Ignore renumbering").uncheck()
     assert renamed_rows(page, "Baseline pass input", "Baseline pass output") == renamed_rows(page) == []
     assert (
         page.locator("#runs-this-counts").inner_text()
-        == f"+{ours['passes'][p]['ins']} \u2212{ours['passes'][p]['del']}"
+        == f"+{ours['passes'][p]['inserted']} \u2212{ours['passes'][p]['deleted']}"
     )
 
 

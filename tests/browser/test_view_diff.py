@@ -213,12 +213,12 @@ def test_first_line_changes_get_word_marks_and_folds_work_at_the_start(open_repo
 
 def test_the_counts_beside_the_heading_follow_the_picked_function(open_report, report):
     raw = render.decode_data(report(FUNCTIONS).read_text(encoding="utf-8"))
-    entry = next(p for p in raw["pipelines"][0]["passes"] if len(p.get("regions", {})) > 1)
+    entry = next(p for p in raw["pipelines"][0]["passes"] if len(p.get("byRegion", {})) > 1)
     page = open_report(FUNCTIONS, fragment=f"#pass={entry['label']}").page
-    assert page.evaluate(VIEW)["counts"] == f"+{entry['ins']} −{entry['del']}"
+    assert page.evaluate(VIEW)["counts"] == f"+{entry['inserted']} −{entry['deleted']}"
     function = page.get_by_role("combobox", name="Function")
-    for key, (ins, deleted) in entry["regions"].items():
-        assert (ins, deleted) != (entry["ins"], entry["del"])  # else the test could not tell them apart
+    for key, (ins, deleted) in entry["byRegion"].items():
+        assert (ins, deleted) != (entry["inserted"], entry["deleted"])  # else the test could not tell them apart
         function.select_option(key)
         view = page.evaluate(VIEW)
         assert view["counts"] == f"+{ins} −{deleted}", key

@@ -560,7 +560,7 @@ def test_picking_a_function_marks_the_passes_that_change_it(open_report, report)
 
     data = render.decode_data(report(FUNCTIONS).read_text(encoding="utf-8"))["pipelines"][0]
     key = "tiny_add.kernel_add"
-    expected = [p["label"] for p in data["passes"] if key in p.get("regions", {})]
+    expected = [p["label"] for p in data["passes"] if key in p.get("byRegion", {})]
     assert expected  # the fixture has passes that change it, and passes that do not
     assert len(expected) < len(data["passes"])
     page = open_report(FUNCTIONS).page

@@ -4,17 +4,18 @@
  * module docstring is the specification both follow (tests/browser/test_diff_agreement.py holds them
  * to it), with the line diff of linediff.js and the report's limits. Texts are model.js's text objects
  * ({regions: [{key, start, end}], untrusted}); the result has the shape of a pass in the report's JSON
- * ({pieces: [{key, ins, del, segments}], inserted, ins, del, regions: {key: [ins, del]}}), which
+ * ({pieces: [{key, inserted, deleted, segments}], insertedIds, inserted, deleted, byRegion: {key: [inserted,
+ * deleted]}}), which
  * model.js reads like any pass.
  * Pure: data in, data out.
  */
 const IRTraceCompare = (() => {
-  /** Calls collected into pieces {key, ins, del, segments} of contiguous segments: a pass's JSON pieces. */
+  /** Calls collected into pieces {key, inserted, deleted, segments} of contiguous segments: a pass's JSON pieces. */
   function pieceBuilder(afterIds) {
-    const pieces = [], inserted = [];
+    const pieces = [], insertedIds = [];
     let nextB = 0, nextA = 0;  // both cursors at line 0: a first change on one side joins the other
     function segment(key, b, a) {  // b or a null: a side the call does not advance
-      if (!pieces.length || pieces[pieces.length - 1].key !== key) pieces.push({ key, ins: 0, del: 0, segments: [] });
+      if (!pieces.length || pieces[pieces.length - 1].key !== key) pieces.push({ key, inserted: 0, deleted: 0, segments: [] });
       const segments = pieces[pieces.length - 1].segments;
       if (segments.length && (b === null || b === nextB) && (a === null || a === nextA)) return segments[segments.length - 1];
       const fresh = [b === null ? nextB : b, a === null ? nextA : a];
@@ -23,7 +24,7 @@ const IRTraceCompare = (() => {
       return fresh;
     }
     return {
-      pieces, inserted,
+      pieces, insertedIds,
       equal(key, b, a, n) {
         if (!n) return;
         segment(key, b, a).push(n, 0, 0);
@@ -38,9 +39,9 @@ const IRTraceCompare = (() => {
         nextB += del;
         nextA += ins;
         const piece = pieces[pieces.length - 1];
-        piece.ins += ins;
-        piece.del += del;
-        for (let k = a; k < a + ins; k++) inserted.push(afterIds[k]);
+        piece.inserted += ins;
+        piece.deleted += del;
+        for (let k = a; k < a + ins; k++) insertedIds.push(afterIds[k]);
       },
     };
   }
@@ -66,16 +67,16 @@ const IRTraceCompare = (() => {
     return { list, starts };
   }
 
-  /** tokens[lo:hi] as [null, start, stop] runs of outside lines and [key, t, t + 1] regions. */
-  function* runs(list, lo, hi) {
-    let runStart = lo;
+  /** tokens[lo:hi] as [null, start, stop] stretches of outside lines and [key, t, t + 1] regions. */
+  function* stretches(list, lo, hi) {
+    let start = lo;
     for (let t = lo; t < hi; t++) {
       if (typeof list[t] !== "string") continue;
-      if (t > runStart) yield [null, runStart, t];
+      if (t > start) yield [null, start, t];
       yield [list[t].slice("region:".length), t, t + 1];
-      runStart = t + 1;
+      start = t + 1;
     }
-    if (hi > runStart) yield [null, runStart, hi];
+    if (hi > start) yield [null, start, hi];
   }
 
   function byRegion(out, before, oldRegions, after, newRegions, limits) {
@@ -90,17 +91,17 @@ const IRTraceCompare = (() => {
     for (const [equal, as, al, bs, bl] of IRTraceLinediff.diff(b.list, a.list, limits)) {
       if (equal) {
         const shift = as - bs;  // before token index - after token index
-        for (const [key, lo, hi] of runs(a.list, bs, bs + bl)) {
+        for (const [key, lo, hi] of stretches(a.list, bs, bs + bl)) {
           if (key === null) out.equal(null, b.starts[lo + shift], a.starts[lo], hi - lo);
           else expand(key);
         }
         continue;
       }
-      for (const [key, lo, hi] of runs(b.list, as, as + al)) {
+      for (const [key, lo, hi] of stretches(b.list, as, as + al)) {
         if (key === null) out.change(null, b.starts[lo], hi - lo, 0, 0);
         else if (!newByKey.has(key)) expand(key);
       }
-      for (const [key, lo, hi] of runs(a.list, bs, bs + bl)) {
+      for (const [key, lo, hi] of stretches(a.list, bs, bs + bl)) {
         if (key === null) out.change(null, 0, 0, a.starts[lo], hi - lo);
         else expand(key);
       }
@@ -109,7 +110,7 @@ const IRTraceCompare = (() => {
 
   /**
    * Line ids of two texts compared as compare.diff_pass does; each text is {regions, untrusted} (untrusted:
-   * the reason, or null). Returns {pieces, inserted, ins, del, regions}: self-contained, whatever the texts.
+   * the reason, or null). Returns {pieces, insertedIds, inserted, deleted, byRegion}: self-contained, whatever the texts.
    */
   function compareIds(beforeIds, beforeText, afterIds, afterText, limits) {
     const out = pieceBuilder(afterIds);
@@ -118,11 +119,11 @@ const IRTraceCompare = (() => {
     } else {
       diffLines(out, null, beforeIds, 0, beforeIds.length, afterIds, 0, afterIds.length, limits);
     }
-    const result = { pieces: out.pieces, inserted: out.inserted, ins: 0, del: 0, regions: {} };
-    for (const { key, ins, del } of out.pieces) {
-      result.ins += ins;
-      result.del += del;
-      if (key !== null && (ins || del)) result.regions[key] = [ins, del];
+    const result = { pieces: out.pieces, insertedIds: out.insertedIds, inserted: 0, deleted: 0, byRegion: {} };
+    for (const { key, inserted, deleted } of out.pieces) {
+      result.inserted += inserted;
+      result.deleted += deleted;
+      if (key !== null && (inserted || deleted)) result.byRegion[key] = [inserted, deleted];
     }
     return result;
   }

@@ -21,7 +21,7 @@ const IRTraceFollowing = (() => {
         return;
       }
       let p = state.selected + delta;
-      while (p >= 0 && p < passes.length && !app.diffOf(p).regions.has(key)) p += delta;
+      while (p >= 0 && p < passes.length && !app.diffOf(p).byRegion.has(key)) p += delta;
       if (p < 0 || p >= passes.length) {
         app.announce(`No ${delta > 0 ? "later" : "earlier"} pass changes ${key}.`);
         return;

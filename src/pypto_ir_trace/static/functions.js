@@ -58,7 +58,7 @@ const IRTraceFunctions = (() => {
       const notes = [];
       const reason = untrustedReason(p);
       const { choices, before, after } = regionChoices(pass);
-      const counts = pass.regions;
+      const counts = pass.byRegion;
       const options = [["", "Whole file", ""]];
       for (const { key, region, side } of choices) {
         // What the pass did to it comes first: a long name cut by the closed selector keeps its counts.
@@ -66,7 +66,7 @@ const IRTraceFunctions = (() => {
         const parts = [];  // what the pass did first, the name last: a long name never hides the counts
         if (changed) parts.push("\u25cf");
         if (side !== "both") parts.push(side === "added" ? "(added)" : "(removed)");
-        else if (changed) parts.push(`(+${changed.ins} \u2212${changed.del})`);
+        else if (changed) parts.push(`(+${changed.inserted} \u2212${changed.deleted})`);
         if (region.error || (before.get(key) || {}).error) parts.push("\u26a0");
         options.push([key, parts.concat(key).join(" "), changed ? "changed" : ""]);
       }
@@ -107,7 +107,7 @@ const IRTraceFunctions = (() => {
     const sideOf = (key, before, after) => `This pass ${after.has(key) ? "adds" : "removes"} ${key}`;
 
     function historyNote(key) {
-      const labels = passes.filter((pass, p) => app.diffOf(p).regions.has(key)).map(pass => pass.label);
+      const labels = passes.filter((pass, p) => app.diffOf(p).byRegion.has(key)).map(pass => pass.label);
       if (!labels.length) return `${key} is not changed by any pass.`;
       const shown = labels.length > 12 ? labels.slice(0, 12).join(", ") + ", \u2026" : labels.join(", ");
       return `${key} is changed by ${labels.length} pass${labels.length === 1 ? "" : "es"} (${shown}), marked \u25cf in the list.`;

@@ -26,10 +26,10 @@ const IRTraceLevel = (() => {
       if (!pass.pieces) return false;
       if (touches.has(pass)) return touches.get(pass);
       const before = pipeline.ids(pass.before);
-      let found = pass.inserted.some(id => implicit.has(id));
+      let found = pass.insertedIds.some(id => implicit.has(id));
       for (const piece of pass.pieces) {
-        for (const run of piece.runs) {
-          for (let i = 0; !found && i < run.del; i++) found = implicit.has(before[run.b + run.eq + i]);
+        for (const block of piece.blocks) {
+          for (let i = 0; !found && i < block.deleted; i++) found = implicit.has(before[block.b + block.equal + i]);
         }
       }
       touches.set(pass, found);

@@ -11,7 +11,7 @@ const IRTraceLinediff = (() => {
     const maxCost = limits && limits.myers_max_cost;
     if (!Number.isInteger(maxCost)) throw new TypeError("IRTraceLinediff.diff: limits.myers_max_cost is required");
     const blocks = [];
-    const pending = [[0, a.length, 0, b.length]];  // a stack: gaps, and anchor runs as [aStart, length, bStart]
+    const pending = [[0, a.length, 0, b.length]];  // a stack: gaps, and anchor stretches as [aStart, length, bStart]
     while (pending.length) {
       const item = pending.pop();
       if (item.length === 3) { append(blocks, true, item[0], item[1], item[2], item[1]); continue; }
@@ -66,7 +66,7 @@ const IRTraceLinediff = (() => {
     return n;
   }
 
-  /** Consecutive anchors [i, j], [i + 1, j + 1], ... as one [i, j, length] run. */
+  /** Consecutive anchors [i, j], [i + 1, j + 1], ... as one [i, j, length] stretch. */
   function* anchorRuns(anchors) {
     let start = 0;
     for (let k = 1; k <= anchors.length; k++) {

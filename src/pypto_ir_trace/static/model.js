@@ -3,27 +3,29 @@
  * The one reader of the report data: the only file that knows the JSON's shape. It turns the JSON
  * built by model.py into the named plain objects below; every other file reads only those.
  *
- * The JSON (schema 4, model.py's to_json), named fields; positional only inside segments, spans and implicit:
- *   {schema, generator, title, context, limits, classes, lines, spans, line_spans, pipelines, runs?}
- *   lines[id], its highlight spans spans[line_spans[id]] = [gap, length, class, ...] (gap in UTF-16 units from
+ * The JSON (schema 5, model.py's to_json), named fields; positional only inside segments, spans and implicit.
+ * Each key is the camelCase of the model.py field it carries, and this reader keeps that name:
+ *   {schema, generator, title, context, limits, classes, lines, spans, lineSpans, pipelines, runs?}
+ *   lines[id], its highlight spans spans[lineSpans[id]] = [gap, length, class, ...] (gap in UTF-16 units from
  *   the previous span's end; spans holds each distinct list once)
- *   pipelines[i] = {name, format, title, input, inputLabel, inputName, level?, levelTitle?, advice?, implicit?, notes?,
+ *   pipelines[i] = {name, format, title, input: {file, label, name}, level?, levelTitle?, advice?, implicit?, notes?,
  *                   renumbering?, texts, passes}
  *   implicit = [gap, ...]: sorted line ids, each given as its difference from the one before (the first from 0)
- *   texts[t] = {ids} | {pass}, then {eol, final} | {eols}, regions [{key, kind, start, end, error?}], untrusted?
- *   passes[p] = {label, name, file, detail?, failed?, before, after, ins, del, beforeFile?, warnings?,
- *                anchors? [{log, line, message}], pieces? [{key, ins, del, segments}], inserted?, regions? {key: [ins, del]},
- *                renamed? [[bLine, aLine]]}
- *   segments = [[bStart, aStart, eq, del, ins, eq, del, ins, ...]]
- *   runs = {this, baseline, input, rows, first, reconverged}: only when the report compares two runs (--baseline)
+ *   texts[t] = {ids} | {producedBy}, then {eol, final} | {eols}, regions [{key, kind, start, end, error?}], untrusted?
+ *   passes[p] = {label, name, file, detail?, failed?, before, after, inserted, deleted, beforeFile?, warnings?,
+ *                anchors? [{logLine, line, message}], pieces? [{key, inserted, deleted, segments}], insertedIds?,
+ *                byRegion? {key: [inserted, deleted]}, renamed? [[bLine, aLine]]}
+ *   segments = [[bStart, aStart, equal, deleted, inserted, equal, deleted, inserted, ...]]
+ *   runs = {this, baseline, inputs, rows, firstDivergent, reconverged}: only when the report compares two runs
  *     this, baseline     indices into pipelines: this run's pipeline and the baseline's
- *     input              {this: null, baseline: null, same, ins, del, renamed?}: the two inputs compared
- *     rows[r]            {this, baseline, same, ins, del, renamed?}: the passes aligned by name (align.py); this /
- *                        baseline are pass indices, null for a pass only the other run runs; same: the two runs'
- *                        snapshots after the row (a run without the pass: its previous one) are byte-identical;
- *                        ins / del: the baseline's snapshot diffed against this run's (compare.py's pass diff);
- *                        renamed [[bLine, aLine]]: that diff's renamed pairs, as a pass's (both runs have value names)
- *     first              the first row after which the runs differ, or null
+ *     inputs             {this: null, baseline: null, identical, inserted, deleted, renamed?}: the two inputs compared
+ *     rows[r]            {this, baseline, identical, inserted, deleted, renamed?}: the passes aligned by name
+ *                        (align.py); this / baseline are pass indices, null for a pass only the other run runs;
+ *                        identical: the two runs' snapshots after the row (a run without the pass: its previous
+ *                        one) are byte-identical; inserted / deleted: the baseline's snapshot diffed against this
+ *                        run's (compare.py's pass diff); renamed [[bLine, aLine]]: that diff's renamed pairs, as a
+ *                        pass's (both runs have value names)
+ *     firstDivergent     the first row after which the runs differ, or null
  *     reconverged        rows after which the runs are identical again, having differed just before
  *
  * What the viewer reads (all indices 0-based, line ranges [start, end)):
@@ -46,30 +48,31 @@
  *                        region), untrusted: reason | null}
  *     ids(t)             the line ids of text t (Int32Array), rebuilt on first use from the pass that produced it
  *     source(t)          text t exactly as the file had it, newlines included
- *     compare(tb, ta)    any two texts diffed like a pass (compare.js): {before, after, ins, del, pieces,
- *                        inserted, regions}, the diff fields of a pass below
- *   passes[p] = {index, label, name, file, detail, failed, changed, before, after, ins, del, beforeFile, warnings,
- *                anchors, pieces, inserted, regions, renamed}
+ *     compare(tb, ta)    any two texts diffed like a pass (compare.js): {before, after, inserted, deleted, pieces,
+ *                        insertedIds, byRegion}, the diff fields of a pass below
+ *   passes[p] = {index, label, name, file, detail, failed, changed, before, after, inserted, deleted, beforeFile,
+ *                warnings, anchors, pieces, insertedIds, byRegion, renamed}
  *     before / after     text indices; a no-op pass has before == after (changed false) and pieces null
- *     warnings           the pass's .log text ("" when none); anchors: [{log, line, message}], log lines that
+ *     warnings           the pass's .log text ("" when none); anchors: [{logLine, line, message}], log lines that
  *                        name `line` of the after snapshot
- *     pieces             [{key, ins, del, runs}] in after-file order; key null = outside every region;
- *                        runs: [{b, a, eq, del, ins}]: from before line b / after line a, `eq` equal lines, then
- *                        `del` deleted before lines, then `ins` inserted after lines
- *     inserted           ids of the inserted lines, in after order (with `before` they rebuild `after`)
- *     regions            Map(key -> {ins, del}) of the regions the pass changes
+ *     pieces             [{key, inserted, deleted, blocks}] in after-file order; key null = outside every region;
+ *                        blocks: [{b, a, equal, deleted, inserted}]: from before line b / after line a, `equal`
+ *                        equal lines, then `deleted` before lines, then `inserted` after lines
+ *     insertedIds        ids of the inserted lines, in after order (with `before` they rebuild `after`)
+ *     byRegion           Map(key -> {inserted, deleted}) of the regions the pass changes
  *     detail, failed     what the pass ran on ("" when the format does not say); whether the pass failed
  *     beforeFile         what `before` is when not the previous snapshot (an MLIR op's own previous dump, or
  *                        a text the reader made: "@f cut out of 3_cse.mlir"); "": the previous snapshot
  *     renamed            [[b, a]]: before line b and after line a (a deleted and an inserted line of one
  *                        piece) are equal under one consistent renaming of value names; sorted by a
- *   runs = {ours, theirs, offset, input: {identical, ins, del}, rows, first, reconverged, pipeline}, or null
+ *   runs = {ours, theirs, offset, inputs: {identical, inserted, deleted}, rows, firstDivergent, reconverged, pipeline},
+ *          or null
  *     ours, theirs       this run's and the baseline's pipelines (above)
- *     input              how the two inputs compare: identical, or the counts of their diff
- *     rows[r]            {row: {this, baseline, identical, ins, del}, at: [ours text, theirs text] after the row,
+ *     inputs             how the two inputs compare: identical, or the counts of their diff
+ *     rows[r]            {row: {this, baseline, identical, inserted, deleted}, at: [ours text, theirs text] after the row,
  *                        files: [ours file, theirs file] of those snapshots}; when the inputs differ, rows[0]
  *                        is the inputs' row (row.input true, this and baseline null, the input's label, name "input")
- *     first, reconverged row indices, as in the JSON (shifted by that row; first is it)
+ *     firstDivergent, reconverged  row indices, as in the JSON (shifted by that row; firstDivergent is it)
  *     pipeline           the rows as one pipeline (above): the rows as passes, its texts ours then theirs (theirs'
  *                        text t is offset + t). A row's before / after are the baseline's / this run's snapshot
  *                        after it (the same text when identical: a "no-op" row), its diff made here by
@@ -81,7 +84,7 @@
 const IRTraceModel = (() => {
   /** The report of one inflated JSON document. */
   /** The schema this reader reads: model.py's SCHEMA when both were written (a test holds them together). */
-  const SCHEMA = 4;
+  const SCHEMA = 5;
 
   /** Data of another schema (a report written by another version, its data carried elsewhere) is refused by
    * name, never drawn wrong. */
@@ -102,7 +105,7 @@ const IRTraceModel = (() => {
       limits: raw.limits,
       classes,
       lines: raw.lines,
-      highlights: id => highlights(raw.spans[raw.line_spans[id]], classes),
+      highlights: id => highlights(raw.spans[raw.lineSpans[id]], classes),
       pipelines: raw.pipelines.map(entry => readPipeline(entry, raw)),
     };
     report.runs = raw.runs ? readRuns(raw, report) : null;
@@ -129,7 +132,7 @@ const IRTraceModel = (() => {
       let result = cache.get(t);
       if (result) return result;
       const entry = raw.texts[t];
-      const pass = entry.ids ? null : passes[entry.pass];
+      const pass = entry.ids ? null : passes[entry.producedBy];
       result = pass ? applyPass(ids(pass.before), pass) : Int32Array.from(entry.ids);
       cache.set(t, result);
       return result;
@@ -146,10 +149,10 @@ const IRTraceModel = (() => {
     function compare(tb, ta) {
       const result = IRTraceCompare.compareIds(Array.from(ids(tb)), texts[tb], Array.from(ids(ta)), texts[ta], raw.limits);
       return {
-        before: tb, after: ta, ins: result.ins, del: result.del,
+        before: tb, after: ta, inserted: result.inserted, deleted: result.deleted,
         pieces: result.pieces ? result.pieces.map(readPiece) : null,
-        inserted: result.inserted || [],
-        regions: readCounts(result.regions),
+        insertedIds: result.insertedIds || [],
+        byRegion: readCounts(result.byRegion),
       };
     }
     return {
@@ -157,7 +160,7 @@ const IRTraceModel = (() => {
       levelTitle: raw.levelTitle || "", advice: raw.advice || "",
       notes: raw.notes || [],
       renumbering: Boolean(raw.renumbering),
-      input: { file: raw.input, label: raw.inputLabel, name: raw.inputName, text: 0 }, texts, passes, ids, source, compare,
+      input: { ...raw.input, text: 0 }, texts, passes, ids, source, compare,
     };
   }
 
@@ -177,17 +180,18 @@ const IRTraceModel = (() => {
   function readPass(entry, index) {
     const pass = {
       index, label: entry.label, name: entry.name, file: entry.file, detail: entry.detail || "", failed: Boolean(entry.failed),
-      changed: entry.before !== entry.after, before: entry.before, after: entry.after, ins: entry.ins, del: entry.del,
+      changed: entry.before !== entry.after, before: entry.before, after: entry.after, inserted: entry.inserted,
+      deleted: entry.deleted,
       beforeFile: entry.beforeFile || "",
       warnings: entry.warnings || "",
-      anchors: (entry.anchors || []).map(({ log, line, message }) => ({ log, line, message })),
+      anchors: (entry.anchors || []).map(({ logLine, line, message }) => ({ logLine, line, message })),
       renamed: (entry.renamed || []).map(([b, a]) => [b, a]),
     };
     // Decoded when first read: opening a report reads a few passes, not all of them (and a two-run row's
     // diff is made only then).
     once(pass, "pieces", () => (entry.pieces ? entry.pieces.map(readPiece) : null));
-    once(pass, "inserted", () => entry.inserted || []);
-    once(pass, "regions", () => readCounts(entry.regions));
+    once(pass, "insertedIds", () => entry.insertedIds || []);
+    once(pass, "byRegion", () => readCounts(entry.byRegion));
     return pass;
   }
 
@@ -203,23 +207,23 @@ const IRTraceModel = (() => {
     });
   }
 
-  /** {key: [ins, del]} as a Map: a function may be called `constructor` or `__proto__`. */
+  /** {key: [inserted, deleted]} as a Map: a function may be called `constructor` or `__proto__`. */
   function readCounts(counts) {
-    return new Map(Object.entries(counts || {}).map(([key, [ins, del]]) => [key, { ins, del }]));
+    return new Map(Object.entries(counts || {}).map(([key, [inserted, deleted]]) => [key, { inserted, deleted }]));
   }
 
-  function readPiece({ key, ins, del, segments }) {
-    const runs = [];
+  function readPiece({ key, inserted, deleted, segments }) {
+    const blocks = [];
     for (const segment of segments) {
       let b = segment[0], a = segment[1];
       for (let at = 2; at < segment.length; at += 3) {
-        const run = { b, a, eq: segment[at], del: segment[at + 1], ins: segment[at + 2] };
-        runs.push(run);
-        b += run.eq + run.del;
-        a += run.eq + run.ins;
+        const block = { b, a, equal: segment[at], deleted: segment[at + 1], inserted: segment[at + 2] };
+        blocks.push(block);
+        b += block.equal + block.deleted;
+        a += block.equal + block.inserted;
       }
     }
-    return { key, ins, del, runs };
+    return { key, inserted, deleted, blocks };
   }
 
   /** The runs section: the two runs' pipelines and their aligned rows, read as one more pipeline. */
@@ -230,7 +234,7 @@ const IRTraceModel = (() => {
     const offset = ours.texts.length;
     const lazy = (pipeline, entry, t) => {  // line ids are rebuilt only when a text is shown
       const copy = Object.assign({}, entry);
-      delete copy.pass;
+      delete copy.producedBy;
       Object.defineProperty(copy, "ids", { get: () => pipeline.ids(t), enumerable: true });
       return copy;
     };
@@ -242,14 +246,14 @@ const IRTraceModel = (() => {
       const key = `${tb}:${ta}`;
       if (!diffs.has(key)) {
         const found = IRTraceCompare.compareIds(Array.from(idsOf(tb)), textObject(tb), Array.from(idsOf(ta)), textObject(ta), data.limits);
-        diffs.set(key, { pieces: found.pieces, inserted: found.inserted, regions: found.regions });
+        diffs.set(key, { pieces: found.pieces, insertedIds: found.insertedIds, byRegion: found.byRegion });
       }
       return diffs.get(key);
     }
     // A row's diff is made when it is first read, not when the page opens: diffing thousands of rows up
     // front took seconds on large MLIR runs (the counts come from the model).
     function diffLater(pass, tb, ta) {
-      for (const field of ["pieces", "inserted", "regions"]) {
+      for (const field of ["pieces", "insertedIds", "byRegion"]) {
         Object.defineProperty(pass, field, { get: () => across(tb, ta)[field], enumerable: true, configurable: true });
       }
       return pass;
@@ -265,46 +269,46 @@ const IRTraceModel = (() => {
       const base = row.baseline !== null ? rawTheirs.passes[row.baseline] : null;
       const pass = {
         label: own ? own.label : "b" + base.label, name: (own || base).name, file: fileOf(ours, last[0]),
-        before: row.identical ? at[0] : offset + at[1], after: at[0], ins: row.ins, del: row.del, renamed: entry.renamed,
+        before: row.identical ? at[0] : offset + at[1], after: at[0], inserted: row.inserted, deleted: row.deleted,
+        renamed: entry.renamed,
       };
       if (own && own.warnings) Object.assign(pass, { warnings: own.warnings, anchors: own.anchors || [] });
       if (!row.identical) diffLater(pass, offset + at[1], at[0]);
       entries.push(pass);
       return { row, at, files: [fileOf(ours, last[0]), fileOf(theirs, last[1])] };
     });
-    const input = readRow(raw.input);
+    const inputs = readRow(raw.inputs);
     // Runs that differ from the start: a row of their inputs, so the page can show how (no pass ran there).
-    const shift = input.identical ? 0 : 1;
+    const shift = inputs.identical ? 0 : 1;
     if (shift) {
       entries.unshift(diffLater({ label: ours.input.label, name: "input", file: ours.input.file, before: offset, after: 0,
-        ins: input.ins, del: input.del, renamed: raw.input.renamed }, offset, 0));
-      rows.unshift({ row: Object.assign({ input: true }, input), at: [0, 0], files: [ours.input.file, theirs.input.file] });
+        inserted: inputs.inserted, deleted: inputs.deleted, renamed: raw.inputs.renamed }, offset, 0));
+      rows.unshift({ row: Object.assign({ input: true }, inputs), at: [0, 0], files: [ours.input.file, theirs.input.file] });
     }
     const entry = {
-      name: "runs", format: rawOurs.format, title: rawOurs.title, input: rawOurs.input, inputLabel: rawOurs.inputLabel,
-      inputName: rawOurs.inputName,
+      name: "runs", format: rawOurs.format, title: rawOurs.title, input: rawOurs.input,
       texts, passes: entries, renumbering: rawOurs.renumbering && rawTheirs.renumbering,
     };
     return {
-      ours, theirs, offset, rows, first: shift ? 0 : raw.first, reconverged: raw.reconverged.map(r => r + shift),
-      input: { identical: input.identical, ins: input.ins, del: input.del },
+      ours, theirs, offset, rows, firstDivergent: shift ? 0 : raw.firstDivergent, reconverged: raw.reconverged.map(r => r + shift),
+      inputs: { identical: inputs.identical, inserted: inputs.inserted, deleted: inputs.deleted },
       pipeline: readPipeline(entry, data),
     };
   }
 
-  function readRow({ this: ours, baseline, same, ins, del }) {
-    return { this: ours, baseline, identical: same, ins, del };
+  function readRow({ this: ours, baseline, identical, inserted, deleted }) {
+    return { this: ours, baseline, identical, inserted, deleted };
   }
 
   /** The after line ids of a pass (or a comparison) from its before line ids. */
   function applyPass(before, pass) {
-    const after = new Int32Array(before.length + pass.ins - pass.del);
+    const after = new Int32Array(before.length + pass.inserted - pass.deleted);
     let n = 0, next = 0;
     for (const piece of pass.pieces) {
-      for (const { b, eq, ins } of piece.runs) {
-        after.set(before.subarray(b, b + eq), n);
-        n += eq;
-        for (let i = 0; i < ins; i++) after[n++] = pass.inserted[next++];
+      for (const { b, equal, inserted } of piece.blocks) {
+        after.set(before.subarray(b, b + equal), n);
+        n += equal;
+        for (let i = 0; i < inserted; i++) after[n++] = pass.insertedIds[next++];
       }
     }
     return after;

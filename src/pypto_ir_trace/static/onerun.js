@@ -29,18 +29,18 @@
             ? `No-op: this pass printed exactly the text it is diffed against (${pass.beforeFile}).`
             : "No-op: this pass printed exactly the text of its predecessor.";
         }
-        if (!pass.ins && !pass.del && pass.renamedCount) return "Only value names changed in this pass (Ignore renumbering is on).";
-        if (!pass.ins && !pass.del) return "Only the line endings changed in this pass.";
+        if (!pass.inserted && !pass.deleted && pass.renamedCount) return "Only value names changed in this pass (Ignore renumbering is on).";
+        if (!pass.inserted && !pass.deleted) return "Only the line endings changed in this pass.";
         return "";
       }
     },
   });
 
-  /** The pass list's counts of a pass ({ins, del, changed, renamedCount}): "+N −M", a no-op tagged. */
+  /** The pass list's counts of a pass ({inserted, deleted, changed, renamedCount}): "+N −M", a no-op tagged. */
   function listed(app, pass) {
-    const del = app.make("span", "count del", "\u2212" + pass.del);
+    const del = app.make("span", "count del", "\u2212" + pass.deleted);
     if (pass.renamedCount) del.title = `${pass.renamedCount} renamed lines not counted`;
-    const counts = [app.make("span", "count ins", "+" + pass.ins), " ", del];
+    const counts = [app.make("span", "count ins", "+" + pass.inserted), " ", del];
     return {
       parts: pass.changed ? counts : [app.make("span", "noop-tag", "no-op"), " ", ...counts],
       title: pass.changed ? "" : "No-op: printed exactly the text of its predecessor",

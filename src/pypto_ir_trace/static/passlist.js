@@ -101,7 +101,7 @@ const IRTracePassList = (() => {
     /** With a function picked, mark the passes that change it. */
     function markHistory(key) {
       buttons.forEach((button, p) => {
-        const touched = key !== null && app.diffOf(p).regions.has(key);
+        const touched = key !== null && app.diffOf(p).byRegion.has(key);
         button.classList.toggle("touches", touched);
         button.title = touched ? `${tipOf(p)}: changes ${key}` : tipOf(p);
       });

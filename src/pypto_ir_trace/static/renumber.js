@@ -9,7 +9,7 @@ const IRTraceRenumber = (() => {
   const KIND_RENAMED = 4;  // a row kind beside IRTraceRows' four: equal but for value names
 
   /**
-   * The pass with its renamed pairs as equal lines: pieces, counts and regions follow, `renamed` counts
+   * The pass with its renamed pairs as equal lines: pieces, counts and byRegion follow, `renamed` counts
    * them (per piece and per region too) and `renamedAfter` maps each such after line to its before line.
    */
   function ignoring(pass) {
@@ -17,47 +17,48 @@ const IRTraceRenumber = (() => {
     if (!renamedAfter.size || !pass.pieces) return Object.assign({}, pass, { renamedAfter, renamedCount: 0 });
     let total = 0;
     const pieces = pass.pieces.map(piece => {
-      const runs = [];
+      const blocks = [];
       let count = 0;
-      for (const run of piece.runs) count += split(run, renamedAfter, runs);
+      for (const block of piece.blocks) count += split(block, renamedAfter, blocks);
       total += count;
-      return { key: piece.key, ins: piece.ins - count, del: piece.del - count, runs, renamed: count };
+      return { key: piece.key, inserted: piece.inserted - count, deleted: piece.deleted - count, blocks, renamed: count };
     });
-    const regions = new Map();
+    const byRegion = new Map();
     for (const piece of pieces) {
-      if (piece.key !== null && (piece.ins || piece.del || piece.renamed)) {
-        regions.set(piece.key, { ins: piece.ins, del: piece.del, renamed: piece.renamed });
+      if (piece.key !== null && (piece.inserted || piece.deleted || piece.renamed)) {
+        byRegion.set(piece.key, { inserted: piece.inserted, deleted: piece.deleted, renamed: piece.renamed });
       }
     }
     const shown = new Map();  // the after lines whose pair was kept: monotone within its block
-    for (const piece of pieces) for (const run of piece.runs) for (let k = 0; k < run.eq; k++) {
-      const b = renamedAfter.get(run.a + k);
-      if (b === run.b + k) shown.set(run.a + k, b);
+    for (const piece of pieces) for (const block of piece.blocks) for (let k = 0; k < block.equal; k++) {
+      const b = renamedAfter.get(block.a + k);
+      if (b === block.b + k) shown.set(block.a + k, b);
     }
     return Object.assign({}, pass, {
-      pieces, regions, ins: pass.ins - total, del: pass.del - total, renamedAfter: shown, renamedCount: total,
+      pieces, byRegion, inserted: pass.inserted - total, deleted: pass.deleted - total, renamedAfter: shown, renamedCount: total,
     });
   }
 
-  /** Cut a run {b, a, eq, del, ins} at its renamed pairs (kept in order on both sides), append the runs; their count. */
-  function split({ b, a, eq, del, ins }, renamedAfter, out) {
-    const bStart = b + eq, aStart = a + eq;
-    let run = { b, a, eq, del: 0, ins: 0 };
+  /** Cut a block {b, a, equal, deleted, inserted} at its renamed pairs (kept in order on both sides), append the
+   * blocks; their count. */
+  function split({ b, a, equal, deleted, inserted }, renamedAfter, out) {
+    const bStart = b + equal, aStart = a + equal;
+    let block = { b, a, equal, deleted: 0, inserted: 0 };
     let bi = bStart, aj = aStart, count = 0;
-    for (let j = aStart; j < aStart + ins; j++) {
+    for (let j = aStart; j < aStart + inserted; j++) {
       const i = renamedAfter.get(j);
-      if (i === undefined || i < bi || i >= bStart + del) continue;
-      run.del = i - bi;
-      run.ins = j - aj;
-      if (run.del || run.ins) { out.push(run); run = { b: i, a: j, eq: 1, del: 0, ins: 0 }; }
-      else run.eq += 1;
+      if (i === undefined || i < bi || i >= bStart + deleted) continue;
+      block.deleted = i - bi;
+      block.inserted = j - aj;
+      if (block.deleted || block.inserted) { out.push(block); block = { b: i, a: j, equal: 1, deleted: 0, inserted: 0 }; }
+      else block.equal += 1;
       bi = i + 1;
       aj = j + 1;
       count++;
     }
-    run.del = bStart + del - bi;
-    run.ins = aStart + ins - aj;
-    out.push(run);
+    block.deleted = bStart + deleted - bi;
+    block.inserted = aStart + inserted - aj;
+    out.push(block);
     return count;
   }
 
@@ -73,7 +74,7 @@ const IRTraceRenumber = (() => {
 
   /** The counts of a pass as shown: "+3 −3, 12 renamed" (the renamed part only when there are some). */
   function counts(pass) {
-    const text = `+${pass.ins} \u2212${pass.del}`;
+    const text = `+${pass.inserted} \u2212${pass.deleted}`;
     return pass.renamedCount ? `${text}, ${pass.renamedCount} renamed` : text;
   }
 

@@ -16,13 +16,13 @@ const IRTraceRows = (() => {
   function buildRows(pass, key, span, textOf = null) {
     if (!pass.pieces) return identityRows(span);
     const pieces = key === null ? pass.pieces : pass.pieces.filter(piece => piece.key === key);
-    let capacity = 0;  // every run gives at most eq + del + ins rows: fill typed arrays, no growing lists
-    for (const piece of pieces) for (const run of piece.runs) capacity += run.eq + run.del + run.ins;
+    let capacity = 0;  // every block gives at most equal + deleted + inserted rows: fill typed arrays, no growing lists
+    for (const piece of pieces) for (const block of piece.blocks) capacity += block.equal + block.deleted + block.inserted;
     const b = new Int32Array(capacity), a = new Int32Array(capacity), kind = new Uint8Array(capacity);
     let n = 0;
     const push = (bi, ai, k) => { b[n] = bi; a[n] = ai; kind[n] = k; n++; };
     for (const piece of pieces) {
-      for (const { b: b0, a: a0, eq, del, ins } of piece.runs) {
+      for (const { b: b0, a: a0, equal: eq, deleted: del, inserted: ins } of piece.blocks) {
         for (let i = 0; i < eq; i++) push(b0 + i, a0 + i, KIND_EQUAL);
         const pairs = textOf ? alignBlock(b0 + eq, del, a0 + eq, ins, textOf) : [];
         let i = 0, j = 0;

@@ -19,7 +19,7 @@
 (() => {
   // What Pass effect takes from this run's pass; `changed` is not among them: in both views it says whether
   // the runs differ after the row (the filters).
-  const EFFECT_FIELDS = ["before", "after", "ins", "del", "pieces", "inserted", "regions", "anchors", "warnings", "file", "renamed"];
+  const EFFECT_FIELDS = ["before", "after", "inserted", "deleted", "pieces", "insertedIds", "byRegion", "anchors", "warnings", "file", "renamed"];
   const TAGS = { "this run only": "added", "baseline only": "removed" };
   const shared = new WeakMap();  // app -> what both views read of its rows (rowsOf)
   const runsReport = report => Boolean(report.runs);
@@ -98,7 +98,7 @@
       counts: (p, shown) => (rows[p].row.input ? "the inputs: no pass"
         : `this run ${runs.countsOf(shown, rows[p].row.this !== null)} \u00b7 baseline ${runs.countsOf(runs.seen("baseline", p), rows[p].row.baseline !== null)}`),
       notes: (p, shown) => [["info", runs.effectNote(p), "runs-note"],
-        ...(shown.changed && !shown.ins && !shown.del && shown.renamedCount  // true of this run's pass, not of a row
+        ...(shown.changed && !shown.inserted && !shown.deleted && shown.renamedCount  // true of this run's pass, not of a row
           ? [["info", "Only value names changed in this pass (Ignore renumbering is on)."]] : [])],
       listed: runs.listed, header: runs.header, opened: runs.opened,
       panes: [panes],
@@ -128,7 +128,7 @@
       if (effects.has(p)) return effects.get(p);
       const { row, at, files } = rows[p];
       const own = row.this === null  // only the baseline runs this pass: this run stays where it was
-        ? { before: at[0], after: at[0], ins: 0, del: 0, pieces: null, inserted: [], regions: new Map(), anchors: [],
+        ? { before: at[0], after: at[0], inserted: 0, deleted: 0, pieces: null, insertedIds: [], byRegion: new Map(), anchors: [],
           warnings: "", file: files[0], renamed: [] }
         : ours.passes[row.this];
       const rowFields = Object.keys(passes[p]).filter(field => !EFFECT_FIELDS.includes(field));
@@ -175,11 +175,11 @@
 
   function summary({ rows, runs, rowName }) {
     const differing = rows.filter(({ row }) => !row.identical && !row.input).length;
-    const passRows = rows.length - (runs.input.identical ? 0 : 1);
-    if (!differing && runs.input.identical) return "The two runs print identical IR after every pass.";
+    const passRows = rows.length - (runs.inputs.identical ? 0 : 1);
+    if (!differing && runs.inputs.identical) return "The two runs print identical IR after every pass.";
     const parts = [];
-    if (!runs.input.identical) parts.push(`the runs differ already in their input (${runs.ours.input.file})`);
-    else parts.push(`the runs diverge first after ${rowName(runs.first)}`);
+    if (!runs.inputs.identical) parts.push(`the runs differ already in their input (${runs.ours.input.file})`);
+    else parts.push(`the runs diverge first after ${rowName(runs.firstDivergent)}`);
     if (runs.reconverged.length) parts.push("identical again after " + runs.reconverged.map(rowName).join(", "));
     parts.push(`${differing} of ${passRows} passes differ`);
     return parts.join(" \u00b7 ");
@@ -199,7 +199,7 @@
     if (row.input) return "The two runs' inputs differ: Across runs shows the baseline's input (Before) against this run's (After).";
     if (row.identical) return `${sideNote(said, p)}${sameNote(row)}`.trim();
     const diff = said.seen("across", p);
-    if (!diff.ins && !diff.del && diff.renamedCount) return `${sideNote(said, p)}Only value names differ between the runs (Ignore renumbering is on).`;
+    if (!diff.inserted && !diff.deleted && diff.renamedCount) return `${sideNote(said, p)}Only value names differ between the runs (Ignore renumbering is on).`;
     return `${sideNote(said, p)}Across runs: the baseline's snapshot after this pass (Before) against this run's (After).`;
   }
 
@@ -217,8 +217,8 @@
   /** The lines a pass deleted and inserted, as line ids in order: equal in two runs when it made the same change. */
   function changeOf(app, pass) {
     const before = app.pipeline.ids(pass.before), deleted = [];
-    for (const piece of pass.pieces || []) for (const { b, eq, del } of piece.runs) for (let i = 0; i < del; i++) deleted.push(before[b + eq + i]);
-    return deleted.join(",") + "|" + Array.from(pass.inserted).join(",");
+    for (const piece of pass.pieces || []) for (const { b, equal, deleted: count } of piece.blocks) for (let i = 0; i < count; i++) deleted.push(before[b + equal + i]);
+    return deleted.join(",") + "|" + Array.from(pass.insertedIds).join(",");
   }
 
   /** The pass list: each row's runs status (identical, or the size of the difference), one-side rows tagged. */
@@ -233,16 +233,16 @@
     }
     const diff = row.identical ? null : seen("across", p);  // its counts follow Ignore renumbering, as a pass's do
     if (diff) {
-      const del = app.make("span", "count del", "\u2212" + diff.del);
+      const del = app.make("span", "count del", "\u2212" + diff.deleted);
       if (diff.renamedCount) del.title = `${diff.renamedCount} renamed lines not counted`;
-      parts.push(app.make("span", "count ins", "+" + diff.ins), " ", del);
+      parts.push(app.make("span", "count ins", "+" + diff.inserted), " ", del);
     } else {
       const same = app.make("span", "runs-same", "=");
       same.title = "The two runs print identical IR after this pass";
       same.setAttribute("aria-label", "identical");
       parts.push(same);
     }
-    const first = p === runs.first, reconverged = runs.reconverged.includes(p);
+    const first = p === runs.firstDivergent, reconverged = runs.reconverged.includes(p);
     return {
       parts, title: "",
       classes: { "has-renamed": Boolean(diff && diff.renamedCount), "runs-differ": !row.identical, "runs-first": first, "runs-reconverged": reconverged },

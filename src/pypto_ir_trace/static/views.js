@@ -17,8 +17,8 @@
  *
  * A source answers for a pass (a row of the pass list) p:
  *   diff(p)       the pass as this view sees it: the pipeline's pass p (label, name, file, changed, warnings...)
- *                 with this view's diff (before, after, ins, del, pieces, inserted, regions, renamed). Whatever
- *                 reads a diff reads this one: the panes, the Function selector, the ● marks, search's ▲ / ▼,
+ *                 with this view's diff (before, after, inserted, deleted, pieces, insertedIds, byRegion,
+ *                 renamed). Whatever reads a diff reads this one: the panes, the Function selector, the ● marks, search's ▲ / ▼,
  *                 Shift+J / K. The viewer applies Compare with and Ignore renumbering on top of it (app.shown)
  *   beforeFile(p), afterFile(p)  the names over Before and After (a comparison names its own snapshots)
  *   counts(p, shown)  the counts beside the heading for `shown`, what the panes show of p
@@ -55,7 +55,7 @@ const IRTraceViews = (() => {
     const pieces = (pass.pieces || []).filter(piece => key === null || piece.key === key);
     const sum = field => pieces.reduce((total, piece) => total + (piece[field] || 0), 0);
     const renamed = sum("renamed") ? `, ${sum("renamed")} renamed` : "";
-    return `+${sum("ins")} \u2212${sum("del")}${renamed}`;
+    return `+${sum("inserted")} \u2212${sum("deleted")}${renamed}`;
   }
 
   return { register, of, counts };

@@ -36,7 +36,7 @@ const IRTraceWarnings = (() => {
       if (!split.has(pass.index)) split.set(pass.index, pass.warnings.split("\n"));
       shown = {
         pass, lines: split.get(pass.index), built: 0,
-        target: new Map(pass.anchors.map(anchor => [anchor.log, anchor.line])),
+        target: new Map(pass.anchors.map(anchor => [anchor.logLine, anchor.line])),
         length: pipeline.ids(pass.after).length,
       };
       build();
