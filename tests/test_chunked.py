@@ -42,7 +42,7 @@ def in_pieces(lines: list[str], reader: chunked.PieceReader | None = None, ids: 
         regions = reading.structure() if reading is not None else None
     if regions is None:
         return None
-    return regions, tuple(sorted(part for piece in pieces for part in piece[i]) for i in range(3))
+    return regions, tuple(sorted(part for piece in pieces for part in piece[i]) for i in range(4))
 
 
 def same_as_whole(lines: list[str]) -> bool:
@@ -126,9 +126,10 @@ def test_a_text_refused_after_some_pieces_keeps_only_what_the_whole_parse_reads(
     lines.insert(len(lines) * 3 // 4, "        y = )")
     dump = load_dump(make_dump({"00_frontend.py": "\n".join(lines) + "\n"}))
 
-    def seen(data: dict) -> dict:  # the model with each line's spans looked up (the table may hold more)
-        line_spans = data.pop("lineSpans")
-        return {**data, "spans": [data["spans"][i] for i in line_spans]}
+    def seen(data: dict) -> dict:  # the model with each line's spans and elisions looked up (tables may hold more)
+        line_spans, line_elisions = data.pop("lineSpans"), data.pop("lineElisions")
+        elisions = [data["elisions"][i] for i in line_elisions]
+        return {**data, "spans": [data["spans"][i] for i in line_spans], "elisions": elisions}
 
     monkeypatch.setattr(chunked, "PIECES_FROM", 10**9)
     expected = seen(model.to_json(report_of(dump)))
@@ -139,8 +140,8 @@ def test_a_text_refused_after_some_pieces_keeps_only_what_the_whole_parse_reads(
     def marked(reader, task):  # a clean piece's highlights, as no parse would give them
         found = read(reader, task)
         if found is not None:
-            regions, (spans, names, marks) = found
-            found = regions, ([(row, (0, 1, 0)) for row, _ in spans], names, marks)
+            regions, (spans, names, marks, elisions) = found
+            found = regions, ([(row, (0, 1, 0)) for row, _ in spans], names, marks, elisions)
             handed.append(task)
         return found
 

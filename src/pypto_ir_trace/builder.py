@@ -34,6 +34,9 @@ class _Lines:
         # columns) share one entry, which keeps the report and its encoding small on generated code.
         self.spans: dict[tuple[int, ...], int] = {(): 0}  # span list -> its index in the table
         self.line_spans: list[int] = []  # line id -> index of its spans in the table
+        # What the viewer may elide of a line (highlight.elisions_of), as a table of distinct lists too
+        self.elisions: dict[tuple[int, ...], int] = {(): 0}
+        self.line_elisions: list[int] = []  # line id -> index of its elisions in the table
         self.names: dict[int, list[tuple[int, int]]] = {}  # line id -> its value names (languages that have them)
         self.marks: dict[int, int] = {}  # line id -> its dump-level marks (formats that have them; few lines)
 
@@ -57,15 +60,19 @@ class _Lines:
         if first >= 0:
             new_rows.append((first, stop))
         self.line_spans += [0] * (len(table) - len(self.line_spans))
+        self.line_elisions += [0] * (len(table) - len(self.line_elisions))
         return ids, new_rows
 
-    def store(self, ids: list[int], facts: tuple[list, list, list]) -> None:
+    def store(self, ids: list[int], facts: tuple[list, list, list, list]) -> None:
         """What _facts read of a text's new rows, kept per line: the first tree a line is seen in speaks."""
-        spans, names, marks = facts
+        spans, names, marks, elisions = facts
         table, line_spans = self.spans, self.line_spans
         for row, found in spans:
             if not line_spans[ids[row]]:
                 line_spans[ids[row]] = table.setdefault(found, len(table))
+        for row, found in elisions:
+            if not self.line_elisions[ids[row]]:
+                self.line_elisions[ids[row]] = self.elisions.setdefault(found, len(self.elisions))
         for row, found in names:
             self.names[ids[row]] = found
         for row, mark in marks:
@@ -76,6 +83,7 @@ class _Lines:
         for first, stop in rows:
             for line_id in ids[first:stop]:
                 self.line_spans[line_id] = 0
+                self.line_elisions[line_id] = 0
                 self.names.pop(line_id, None)
                 self.marks.pop(line_id, None)
 
@@ -174,6 +182,8 @@ def build(
         lines=tuple(lines.ids),
         spans=tuple(lines.spans),
         line_spans=tuple(lines.line_spans),
+        elisions=tuple(lines.elisions) if len(lines.elisions) > 1 else (),
+        line_elisions=tuple(lines.line_elisions) if len(lines.elisions) > 1 else (),
         pipelines=pipelines,
         runs=runs.section(pipelines, workings, 0, baseline, across.renamed) if baseline is not None else None,
     )
@@ -365,14 +375,14 @@ class _TextReader:
 
 def _facts(
     record, tree: Tree, lines: list[str], rows: list[tuple[int, int]], offsets: list[int]
-) -> tuple[list, list, list]:
+) -> tuple[list, list, list, list]:
     """What a tree tells of the lines in the row ranges (only lines seen for the first time: the cost
-    follows what changed): highlight spans, value names, dump-level marks, as (row, ...) pairs."""
+    follows what changed): highlight spans, value names, dump-level marks, what may be elided, as (row, ...)
+    pairs."""
     language = record.language
-    spans, marks = [], []
-    query = grammar.query(
-        language.grammar, language.name, "highlights", *(record.level.queries if record.level else ())
-    )
+    spans, marks, elisions = [], [], []
+    extra = (*(record.level.queries if record.level else ()), *(("elide",) if language.elides else ()))
+    query = grammar.query(language.grammar, language.name, "highlights", *extra)
     # One object per distinct span list: pickle sends a worker's repeats as references, not copies.
     shapes: dict[tuple[int, ...], tuple[int, ...]] = {}
     for first, stop, captures in highlight.walk(tree, rows, query):  # one walk for highlights and marks
@@ -382,10 +392,12 @@ def _facts(
         ]
         if record.level:
             marks += record.level.marks(captures, offsets, first, stop)
+        if language.elides:
+            elisions += highlight.elisions_of(captures, lines, offsets, first, stop)
     names = []
     if language.names_in is not None:
         names = [(row, found) for row, found in enumerate(language.names_in(tree, lines, rows)) if found]
-    return spans, names, marks
+    return spans, names, marks, elisions
 
 
 def _newlines(endings: list[str]) -> Newlines:

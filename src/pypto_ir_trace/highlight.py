@@ -109,6 +109,45 @@ def _flatten(line: str, keys: list[int], row: int, offsets: list[int], stop: int
     return tuple(flat) if line.isascii() else _in_utf16(line, flat)  # ASCII: bytes are UTF-16 units
 
 
+ELIDE_MIN_CHARS = 24  # shorter sub-expressions are not worth a "…": it would save little and hide a word
+
+
+def elisions_of(captures: dict, lines: list[str], offsets: list[int], first: int, stop: int):
+    """(row, (step, length, step, length, ...)) for the rows of [first, stop) with sub-expressions the viewer may
+    elide (grammars/<language>/elide.scm's @elide): on one line and at least ELIDE_MIN_CHARS long, sorted by
+    start, an enclosing one before those inside it (the viewer elides the outermost that no change touches);
+    each start in UTF-16 units from the one before."""
+    found: dict[int, list[tuple[int, int]]] = {}
+    for node in captures.get("elide", ()):
+        start, end = node.start_byte, node.end_byte
+        row = bisect_right(offsets, start) - 1
+        if first <= row < stop and end < offsets[row + 1] and end - start >= ELIDE_MIN_CHARS:
+            found.setdefault(row, []).append((start - offsets[row], end - offsets[row]))
+    for row, ranges in sorted(found.items()):
+        line = lines[row]
+        columns = _utf16_columns(line) if not line.isascii() else None  # ASCII: bytes are UTF-16 units
+        flat: list[int] = []
+        previous = 0
+        for start, end in sorted(set(ranges), key=lambda r: (r[0], -r[1])):
+            if columns is not None:
+                start, end = columns[start], columns[end]
+            if end - start >= ELIDE_MIN_CHARS:  # counted in bytes above, in characters here
+                flat += (start - previous, end - start)
+                previous = start
+        if flat:
+            yield row, tuple(flat)
+
+
+def _utf16_columns(line: str) -> list[int]:
+    """UTF-8 byte column -> UTF-16 column, for every byte column of the line and its end."""
+    table = [0]
+    units = 0
+    for char in line:
+        units += 2 if ord(char) > 0xFFFF else 1
+        table.extend([units] * len(char.encode("utf-8", errors="surrogatepass")))
+    return table
+
+
 def _spill(key: int, row: int, offsets: list[int], stop: int, later: dict) -> None:
     """The parts of a node on the rows from `row` that it reaches (each row's part starts at column 0)."""
     start = key >> _START_SHIFT
@@ -123,11 +162,7 @@ def _spill(key: int, row: int, offsets: list[int], stop: int, later: dict) -> No
 
 def _in_utf16(line: str, flat: list[int]) -> tuple[int, ...]:
     """Spans with byte columns as spans with UTF-16 columns (the viewer indexes JS strings)."""
-    table = [0]  # UTF-8 byte column -> UTF-16 column
-    units = 0
-    for char in line:
-        units += 2 if ord(char) > 0xFFFF else 1
-        table.extend([units] * len(char.encode("utf-8", errors="surrogatepass")))
+    table = _utf16_columns(line)
     converted: list[int] = []
     covered = byte = 0  # the previous span's end, in UTF-16 units and in bytes
     for i in range(0, len(flat), 3):

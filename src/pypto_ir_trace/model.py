@@ -157,6 +157,10 @@ class Report:
     line_spans: tuple[int, ...]  # line id -> its span list's index in spans
     pipelines: tuple[Pipeline, ...]
     runs: Runs | None = None  # set when the report compares two runs
+    # What the viewer may elide of a line ("Elide types"): distinct lists (gap, length, ...) in UTF-16 units,
+    # and line id -> its list's index in elisions (0: none); both empty when no line has any
+    elisions: tuple[tuple[int, ...], ...] = ()
+    line_elisions: tuple[int, ...] = ()
 
 
 def to_json(report: Report) -> dict:
@@ -173,6 +177,9 @@ def to_json(report: Report) -> dict:
         "lineSpans": list(report.line_spans),
         "pipelines": [_pipeline(pipeline) for pipeline in report.pipelines],
     }
+    if report.elisions:  # absent for languages without elide.scm
+        data["elisions"] = list(report.elisions)
+        data["lineElisions"] = list(report.line_elisions)
     if report.runs is not None:  # absent otherwise: a single run's report is unchanged
         data["runs"] = _runs(report.runs)
     return data

@@ -58,6 +58,11 @@
       // where the mark starts in the pane's content, and the width of code one screen shows
       markX: mark === null ? null : mark.getBoundingClientRect().left - box.left + scroller.scrollLeft,
       markWidth: mark === null ? null : mark.getBoundingClientRect().width,
+      // every changed word on the change's rows on screen: [x as markX, width]
+      marks: shown.flatMap(row => [...row.querySelectorAll("del, ins")]).map(m => {
+        const r = m.getBoundingClientRect();
+        return [r.left - box.left + scroller.scrollLeft, r.width];
+      }),
       room: right - left,
       scrollLeft: scroller.scrollLeft, scrollWidth: scroller.scrollWidth, clientWidth: scroller.clientWidth,
     };

@@ -40,8 +40,8 @@ def test_a_pass_opens_at_the_first_row_of_its_first_change_at_column_0(open_repo
 
 @pytest.mark.parametrize("layout", ["Side by side", "Unified"])
 def test_sideways_only_as_far_as_the_changed_words_need(open_report, qwen3, layout):
-    """On every changed pass of a real EXPLICIT dump at 1024x768: a pass opens at column 0 unless a first changed
-    word would be off screen there, and no side's changed rows on screen are left without text."""
+    """On every changed pass of a real EXPLICIT dump at 1024x768: a pass opens at column 0 unless a changed word
+    on screen would be off screen there, and no side's changed rows on screen are left without text."""
     page = open_report(qwen3, viewport=(1024, 768)).page
     page.get_by_role("button", name=layout).click()
     page.get_by_role("checkbox", name="No-op").uncheck()
@@ -52,14 +52,14 @@ def test_sideways_only_as_far_as_the_changed_words_need(open_report, qwen3, layo
         panes = page.evaluate(ON_SCREEN)
         name = buttons.nth(step).inner_text().split("\n")[0]
         left = max(p["scrollLeft"] for p in panes)
-        # where each first mark starts in the code column, against the code column's width
+        # where each changed word on screen starts in the code column, against the code column's width
         needs = [
-            p["markX"] - (p["clientWidth"] - p["room"]) + min(p["markWidth"], p["room"] / 2) > p["room"] + 0.5
+            x - (p["clientWidth"] - p["room"]) + min(width, p["room"] / 2) > p["room"] + 0.5
             for p in panes
-            if p["marked"]
+            for x, width in p["marks"]
         ]
         if left > 0 and not any(needs):
-            problems.append(f"{name}: scrolled {left:.0f} px though every first changed word shows at column 0")
+            problems.append(f"{name}: scrolled {left:.0f} px though every changed word on screen shows at column 0")
         problems += [f"{name}: {p['pane']} shows no text of the change" for p in panes if not p["changedTextShown"]]
         problems += [
             f"{name}: {p['pane']}'s first changed word is off screen"
@@ -137,3 +137,49 @@ def test_wrapped_lines_hang_from_their_indentation(open_report, qwen3):
         assert found["left"] > 0 and found["below"] > found["left"], text[:60]  # at its indentation, then deeper
         checked += 1
     assert checked >= 3
+
+
+# ---- Elide types ------------------------------------------------------------------------------------------
+
+EXPLICIT = "real/advanced_01_split_k_explicit"
+
+
+def test_unchanged_long_types_show_as_an_ellipsis_that_opens_its_line(open_report):
+    page = open_report(EXPLICIT, viewport=(1400, 900), fragment="#pass=11").page
+    elide = page.get_by_role("checkbox", name="Elide types")
+    assert elide.is_checked()  # on by default where the report names types to elide
+    after = pane(page, "After")
+    row = after.locator(".row").filter(has=page.get_by_role("button", name="elided: pl.", exact=False)).first
+    button = row.get_by_role("button", name="elided: pl.", exact=False).first
+    full = button.get_attribute("aria-label").removeprefix("elided: ")
+    line = row.locator(".ln").inner_text()
+    assert full not in row.inner_text() and "\u2026" in row.inner_text()
+    button.click()
+    row = after.locator(".row").filter(has=page.locator(".ln", has_text=line)).first
+    assert full in row.inner_text() and row.get_by_role("button", name="elided:", exact=False).count() == 0
+    elide.uncheck()
+    assert after.get_by_role("button", name="elided:", exact=False).count() == 0
+    elide.check()
+    assert after.get_by_role("button", name="elided:", exact=False).count() > 0
+
+
+def test_a_changed_type_is_never_elided_and_its_changed_words_show(open_report):
+    """Only what both sides share is elided: every changed word stays in the text, on both sides."""
+    page = open_report(EXPLICIT, viewport=(1400, 900), fragment="#pass=18").page
+    for name in ("Before", "After"):
+        for mark in pane(page, name).locator("del, ins").all():
+            assert mark.locator("button.elided").count() == 0 and mark.inner_text().strip() != "\u2026"
+    shown = pane(page, "After").locator(".row.ins, .row.del").first.inner_text()
+    page.get_by_role("checkbox", name="Elide types").uncheck()
+    whole = pane(page, "After").locator(".row.ins, .row.del").first.inner_text()
+    assert len(whole) > len(shown)  # the row had elided parts, and its changed words were among what showed
+
+
+def test_the_choice_is_kept_and_a_report_without_types_to_elide_has_no_switch(open_report, browser, report):
+    page = open_report(EXPLICIT).page
+    page.get_by_role("checkbox", name="Elide types").uncheck()
+    page.reload()
+    page.wait_for_selector("body[data-ready='true']", state="attached")
+    assert not page.get_by_role("checkbox", name="Elide types").is_checked()
+    mlir = open_report("mlir/multi_func/tree_dir").page
+    assert mlir.get_by_role("checkbox", name="Elide types").count() == 0

@@ -96,9 +96,8 @@ def test_a_deep_link_opens_at_the_change_far_right(open_report, size):
         page = open_report(LONG, viewport=size, fragment=fragment).page
         assert page.get_by_role("button", name=layout).get_attribute("aria-pressed") == "true"
         panes = page.evaluate(ON_SCREEN)
-        assert [p["markOnScreen"] for p in panes] == [True] * len(panes) and panes[0]["scrollLeft"] > 5000 / (
-            2 if "01" in fragment else 1
-        )
+        # the change starts past column 830: on screen only scrolled sideways (as far as it needs: issue 19)
+        assert [p["markOnScreen"] for p in panes] == [True] * len(panes) and panes[0]["scrollLeft"] > 2000
 
 
 def test_a_search_jump_puts_a_match_on_screen(open_report):

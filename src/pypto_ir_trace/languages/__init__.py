@@ -26,8 +26,9 @@ class Language:
     # (lines, least lines a piece) -> the pieces (first, stop, context rows) a big text may be parsed in;
     # None: always parsed whole (chunked.py)
     cuts: Callable[[list[str], int], list[tuple[int, int, range]]] | None = None
+    elides: bool = False  # grammars/<name>/elide.scm names sub-expressions the viewer may elide (highlight.py)
 
 
-PYTHON = Language("python", python.GRAMMAR, python.analyze, python.calm_boundary, cuts=python.cuts)
+PYTHON = Language("python", python.GRAMMAR, python.analyze, python.calm_boundary, cuts=python.cuts, elides=True)
 MLIR = Language("mlir", mlir.LANGUAGE, mlir.analyze, names_in=mlir.names_in)
 LANGUAGES = {language.name: language for language in (PYTHON, MLIR)}

@@ -3,11 +3,11 @@
  * The viewer of one pipeline (pipelines.js builds one each time a pipeline is shown, on fresh markup): the
  * `app` object every module is created with, the modules around it, and what ties them together: selecting
  * a pass, the view shown (views.js: what each pass shows, asked of the view's source), the compare base,
- * Ignore renumbering, layout and wrapping, links.
+ * Ignore renumbering, layout, wrapping and eliding, links.
  */
 const IRTraceApp = (() => {
   const LINK_DELAY_MS = 200;
-  const WRAP_KEY = "pypto-ir-trace-wrap";
+  const WRAP_KEY = "pypto-ir-trace-wrap", ELIDE_KEY = "pypto-ir-trace-elide";
   const LAYOUTS = ["split", "stacked", "unified"];
 
   /** The viewer of report.pipelines[index] in `root`; `carried`: what the reader chose in the one before. */
@@ -40,6 +40,7 @@ const IRTraceApp = (() => {
       warnings: $("warnings"), warningsText: $("warnings-text"),
       diff: $("diff"), empty: $("empty-state"),
       split: $("layout-split"), stacked: $("layout-stacked"), unified: $("layout-unified"), wrap: $("wrap-lines"),
+      elide: $("elide-types"),
       unifiedFile: $("unified-file"),
       sidebar: root.querySelector(".sidebar"), resizer: $("sidebar-resizer"),
       expand: $("expand-all"), collapse: $("collapse-all"),
@@ -301,6 +302,13 @@ const IRTraceApp = (() => {
       writeLink();
     }
 
+    /** Unchanged long types show as "…" (the report names them: report.elides); the choice is kept in the page. */
+    function setElide(on, remember) {
+      el.elide.checked = on;
+      app.allPanes().forEach(panes => panes.relayout({ elide: on }));
+      if (remember) try { win.localStorage.setItem(ELIDE_KEY, on ? "on" : "off"); } catch { /* storage may be off for file:// */ }
+    }
+
     function setIgnoreRenumbering(on) {
       state.ignoreRenumbering = on;
       el.renumber.checked = on;
@@ -343,7 +351,7 @@ const IRTraceApp = (() => {
       announceTimer = win.setTimeout(() => { el.status.textContent = ""; }, 10000);  // long enough to read a sentence
     }
 
-    return { writeLink, setLayout, setWrap, setIgnoreRenumbering, setBase, followLink, announce, opened: () => app.source().opened() };
+    return { writeLink, setLayout, setWrap, setElide, setIgnoreRenumbering, setBase, followLink, announce, opened: () => app.source().opened() };
   }
 
   // ---- wiring -------------------------------------------------------------------------------------------
@@ -367,6 +375,11 @@ const IRTraceApp = (() => {
     try { return win.localStorage.getItem(WRAP_KEY) === "on"; } catch { return false; }
   }
 
+  /** Eliding is on unless the reader turned it off. */
+  function savedElide(win) {
+    try { return win.localStorage.getItem(ELIDE_KEY) !== "off"; } catch { return true; }
+  }
+
   function wire(app, carried) {
     const { el, state, pipeline } = app;
     app.passList.build();
@@ -380,6 +393,9 @@ const IRTraceApp = (() => {
     el.expand.addEventListener("click", () => app.setAllFolds(true));
     el.collapse.addEventListener("click", () => app.setAllFolds(false));
     if (savedWrap(el.diff.ownerDocument.defaultView)) app.setWrap(true, false);
+    el.elide.parentElement.hidden = !app.report.elides;  // no type a report names: no switch
+    el.elide.addEventListener("change", () => app.setElide(el.elide.checked, true));
+    app.setElide(app.report.elides && savedElide(el.diff.ownerDocument.defaultView), false);
     IRTraceKeys.bind(el.search, "search", {
       nextCountChange: () => app.search.jumpToChange(1),
       previousCountChange: () => app.search.jumpToChange(-1),

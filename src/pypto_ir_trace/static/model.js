@@ -5,9 +5,12 @@
  *
  * The JSON (schema 5, model.py's to_json), named fields; positional only inside segments, spans and implicit.
  * Each key is the camelCase of the model.py field it carries, and this reader keeps that name:
- *   {schema, generator, title, context, limits, classes, lines, spans, lineSpans, pipelines, runs?}
+ *   {schema, generator, title, context, limits, classes, lines, spans, lineSpans, pipelines, elisions?, lineElisions?,
+ *    runs?}
  *   lines[id], its highlight spans spans[lineSpans[id]] = [gap, length, class, ...] (gap in UTF-16 units from
- *   the previous span's end; spans holds each distinct list once)
+ *   the previous span's end; spans holds each distinct list once); what may be elided of it
+ *   elisions[lineElisions[id]] = [step, length, ...] (each start from the one before: nested ranges follow the
+ *   one enclosing them; a table of distinct lists too; both absent when no line has any)
  *   pipelines[i] = {name, format, title, input: {file, label, name}, level?, levelTitle?, advice?, implicit?, notes?,
  *                   renumbering?, texts, passes}
  *   implicit = [gap, ...]: sorted line ids, each given as its difference from the one before (the first from 0)
@@ -29,10 +32,12 @@
  *     reconverged        rows after which the runs are identical again, having differed just before
  *
  * What the viewer reads (all indices 0-based, line ranges [start, end)):
- *   report = {title, context, limits, classes, lines, highlights(id), pipelines, runs}
+ *   report = {title, context, limits, classes, lines, highlights(id), elisions(id), elides, pipelines, runs}
  *     lines[id]          each distinct line's text, stored once (no newline)
  *     highlights(id)     its highlight spans [{start, end, name}], sorted, in UTF-16 units; name is a
  *                        highlight class ("keyword", ...)
+ *     elisions(id)       the sub-expressions of the line the viewer may elide ("Elide types"): [[start, end]]
+ *                        in UTF-16 units, by start, an enclosing one first; elides: whether any line has some
  *     context            unchanged lines kept around a change (--context)
  *   pipeline = {name, format, title, level, levelTitle, advice, implicit, notes, renumbering, input: {file, label, name, text},
  *               texts, passes, ids(t), source(t), compare(tb, ta)}
@@ -106,6 +111,8 @@ const IRTraceModel = (() => {
       classes,
       lines: raw.lines,
       highlights: id => highlights(raw.spans[raw.lineSpans[id]], classes),
+      elisions: id => (raw.lineElisions ? ranges(raw.elisions[raw.lineElisions[id]]) : []),
+      elides: Boolean(raw.lineElisions),
       pipelines: raw.pipelines.map(entry => readPipeline(entry, raw)),
     };
     report.runs = raw.runs ? readRuns(raw, report) : null;
@@ -119,6 +126,16 @@ const IRTraceModel = (() => {
       const start = at + flat[i];
       at = start + flat[i + 1];
       out.push({ start, end: at, name: classes[flat[i + 2]] });
+    }
+    return out;
+  }
+
+  /** [step, length, ...] (each start from the one before) as [[start, end]]. */
+  function ranges(flat) {
+    const out = [];
+    for (let i = 0, start = 0; i < flat.length; i += 2) {
+      start += flat[i];
+      out.push([start, start + flat[i + 1]]);
     }
     return out;
   }

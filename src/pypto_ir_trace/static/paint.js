@@ -16,15 +16,28 @@ const IRTracePaint = (() => {
 
   /**
    * report: its lines and highlights; make: the viewer's element maker; search: marks(id) of the search shown;
-   * onExpand(): a line's rest was asked for (its rows must be laid out again).
+   * onExpand(): a line's rest or an elided part was asked for (its rows must be laid out again); eliding():
+   * whether unchanged sub-expressions the report names (report.elisions) show as "…".
    */
-  function create(report, make, search, onExpand) {
+  // eslint-disable-next-line max-lines-per-function -- a module's closure: line and the three painters it alone uses share the lines shown whole
+  function create(report, make, search, onExpand, eliding) {
     const whole = new Set();  // ids of the long lines shown whole
+    const unelided = new Set();  // ids of the lines whose elided parts were asked for
 
     /** How many characters of line id are shown. */
     const shownLength = id => (whole.has(id) ? report.lines[id].length : Math.min(report.lines[id].length, SHOWN_CHARS));
 
-    /** A line with its highlight classes, word changes (<del>/<ins> by side), search matches (<mark>), visible control characters. */
+    /** How many columns line id takes when none of its elisions is kept back by a change or a match. */
+    function elidedLength(id) {
+      const length = shownLength(id);
+      if (!eliding() || unelided.has(id)) return length;
+      return outermost(report.elisions(id), length, []).reduce((n, [start, end]) => n - (end - start) + 1, length);
+    }
+
+    /**
+     * A line with its highlight classes, word changes (<del>/<ins> by side), search matches (<mark>), visible
+     * control characters, and its unchanged long sub-expressions elided when eliding() says so.
+     */
     function line(target, id, changes, changeTag) {
       const length = shownLength(id);
       const full = report.lines[id];
@@ -38,48 +51,83 @@ const IRTracePaint = (() => {
         const more = `${found.unmarked.toLocaleString("en-US")} more search match${found.unmarked === 1 ? "" : "es"}`;
         target.append(marker(make, "search-more", `${more} on this line, not marked`));
       }
-      const lead = leadOf(full, changes, found ? found.ranges : []);
+      const cut = ranges => (length === full.length ? ranges : ranges.filter(([start]) => start < length));
+      const matches = cut(found ? found.ranges : []), shownChanges = cut(changes);
+      const text = length === full.length ? full : full.slice(0, length);
+      const highlights = length === full.length ? report.highlights(id)
+        : report.highlights(id).filter(h => h.start < length).map(h => ({ ...h, end: Math.min(h.end, length) }));
+      const lead = leadOf(text, shownChanges, matches);
       if (lead) {  // wrapped, the indentation is the code's padding instead (viewer.css): a hanging indent
         target.style.setProperty("--lead", `${lead.width}ch`);
-        target.append(make("span", "lead", full.slice(0, lead.length)));
+        target.append(make("span", "lead", text.slice(0, lead.length)));
       }
-      if (length === full.length) {
-        parts(target, full, report.highlights(id), changes, found ? found.ranges : [], changeTag, lead ? lead.length : 0);
-        return;
+      const paint = painter(text, highlights, shownChanges, matches, changeTag);
+      let at = lead ? lead.length : 0;
+      for (const [start, end] of elided(id, length, shownChanges, matches)) {
+        paint(target, at, start);
+        target.append(ellipsis(id, text.slice(start, end)));
+        at = end;
       }
-      const cut = ranges => ranges.filter(([start]) => start < length);
-      const highlights = report.highlights(id).filter(h => h.start < length).map(h => ({ ...h, end: Math.min(h.end, length) }));
-      parts(target, full.slice(0, length), highlights, cut(changes), found ? cut(found.ranges) : [], changeTag, lead ? lead.length : 0);
-      target.append(rest(id, full.length - length));
+      paint(target, at, text.length);
+      if (length < full.length) target.append(rest(id, full.length - length));
     }
 
-    /** The text from column `from` (the columns before it are painted already: the indentation). */
-    function parts(target, text, highlights, changes, matches, changeTag, from) {
+    /**
+     * The elisions of line id shown as "…": inside what is shown, touching no change and no match, and not
+     * inside one shown so (the outermost that qualifies: a changed type keeps back only the part changed).
+     */
+    function elided(id, length, changes, matches) {
+      if (!eliding() || unelided.has(id)) return [];
+      return outermost(report.elisions(id), length, [...changes, ...matches]);
+    }
+
+    /** (target, from, to) => paint the text's columns [from, to) with their marks, nested as lineParts says. */
+    function painter(text, highlights, changes, matches, changeTag) {
       if (!changes.length && !matches.length && !CONTROL_RE.test(text)) {  // the common case: highlighting only
-        const parts = [];
-        let at = from;
-        for (const { start, end, name } of highlights) {
-          if (end <= from) continue;
-          if (start > at) parts.push(text.slice(at, start));
-          parts.push(make("span", "hl-" + name, text.slice(start, end)));
-          at = end;
-        }
-        if (at < text.length) parts.push(text.slice(at));
-        target.append(...parts);
-        return;
-      }
-      for (const outer of R.lineParts(text.length, highlights, changes, matches)) {
-        if (outer.end <= from) continue;
-        const changed = outer.change ? make(changeTag, "word-" + changeTag) : target;
-        for (const inner of outer.parts) {
-          const marked = inner.match ? make("mark", "search-hit") : changed;
-          for (const part of inner.parts) {
-            if (part.end > from) appendText(make, marked, text.slice(Math.max(part.start, from), part.end), part.name ? "hl-" + part.name : "");
+        return (target, from, to) => {
+          const parts = [];
+          let at = from;
+          for (const { start, end, name } of highlights) {
+            if (end <= from || start >= to) continue;
+            if (start > at) parts.push(text.slice(at, start));
+            at = Math.min(end, to);
+            parts.push(make("span", "hl-" + name, text.slice(Math.max(start, from), at)));
           }
-          if (marked !== changed) changed.append(marked);
-        }
-        if (changed !== target) target.append(changed);
+          if (at < to) parts.push(text.slice(at, to));
+          target.append(...parts);
+        };
       }
+      const outers = R.lineParts(text.length, highlights, changes, matches);
+      const inside = (part, from, to) => part.end > from && part.start < to;
+      return (target, from, to) => {
+        for (const outer of outers) {
+          if (!inside(outer, from, to)) continue;
+          const changed = outer.change ? make(changeTag, "word-" + changeTag) : target;
+          for (const inner of outer.parts) {
+            if (!inside(inner, from, to)) continue;
+            const marked = inner.match ? make("mark", "search-hit") : changed;
+            for (const part of inner.parts) {
+              if (inside(part, from, to)) appendText(make, marked, text.slice(Math.max(part.start, from), Math.min(part.end, to)), part.name ? "hl-" + part.name : "");
+            }
+            if (marked !== changed) changed.append(marked);
+          }
+          if (changed !== target) target.append(changed);
+        }
+      };
+    }
+
+    /** An elided sub-expression: "…", its text in the tooltip; pressed, the line shows whole. */
+    function ellipsis(id, text) {
+      const button = make("button", "elided", "\u2026");
+      button.type = "button";
+      button.tabIndex = -1;  // one per line: the "Elide types" switch is the keyboard's way
+      button.setAttribute("aria-label", `elided: ${text}`);
+      button.title = `${text.length > 300 ? text.slice(0, 300) + "\u2026" : text}\n(click to show this line whole)`;
+      button.addEventListener("click", () => {
+        unelided.add(id);
+        onExpand();
+      });
+      return button;
     }
 
     /** The button that shows the rest of a long line. */
@@ -94,7 +142,20 @@ const IRTracePaint = (() => {
       return button;
     }
 
-    return { line, shownLength };
+    return { line, shownLength, elidedLength };
+  }
+
+  /** Of ranges by start (an enclosing one first), those ending by `length`, touching none of `kept`, and not inside
+   * one taken before. */
+  function outermost(ranges, length, kept) {
+    const taken = [];
+    let covered = 0;
+    for (const [start, end] of ranges) {
+      if (start < covered || end > length || kept.some(([s, e]) => s < end && start < e)) continue;
+      taken.push([start, end]);
+      covered = end;
+    }
+    return taken;
   }
 
   /** Text into target (in a span of className, if given), its control characters shown as glyphs. */

@@ -19,7 +19,7 @@ const IRTracePanes = (() => {
   function create(host) {
     const { el, report, pipeline, make, announce, search } = host;
     const doc = el.diff.ownerDocument;
-    const settings = { layout: "split", wrap: false };  // as the markup has them
+    const settings = { layout: "split", wrap: false, elide: false };  // as the markup has them
     // One record per scroller: Before, After, and the unified layout's Diff. Each lists entries
     // (IRTraceRows.paneEntries) with a height each; only the entries near the screen are in the DOM.
     const panes = el.panes.map((scroller, index) => {
@@ -40,8 +40,9 @@ const IRTracePanes = (() => {
       ctx.view.widthChars = widthOf(ctx, widths, ctx.view.shown, ctx.view.rows);
       relayout({}, false);
       list.repaint();  // the rows drawn so far keep their looks otherwise
-    });
+    }, () => settings.elide && report.elides);
     ctx.shownLength = paint.shownLength;
+    ctx.elidedLength = paint.elidedLength;
     const entryRows = IRTracePaneRows.create(ctx, paint, f => {
       ctx.view.expanded[f] = 1;
       relayout({});
@@ -89,6 +90,11 @@ const IRTracePanes = (() => {
       Object.assign(settings, change);
       applySettings(ctx);
       if (!view) return;
+      if ("elide" in change) {  // lines take other widths: every row is painted again
+        widths.clear();
+        view.widthChars = widthOf(ctx, widths, view.shown, view.rows);
+        list.repaint();
+      }
       list.layout();
       if (hunk) { revealRows(hunk.start, hunk.end, "del, ins"); return; }
       if (settings.wrap) left = 0;
@@ -180,24 +186,29 @@ const IRTracePanes = (() => {
       anchors, hunks, hunkOf, current: hunks.length ? 0 : -1 };
   }
 
-  /** The widest row of a view, in characters as shown (a long line's cut, and its button). */
+  /**
+   * The widest row of a view, in characters as shown (a long line's cut, and its button; elided, a changed
+   * row may keep a part an unchanged one would elide).
+   */
   function widthOf(ctx, widths, shown, rows) {
-    const { pipeline } = ctx, { pass, key } = shown;
-    if (key === null) return Math.max(widest(ctx, widths, pass.before), widest(ctx, widths, pass.after));
+    const { pipeline, settings } = ctx, { pass, key } = shown;
+    const eliding = settings.elide && ctx.report.elides;
+    if (key === null && !eliding) return Math.max(widest(ctx, widths, pass.before), widest(ctx, widths, pass.after));
     const before = pipeline.ids(pass.before), after = pipeline.ids(pass.after);
     let most = 0;
     for (let r = 0; r < rows.b.length; r++) {
-      const b = rows.b[r], a = rows.a[r];
-      if (b >= 0) most = Math.max(most, shownWidth(ctx, before[b]));
-      if (a >= 0) most = Math.max(most, shownWidth(ctx, after[a]));
+      const b = rows.b[r], a = rows.a[r], unchanged = rows.kind[r] === R.KIND_EQUAL;
+      if (b >= 0) most = Math.max(most, shownWidth(ctx, before[b], eliding && unchanged));
+      if (a >= 0) most = Math.max(most, shownWidth(ctx, after[a], eliding && unchanged));
     }
     return most;
   }
 
   const REST_CHARS = 40;  // the "… N more characters" button beside a cut line
-  function shownWidth(ctx, id) {
+  function shownWidth(ctx, id, elided = false) {
     const shown = ctx.shownLength(id);
-    return shown < ctx.report.lines[id].length ? shown + REST_CHARS : shown;
+    const width = elided ? ctx.elidedLength(id) : shown;
+    return shown < ctx.report.lines[id].length ? width + REST_CHARS : width;
   }
 
   /** The longest line of text t as shown (kept in `widths`): the whole file's width, folded lines included. */

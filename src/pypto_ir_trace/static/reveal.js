@@ -7,6 +7,7 @@
 const IRTraceReveal = (() => {
   const CONTEXT_ROWS = 3;  // rows kept above a change or a match brought on screen
   const MARGIN_CHARS = 6;  // characters kept left of a changed word or a match brought on screen
+  const MAX_MARKS = 200;  // marks weighed per pane: enough for a screen of changed words
   const { ROW_HEIGHT } = IRTraceHeights, { OVERSCAN } = IRTraceVirtualList;
 
   /** ctx: the panes' shared state (panes.js); list: their virtual list; scroll: scrollsync.js. */
@@ -39,19 +40,20 @@ const IRTraceReveal = (() => {
         render(overscan);
       }
       if (!selector) return;
-      let marks = list.map(pane => firstMark(pane, start, end, selector));
+      let marks = list.map(pane => marksIn(pane, start, end, selector));
       // The rows built end inside the ones to reveal, none with a mark yet: look as far as the full overscan.
-      if (marks.some((mark, i) => !mark && continues(list[i], start, end))) {
+      if (marks.some((found, i) => !found.length && continues(list[i], start, end))) {
         render();
-        marks = list.map(pane => firstMark(pane, start, end, selector));
+        marks = list.map(pane => marksIn(pane, start, end, selector));
       }
       // Only marks the screen now shows count: a change opens at its first row, and a word changed 50 rows
       // further down is no reason to scroll away from it. A wrapped first row taller than the pane is the
       // exception: its mark is brought up below.
-      const spots = marks.filter(Boolean).map(spotOf).filter(spot => spot.row === start || spot.bottom <= spot.screenBottom);
-      const left = wrapping() || !spots.length ? 0 : Math.min(bestLeft(spots), textLeft(list, start, end));
+      const spots = marks.flat().map(spotOf).filter(spot => spot.row === start || spot.bottom <= spot.screenBottom);
+      const firsts = list.map(pane => spots.find(spot => spot.pane === pane)).filter(Boolean).map(withStart);
+      const left = wrapping() || !spots.length ? 0 : Math.min(bestLeft(spots, firsts), textLeft(list, start, end));
       // A wrapped line can put its mark below the screen: scroll down to it, keeping the earliest mark.
-      const groups = settings.layout === "split" ? [spots] : spots.map(spot => [spot]);
+      const groups = settings.layout === "split" ? [firsts] : firsts.map(spot => [spot]);
       for (const group of groups) {
         if (!group.length) continue;
         const scroller = group[0].pane.scroller, top = scroller.scrollTop;
@@ -65,12 +67,28 @@ const IRTraceReveal = (() => {
       render(overscan);
     }
 
+    /** A spot with `start`: where the first character of its line that is not white space is (as x is). */
+    function withStart(spot) {
+      const code = spot.mark.closest(".code"), box = spot.pane.scroller.getBoundingClientRect();
+      const walker = doc.createTreeWalker(code, 4 /* NodeFilter.SHOW_TEXT */);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const at = node.data.search(/\S/);
+        if (at < 0 || !node.parentElement.getClientRects().length) continue;  // blank, or the hidden indentation
+        const range = doc.createRange();
+        range.setStart(node, at);
+        range.setEnd(node, at + 1);
+        const start = range.getBoundingClientRect().left - box.left + spot.pane.scroller.scrollLeft - gutterWidth(spot.pane);
+        return { ...spot, start };
+      }
+      return { ...spot, start: 0 };
+    }
+
     /** Where a mark is in its pane's content: x from the code column's start, y from the top. */
     function spotOf({ pane, mark, order, row }) {
       const box = pane.scroller.getBoundingClientRect(), at = mark.getBoundingClientRect();
       const gutter = gutterWidth(pane), top = pane.scroller.scrollTop;
       return {
-        pane, order, row,
+        pane, mark, order, row,
         // the code column is the pane's width less its sticky gutter
         x: at.left - box.left + pane.scroller.scrollLeft - gutter, room: pane.scroller.clientWidth - gutter,
         width: at.width, y: at.top - box.top + top, bottom: at.bottom - box.top + top, screenBottom: top + pane.scroller.clientHeight,
@@ -83,28 +101,31 @@ const IRTraceReveal = (() => {
       return entry >= 0 && (entry >> 1) >= start && (entry >> 1) < end;
     }
 
-    function firstMark(pane, start, end, selector) {
-      const { first } = pane.rendered;
-      for (let i = 0; i < pane.elements.length; i++) {
+    /** The marks (`selector`) on a pane's built rows of [start, end), in order: at most MAX_MARKS of them. */
+    function marksIn(pane, start, end, selector) {
+      const { first } = pane.rendered, found = [];
+      for (let i = 0; i < pane.elements.length && found.length < MAX_MARKS; i++) {
         const entry = pane.entries[first + i];
         if (entry < 0 || (entry >> 1) < start || (entry >> 1) >= end) continue;
-        const mark = pane.elements[i].querySelector(selector);
-        if (mark) return { pane, mark, order: first + i, row: entry >> 1 };
+        for (const mark of pane.elements[i].querySelectorAll(selector)) found.push({ pane, mark, order: first + i, row: entry >> 1 });
       }
-      return null;
+      return found.slice(0, MAX_MARKS);
     }
 
     /**
-     * One horizontal position for the panes (they scroll together): column 0 when it shows every pane's first
-     * mark; else the least scroll that shows the most of them, the earliest mark first when they lie too far
-     * apart for one screen. Scrolling no further than needed keeps as much of each line's start as it can.
+     * One horizontal position for the panes (they scroll together). What it shows, by weight: each pane's first
+     * mark (the change's first words), then the start of their lines, then as many of the other marks on screen
+     * as can be, then the earliest mark; and it scrolls no further than that needs (column 0 when it shows as
+     * much).
      */
-    function bestLeft(spots) {
+    function bestLeft(spots, firsts) {
       const margin = MARGIN_CHARS * charWidth(spots[0].pane);
       const whole = s => Math.min(s.width, s.room / 2);  // all of a mark that must show: the whole of it, if it fits
       const shows = (left, s) => s.x >= left - 0.5 && s.x + whole(s) <= left + s.room + 0.5;
-      const earliest = spots.reduce((u, v) => (v.order < u.order || (v.order === u.order && v.x < u.x) ? v : u));
-      const score = left => [spots.filter(s => shows(left, s)).length, shows(left, earliest) ? 1 : 0, -left];
+      const earliest = firsts.reduce((u, v) => (v.order < u.order || (v.order === u.order && v.x < u.x) ? v : u));
+      const count = (left, list) => list.filter(s => shows(left, s)).length;
+      const score = left => [count(left, firsts), firsts.filter(s => left <= s.start + 0.5).length, count(left, spots),
+        shows(left, earliest) ? 1 : 0, -left];
       const better = (u, v) => { for (let i = 0; i < u.length; i++) if (u[i] !== v[i]) return u[i] > v[i]; return false; };
       // a scroll that must be made goes a few characters further than the mark: the reader sees where it ends
       const candidates = [0, ...spots.map(s => Math.max(0, s.x + whole(s) + margin - s.room)), ...spots.map(s => Math.max(0, s.x - margin))];
