@@ -148,7 +148,7 @@ def _find(root: Node) -> tuple[list[tuple[Node, Node]], list[tuple[Node, str]], 
     op_rows: set[int] = set()
     cursor = QueryCursor(query("regions"))
     cursor.set_max_start_depth(MAX_FUNCTION_DEPTH)
-    for _, captures in cursor.matches(root):
+    for captures in _matches(cursor, root):
         if "function" in captures:
             node = captures["function"][0]
             functions.setdefault(node.id, (node, captures["function.name"][0]))
@@ -165,6 +165,38 @@ def _find(root: Node) -> tuple[list[tuple[Node, Node]], list[tuple[Node, str]], 
         outermost.append((node, symbol))
     symbol_rows = {symbol.start_point.row for _, symbol in ordered}
     return outermost, sorted(containers.values(), key=lambda pair: pair[0].start_byte), symbol_rows, op_rows
+
+
+# Every pattern of regions.scm holds a token spelled with one of these (`func.func`, `util.func`, `module`,
+# `gpu.module`): a match's nodes span a line that has one.
+_OP_WORD = re.compile(rb"\.func|module")
+
+
+def _matches(cursor: QueryCursor, root: Node):
+    """The captures of the query's matches (a match may come more than once). A clean tree is searched only
+    on the lines that spell a function or module op: a match starts on a node that spans such a line, and
+    tree-sitter walks no node outside the byte range but those that finish a match begun in it. Function
+    bodies, most of the tree, are never visited (7 ms -> 0.3 ms on a module of 60 functions). A tree with
+    errors is searched whole: recovery may build an op around a missing keyword, on a line that spells none."""
+    source = root.text
+    if root.has_error or source is None:
+        yield from (captures for _, captures in cursor.matches(root))
+        return
+    for start, stop in _op_lines(source):
+        cursor.set_byte_range(root.start_byte + start, root.start_byte + stop)
+        yield from (captures for _, captures in cursor.matches(root))
+
+
+def _op_lines(source: bytes) -> list[tuple[int, int]]:
+    """The byte ranges of the lines that spell a function or module op, adjacent lines in one range."""
+    ranges: list[tuple[int, int]] = []
+    for found in _OP_WORD.finditer(source):
+        start = source.rfind(b"\n", 0, found.start()) + 1
+        stop = source.find(b"\n", found.end()) + 1 or len(source)
+        if ranges and start <= ranges[-1][1]:
+            start = ranges.pop()[0]
+        ranges.append((start, stop))
+    return ranges
 
 
 def _regions(functions: list[tuple[Node, Node]], containers: list[tuple[Node, str]]) -> list[Region]:
