@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from functools import partial
 from itertools import chain
@@ -282,9 +282,11 @@ class _Names:
         self.memo: dict[tuple, list[tuple[int, int]]] | None = {} if remember else None
         self.pairs: dict[tuple[int, int], tuple[int, int]] = {}
 
-    def spans(self, text: _Working) -> tuple[list[str], list]:
-        """The lines of a text and the name spans of each."""
-        return [self.lines.texts[i] for i in text.ids], [self.lines.names.get(i, []) for i in text.ids]
+    def spans(self, text: _Working) -> tuple[_ByRow, _ByRow]:
+        """The lines of a text and the name spans of each, looked up as rows are asked for: a diff's pieces
+        ask for a few rows of a long text."""
+        names = self.lines.names
+        return _ByRow(text.ids, self.lines.texts.__getitem__), _ByRow(text.ids, lambda i: names.get(i, []))
 
     def renamed(self, old: _Working, new: _Working, diff) -> tuple[tuple[int, int], ...]:
         """Pairs of the diff (a Diff or a compare.PassDiff) of old against new."""
@@ -308,6 +310,19 @@ class _Names:
             found += [(b + b0, a + a0) for b, a in pairs]
         found.sort(key=lambda pair: pair[1])
         return tuple(map(self.pairs.setdefault, found, found)) if self.memo is not None else tuple(found)
+
+
+class _ByRow(Sequence[T]):
+    """A text's rows seen through a table kept per line id."""
+
+    def __init__(self, ids: list[int], look: Callable[[int], T]):
+        self.ids, self.look = ids, look
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def __getitem__(self, row):  # rows only: renumber asks for single rows
+        return self.look(self.ids[row])
 
 
 def _piece_key(segments, old_ids: list[int], new_ids: list[int]) -> tuple[tuple, int, int]:
@@ -386,7 +401,7 @@ def _facts(
             marks += record.level.marks(captures, offsets, first, stop)
     names = []
     if language.names_in is not None:
-        names = [(row, found) for row, found in enumerate(language.names_in(tree, lines, rows)) if found]
+        names = sorted(language.names_in(tree, lines, rows).items())
     return spans, names, marks
 
 

@@ -102,14 +102,15 @@ def op_regions(tree: Tree) -> list[Region]:
     return sorted([*modules, *_regions(functions, containers)], key=lambda r: (r.start, -r.end))
 
 
-def names_in(tree: Tree, lines: list[str], rows: list[tuple[int, int]]) -> list[list[tuple[int, int]]]:
-    """Per line in the [first, stop) row ranges (others: []), the (start, end) character spans of its SSA
-    value and block label names (values.scm), read from the text's tree.
+def names_in(tree: Tree, lines: list[str], rows: list[tuple[int, int]]) -> dict[int, list[tuple[int, int]]]:
+    """Per line in the [first, stop) row ranges that has names (the others are left out: a text is asked
+    about its few new lines), the (start, end) character spans of its SSA value and block label names
+    (values.scm), read from the text's tree.
 
     Result marks (`#1`, `:2`) are left out of the span. A span is only reported where the grammar reads
     a name: `%0` inside a string attribute is text, not a name.
     """
-    spans: list[list[tuple[int, int]]] = [[] for _ in lines]
+    spans: dict[int, list[tuple[int, int]]] = {}
     for first, stop in rows:
         cursor = QueryCursor(query("values"))
         cursor.set_point_range((first, 0), (stop, 0))
@@ -121,11 +122,13 @@ def names_in(tree: Tree, lines: list[str], rows: list[tuple[int, int]]) -> list[
                 name = text(node)
                 start = _char_column(lines[row], col)
                 if capture == "value.comment":
-                    spans[row].extend((start + m.start(), start + m.end()) for m in _COMMENT_LABEL.finditer(name))
+                    found = [(start + m.start(), start + m.end()) for m in _COMMENT_LABEL.finditer(name)]
+                    if found:
+                        spans.setdefault(row, []).extend(found)
                     continue
                 cut = min((i for i in (name.find(m, 1) for m in _RESULT_MARKS) if i > 0), default=len(name))
-                spans[row].append((start, start + len(name[:cut])))
-    for row_spans in spans:
+                spans.setdefault(row, []).append((start, start + len(name[:cut])))
+    for row_spans in spans.values():
         row_spans.sort()
     return spans
 
@@ -169,7 +172,7 @@ def _find(root: Node) -> tuple[list[tuple[Node, Node]], list[tuple[Node, str]], 
 
 # Every pattern of regions.scm holds a token spelled with one of these (`func.func`, `util.func`, `module`,
 # `gpu.module`): a match's nodes span a line that has one.
-_OP_WORD = re.compile(rb"\.func|module")
+_OP_WORDS = (b".func", b"module")
 
 
 def _matches(cursor: QueryCursor, root: Node):
@@ -189,10 +192,16 @@ def _matches(cursor: QueryCursor, root: Node):
 
 def _op_lines(source: bytes) -> list[tuple[int, int]]:
     """The byte ranges of the lines that spell a function or module op, adjacent lines in one range."""
+    lines = set()
+    for word in _OP_WORDS:  # bytes.find runs at memchr speed; a regex alternation tries every position
+        at = source.find(word)
+        while at >= 0:
+            start = source.rfind(b"\n", 0, at) + 1
+            stop = source.find(b"\n", at) + 1 or len(source)
+            lines.add((start, stop))
+            at = source.find(word, stop)
     ranges: list[tuple[int, int]] = []
-    for found in _OP_WORD.finditer(source):
-        start = source.rfind(b"\n", 0, found.start()) + 1
-        stop = source.find(b"\n", found.end()) + 1 or len(source)
+    for start, stop in sorted(lines):
         if ranges and start <= ranges[-1][1]:
             start = ranges.pop()[0]
         ranges.append((start, stop))
