@@ -58,7 +58,7 @@ def scan(path: Path, phrases: tuple[bytes, ...] = ()) -> Scan:
                     found.start, offset, chunk = len(_BOM), len(_BOM), chunk[len(_BOM) :]
                 if not chunk.isascii():
                     decode(chunk, path, offset)
-                if chunk.count(b"\r") == chunk.count(b"\r\n"):
+                if b"\r" not in chunk or chunk.count(b"\r") == chunk.count(b"\r\n"):
                     _read_lines_ending_in_lf(chunk, offset, found)
                 else:
                     _read_any_lines(chunk, offset, found)
@@ -96,7 +96,7 @@ def _read_lines_ending_in_lf(chunk: bytes, offset: int, found: Scan) -> None:
             counted = at
             _header(_line_at(chunk, at), offset + at, row, found)
         at = chunk.find(_PREFIX, at + 1)
-    found.rows += chunk.count(b"\n")
+    found.rows = row + chunk.count(b"\n", counted)
     starts = set()
     for marker in _SEVERITIES:
         at = chunk.find(marker)
