@@ -409,7 +409,7 @@ def _newlines(endings: list[str]) -> Newlines:
     if not endings:
         return Newlines("\n", False)
     eol = endings[0]
-    if eol and all(e == eol for e in endings[:-1]) and endings[-1] in (eol, ""):
+    if eol and endings.count(eol) >= len(endings) - 1 and endings[-1] in (eol, ""):  # counted at C speed
         return Newlines(eol, endings[-1] == eol)
     return Newlines(each=tuple(endings))
 
