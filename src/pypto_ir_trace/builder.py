@@ -36,6 +36,8 @@ class _Lines:
         self.line_spans: list[int] = []  # line id -> index of its spans in the table
         self.names: dict[int, list[tuple[int, int]]] = {}  # line id -> its value names (languages that have them)
         self.marks: dict[int, int] = {}  # line id -> its dump-level marks (formats that have them; few lines)
+        # Lines long enough to nest brackets past structure.MAX_NESTING: a text without one is not searched for them.
+        self.long: set[int] = set()
 
     def intern(self, lines: list[str]) -> tuple[list[int], list[tuple[int, int]]]:
         """Line ids, and the [first, stop) row ranges of lines never seen before (only those get highlighted)."""
@@ -49,6 +51,8 @@ class _Lines:
             ids[row] = line_id = table.setdefault(line, count)
             if line_id == count:  # first seen here
                 texts.append(line)
+                if len(line) > structure.MAX_NESTING:
+                    self.long.add(line_id)
                 if row != stop:  # measured: merging across gaps costs more than it saves
                     if first >= 0:
                         new_rows.append((first, stop))
@@ -370,14 +374,15 @@ class _TextReader:
         return _Read(_newlines(endings), ids, partial(self._finish, split, ids, new_rows, reading))
 
     def _finish(self, split: list[str], ids: list[int], new_rows, reading) -> Structure:
+        long_lines = bool(self.lines.long) and not self.lines.long.isdisjoint(ids)
         found = reading.structure() if reading is not None else None
         if found is None:  # a small text, or a piece that does not read cleanly: the whole text, parsed
             if reading is not None:
                 self.lines.forget(ids, new_rows)  # one reading speaks for a text: its pieces' facts go
-            tree = self.parser.parse(split, ids)
+            tree = self.parser.parse(split, ids, long_lines)
             found = self.record.language.analyze(tree, split)
             self.lines.store(ids, _facts(self.record, tree, split, new_rows, self.parser.offsets))
-        return structure.too_deep(found, split)
+        return structure.too_deep(found, split, long_lines)
 
 
 def _facts(
