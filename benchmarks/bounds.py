@@ -126,6 +126,12 @@ CASES: dict[str, tuple[Callable[[Path, int], None] | Callable[[Path, float], Non
 
 def render(dump: Path, report: Path, src: Path, timeout: float) -> tuple[float | None, float]:
     """(wall seconds or None past the timeout, peak RSS MB) of the CLI on the dump."""
+    wall, _, peak = measure(dump, report, src, timeout)
+    return wall, peak
+
+
+def measure(dump: Path, report: Path, src: Path, timeout: float) -> tuple[float | None, float, float]:
+    """(wall seconds or None past the timeout, CPU seconds, peak RSS MB) of the CLI on the dump."""
     env = {**os.environ, "PYTHONPATH": str(src)}
     command = [sys.executable, "-m", "pypto_ir_trace", str(dump), "-o", str(report), "-q"]
     start = time.perf_counter()
@@ -143,7 +149,8 @@ def render(dump: Path, report: Path, src: Path, timeout: float) -> tuple[float |
     child.returncode = os.waitstatus_to_exitcode(status)
     if child.returncode not in (0, -9):
         raise SystemExit(f"{dump}: the CLI failed with exit code {child.returncode}")
-    return (wall if child.returncode == 0 else None), usage.ru_maxrss / 1024
+    cpu = usage.ru_utime + usage.ru_stime
+    return (wall if child.returncode == 0 else None), cpu, usage.ru_maxrss / 1024
 
 
 def size_mb(root: Path) -> float:

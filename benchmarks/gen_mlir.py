@@ -62,7 +62,9 @@ def templates() -> tuple[list[str], list[list[str]]]:
     return declarations, functions
 
 
-def generate(out: Path, functions: int = 18, rounds: int = 10, seed: int = 0) -> Generated:
+def generate(out: Path, functions: int = 18, rounds: int = 10, seed: int = 0, stream: bool = False) -> Generated:
+    """The tree under `out`; with `stream`, the same dumps in the order they ran, as one file `out` (what
+    --mlir-print-ir-after-all prints to stderr without a tree dir)."""
     rng = random.Random(seed)
     declarations, sources = templates()
     names = [f"kernel_{k}" for k in range(functions)]
@@ -71,7 +73,11 @@ def generate(out: Path, functions: int = 18, rounds: int = 10, seed: int = 0) ->
         body = list(sources[k % len(sources)])
         bodies[name] = [re.sub(r"@(\w+)\(%", f"@{name}(%", body[0], count=1), *body[1:]]
     root = out / "builtin_module_no-symbol-name"
-    root.mkdir(parents=True, exist_ok=True)
+    if stream:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text("")
+    else:
+        root.mkdir(parents=True, exist_ok=True)
     counters = dict.fromkeys(names, 0)
     changed: list[bool] = []
     files = 0
@@ -83,7 +89,11 @@ def generate(out: Path, functions: int = 18, rounds: int = 10, seed: int = 0) ->
     def write(path: Path, header: str) -> None:
         nonlocal files, last
         text = module_text()
-        path.write_text(f"// -----// IR Dump After {header} //----- //\n{text}\n")
+        if stream:
+            with out.open("a") as handle:
+                handle.write(f"// -----// IR Dump After {header} //----- //\n{text}\n")
+        else:
+            path.write_text(f"// -----// IR Dump After {header} //----- //\n{text}\n")
         if last is not None:
             changed.append(text != last)
         files += 1
@@ -96,7 +106,8 @@ def generate(out: Path, functions: int = 18, rounds: int = 10, seed: int = 0) ->
             break
         for name in names:
             folder = root / f"func_func_{name}"
-            folder.mkdir(exist_ok=True)
+            if not stream:
+                folder.mkdir(exist_ok=True)
             for arg, cls in NESTED:
                 mutate(bodies[name], rng, k)
                 write(folder / f"{k}_{counters[name]}_{arg}.mlir", f"{cls} ({arg}) ('func.func' operation: @{name})")
@@ -130,9 +141,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--functions", type=int, default=18)
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--stream", action="store_true", help="write the dumps as one stream file OUT, not a tree")
     args = parser.parse_args(argv)
-    result = generate(args.out, args.functions, args.rounds, args.seed)
-    print(f"{result.files} files, {sum(p.stat().st_size for p in args.out.rglob('*.mlir')) / 1e6:.1f} MB")
+    result = generate(args.out, args.functions, args.rounds, args.seed, args.stream)
+    files = [args.out] if args.stream else list(args.out.rglob("*.mlir"))
+    print(f"{result.files} dumps, {sum(p.stat().st_size for p in files) / 1e6:.1f} MB")
     return 0
 
 

@@ -83,7 +83,8 @@ def regions(entry: dict) -> list[list]:
 
 def value_spans(lines: list[str]) -> list[list[tuple[int, int]]]:
     """Per line, the spans of its MLIR value names, from a fresh parse (what the builder stores per line)."""
-    return mlir.names_in(structure.parse(lines, MLIR), lines, [(0, len(lines))])
+    found = mlir.names_in(structure.parse(lines, MLIR), lines, [(0, len(lines))])
+    return [found.get(row, []) for row in range(len(lines))]
 
 
 def apply(before: list[int], diff: compare.PassDiff) -> list[int]:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from modeltools import build
-from pypto_ir_trace.dump import DumpError, read_text
+from pypto_ir_trace.dump import DumpError
 from pypto_ir_trace.formats import mlir
 from pypto_ir_trace.formats.mlir import scope
 
@@ -21,7 +21,7 @@ HEADER = "// -----// IR Dump "
 
 def whole(snapshot) -> str:
     """The dump as the compiler wrote it, header line included (Snapshot.text leaves the header out)."""
-    return snapshot.content if snapshot.content is not None else read_text(snapshot.path)
+    return snapshot.dumped
 
 
 def test_the_header_line_is_not_part_of_the_text():

@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+from tree_sitter import QueryCursor
 
 from modeltools import value_spans
 from pypto_ir_trace import grammar
@@ -340,3 +341,67 @@ def test_a_function_that_ends_early_is_untrusted():
     structure = analyze(text)
     assert not structure.trusted
     assert structure.reason == "a syntax error hides where @a ends (line 4 is not laid out inside it)"
+
+
+def whole_tree_search(root):
+    """What regions.scm matches when the whole tree is walked (languages/mlir.py walks only the lines that
+    spell an op): each capture as (capture, start byte, end byte)."""
+    cursor = QueryCursor(mlir.query("regions"))
+    cursor.set_max_start_depth(mlir.MAX_FUNCTION_DEPTH)
+    return {
+        (name, n.start_byte, n.end_byte) for _, caps in cursor.matches(root) for name, ns in caps.items() for n in ns
+    }
+
+
+def searched(root):
+    cursor = QueryCursor(mlir.query("regions"))
+    cursor.set_max_start_depth(mlir.MAX_FUNCTION_DEPTH)
+    return {
+        (name, n.start_byte, n.end_byte)
+        for caps in mlir._matches(cursor, root)
+        for name, ns in caps.items()
+        for n in ns
+    }
+
+
+NESTED_OPS = """// a comment that says func.func and module
+module @outer {
+  gpu.module @kernels {
+    gpu.func @k(%arg0: i32) kernel {
+      gpu.return
+    }
+  }
+  util.func public @u() {
+    util.return
+  }
+  func.func @f() {
+    "test.op"() ({
+      func.func @inner() {
+        return
+      }
+    }) : () -> ()
+    %0 = "test.s"() {note = "func.func @fake"} : () -> i32
+    return
+  }
+  llvm.func @g() {
+    llvm.return
+  }
+}
+"""
+
+
+def test_searching_the_op_lines_finds_what_the_whole_tree_holds(mlir_dumps):
+    """Only the lines that spell an op are searched: the same captures as walking every node, on every real
+    snapshot, on nested functions and modules, and where a string or comment only spells an op."""
+    texts = [
+        NESTED_OPS,
+        "module {\n" + "".join(f"  func.func @f{k}() {{\n    return\n  }}\n" for k in range(300)) + "}\n",
+    ]
+    for item in sorted(mlir_dumps.glob("*/*")):
+        if mlir_format.looks_like_tree(item):
+            texts += [s.text for s in mlir_format.read_tree(item).snapshots[1:]]
+    for text in texts:
+        root = parse(split_lines(text)[0], MLIR).root_node
+        assert searched(root) == whole_tree_search(root)
+    assert len(texts) > 300
+    assert [r.key for r in analyze(NESTED_OPS).regions] == ["outer::kernels::@k", "outer::@u", "outer::@f", "outer::@g"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from functools import partial
 from itertools import chain
@@ -39,6 +39,8 @@ class _Lines:
         self.line_elisions: list[int] = []  # line id -> index of its elisions in the table
         self.names: dict[int, list[tuple[int, int]]] = {}  # line id -> its value names (languages that have them)
         self.marks: dict[int, int] = {}  # line id -> its dump-level marks (formats that have them; few lines)
+        # Lines long enough to nest brackets past structure.MAX_NESTING: a text without one is not searched for them.
+        self.long: set[int] = set()
 
     def intern(self, lines: list[str]) -> tuple[list[int], list[tuple[int, int]]]:
         """Line ids, and the [first, stop) row ranges of lines never seen before (only those get highlighted)."""
@@ -52,6 +54,8 @@ class _Lines:
             ids[row] = line_id = table.setdefault(line, count)
             if line_id == count:  # first seen here
                 texts.append(line)
+                if len(line) > structure.MAX_NESTING:
+                    self.long.add(line_id)
                 if row != stop:  # measured: merging across gaps costs more than it saves
                     if first >= 0:
                         new_rows.append((first, stop))
@@ -290,9 +294,11 @@ class _Names:
         self.memo: dict[tuple, list[tuple[int, int]]] | None = {} if remember else None
         self.pairs: dict[tuple[int, int], tuple[int, int]] = {}
 
-    def spans(self, text: _Working) -> tuple[list[str], list]:
-        """The lines of a text and the name spans of each."""
-        return [self.lines.texts[i] for i in text.ids], [self.lines.names.get(i, []) for i in text.ids]
+    def spans(self, text: _Working) -> tuple[_ByRow, _ByRow]:
+        """The lines of a text and the name spans of each, looked up as rows are asked for: a diff's pieces
+        ask for a few rows of a long text."""
+        names = self.lines.names
+        return _ByRow(text.ids, self.lines.texts.__getitem__), _ByRow(text.ids, lambda i: names.get(i, []))
 
     def renamed(self, old: _Working, new: _Working, diff) -> tuple[tuple[int, int], ...]:
         """Pairs of the diff (a Diff or a compare.PassDiff) of old against new."""
@@ -316,6 +322,19 @@ class _Names:
             found += [(b + b0, a + a0) for b, a in pairs]
         found.sort(key=lambda pair: pair[1])
         return tuple(map(self.pairs.setdefault, found, found)) if self.memo is not None else tuple(found)
+
+
+class _ByRow(Sequence[T]):
+    """A text's rows seen through a table kept per line id."""
+
+    def __init__(self, ids: list[int], look: Callable[[int], T]):
+        self.ids, self.look = ids, look
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def __getitem__(self, row):  # rows only: renumber asks for single rows
+        return self.look(self.ids[row])
 
 
 def _piece_key(segments, old_ids: list[int], new_ids: list[int]) -> tuple[tuple, int, int]:
@@ -363,14 +382,15 @@ class _TextReader:
         return _Read(_newlines(endings), ids, partial(self._finish, split, ids, new_rows, reading))
 
     def _finish(self, split: list[str], ids: list[int], new_rows, reading) -> Structure:
+        long_lines = bool(self.lines.long) and not self.lines.long.isdisjoint(ids)
         found = reading.structure() if reading is not None else None
         if found is None:  # a small text, or a piece that does not read cleanly: the whole text, parsed
             if reading is not None:
                 self.lines.forget(ids, new_rows)  # one reading speaks for a text: its pieces' facts go
-            tree = self.parser.parse(split, ids)
+            tree = self.parser.parse(split, ids, long_lines)
             found = self.record.language.analyze(tree, split)
             self.lines.store(ids, _facts(self.record, tree, split, new_rows, self.parser.offsets))
-        return structure.too_deep(found, split)
+        return structure.too_deep(found, split, long_lines)
 
 
 def _facts(
@@ -396,7 +416,7 @@ def _facts(
             elisions += highlight.elisions_of(captures, lines, offsets, first, stop)
     names = []
     if language.names_in is not None:
-        names = [(row, found) for row, found in enumerate(language.names_in(tree, lines, rows)) if found]
+        names = sorted(language.names_in(tree, lines, rows).items())
     return spans, names, marks, elisions
 
 
@@ -404,7 +424,7 @@ def _newlines(endings: list[str]) -> Newlines:
     if not endings:
         return Newlines("\n", False)
     eol = endings[0]
-    if eol and all(e == eol for e in endings[:-1]) and endings[-1] in (eol, ""):
+    if eol and endings.count(eol) >= len(endings) - 1 and endings[-1] in (eol, ""):  # counted at C speed
         return Newlines(eol, endings[-1] == eol)
     return Newlines(eols=tuple(endings))
 

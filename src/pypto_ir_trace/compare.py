@@ -155,7 +155,12 @@ def _blocks(before: list, after: list, limits: Mapping[str, int], memo: Memo | N
 
 
 def _diff_lines(builder: _Builder, key, before, b_lo, b_hi, after, a_lo, a_hi, blocks) -> None:
-    for block in blocks(before[b_lo:b_hi], after[a_lo:a_hi]):
+    old, new = before[b_lo:b_hi], after[a_lo:a_hi]
+    if old == new:  # most functions of a pass are unchanged: the one equal block the diff would give
+        if old:
+            builder.equal(key, b_lo, a_lo, b_hi - b_lo)
+        return
+    for block in blocks(old, new):
         if block.equal:
             builder.equal(key, b_lo + block.b_start, a_lo + block.a_start, block.b_len)
         else:

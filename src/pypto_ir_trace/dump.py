@@ -15,6 +15,30 @@ class DumpError(Exception):
 
 
 @dataclass(frozen=True)
+class Stretch:
+    """Bytes [start, stop) of a file that holds many dumps (an MLIR stream), read only when asked: the
+    file may be far larger than memory, the distinct text it holds is not."""
+
+    path: Path
+    start: int
+    stop: int
+
+    def read(self) -> str:
+        """The stretch decoded (strict UTF-8, naming the file and offset), as its lines each ended by \\n: how
+        a stream's dumps have always been given, whatever newlines the file has (\\r\\n, \\r, none at the end)."""
+        try:
+            with self.path.open("rb") as handle:
+                handle.seek(self.start)
+                data = handle.read(self.stop - self.start)
+        except OSError as err:
+            raise DumpError(f"cannot read {self.path}: {err.strerror or err}") from None
+        text = decode(data, self.path, self.start)
+        if "\r" in text or not text.endswith("\n"):
+            text = "".join(line + "\n" for line in split_lines(text)[0])
+        return text
+
+
+@dataclass(frozen=True)
 class Snapshot:
     index: int  # position in the pipeline; 0 is the input the first pass received
     label: str  # how users name it: "03" for 03_after_X.py; for MLIR the running position
@@ -29,11 +53,19 @@ class Snapshot:
     base_text: str | None = None  # an explicit text to diff against instead (e.g. an op cut out of a module dump)
     base_name: str = ""  # what base_text is, where the Before pane names its file ("@f cut out of 3_cse.mlir")
     header_lines: int = 0  # leading lines that name the dump (MLIR's "// -----// IR Dump After ..."), not its text
+    stretch: Stretch | None = None  # where a dump without content or path lies in a file of many (an MLIR stream)
+
+    @property
+    def dumped(self) -> str:
+        """The dump as read, header lines included."""
+        if self.content is not None:
+            return self.content
+        return self.stretch.read() if self.stretch is not None else read_text(snapshot_path(self.path))
 
     @property
     def text(self) -> str:
         """Decoded, without a BOM or the header lines, newlines as in the file."""
-        text = self.content if self.content is not None else read_text(snapshot_path(self.path))
+        text = self.dumped
         for _ in range(self.header_lines):
             text = text[text.find("\n") + 1 :] if "\n" in text else ""
         return text
@@ -101,14 +133,18 @@ def snapshot_path(path: Path | None) -> Path:
 
 def read_text(path: Path) -> str:
     """A snapshot's text: strict UTF-8 (a wrong byte names the file and offset), BOM dropped."""
-    data = read_bytes(path)
+    text = decode(read_bytes(path), path)
+    return text[1:] if text.startswith(_BOM) else text
+
+
+def decode(data: bytes, path: Path, offset: int = 0) -> str:
+    """Strict UTF-8; a wrong byte names the file and its offset there (data starts at offset)."""
     try:
-        text = data.decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError as err:
         raise DumpError(
-            f"{path} is not UTF-8 text (invalid byte 0x{data[err.start]:02x} at offset {err.start})"
+            f"{path} is not UTF-8 text (invalid byte 0x{data[err.start]:02x} at offset {offset + err.start})"
         ) from None
-    return text[1:] if text.startswith(_BOM) else text
 
 
 def read_warnings(path: Path) -> str:

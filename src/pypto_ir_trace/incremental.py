@@ -27,9 +27,10 @@ class IncrementalParser:
         self._ids: list[int] = []
         self._offsets: list[int] = [0]
 
-    def parse(self, lines: list[str], ids: list[int]) -> Tree:
-        """Parse lines (ids: their interned ids, equal ids for equal lines); rows of the tree are line indices."""
-        source, offsets = structure.source(lines)
+    def parse(self, lines: list[str], ids: list[int], long_lines: bool = True) -> Tree:
+        """Parse lines (ids: their interned ids, equal ids for equal lines); rows of the tree are line indices.
+        Without `long_lines` no line is longer than structure.MAX_NESTING (structure.source)."""
+        source, offsets = structure.source(lines, long_lines)
         tree = self._tree
         if tree is not None:
             for b0, b1, a0, a1 in reversed(self._edits(ids)):  # back to front: earlier offsets stay valid

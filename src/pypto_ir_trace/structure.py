@@ -31,18 +31,20 @@ class Structure:
     reason: str | None = None  # why the structure cannot be trusted
 
 
-def source(lines: list[str]) -> tuple[bytes, list[int]]:
+def source(lines: list[str], long_lines: bool = True) -> tuple[bytes, list[int]]:
     """The bytes tree-sitter sees, each line ending in \\n so its rows are exactly our line indices,
     and where each line starts in them. Every parse of a snapshot goes through here.
 
     NUL becomes U+0001, byte for byte: tree-sitter's lexers read NUL as the end of the input, so one
     NUL in a comment would turn the rest of the file into errors; U+0001 is just an odd character.
-    A line nesting brackets deeper than MAX_NESTING is seen only to that depth (`shallow`).
+    A line nesting brackets deeper than MAX_NESTING is seen only to that depth (`shallow`); without
+    `long_lines` the caller knows no line is longer than MAX_NESTING, so none can.
     """
-    lines = [shallow(line) if _may_nest_deep(line) else line for line in lines]
-    text = "".join(line + "\n" for line in lines)
+    if long_lines:
+        lines = [shallow(line) if _may_nest_deep(line) else line for line in lines]
+    text = "\n".join(lines) + "\n" if lines else ""
     if text.isascii():  # the common case: one encode, lengths in characters are lengths in bytes
-        return text.encode("ascii").replace(b"\0", b"\x01"), [0, *accumulate(len(line) + 1 for line in lines)]
+        return text.encode("ascii").replace(b"\0", b"\x01"), [0, *accumulate(map((1).__add__, map(len, lines)))]
     encoded = [(line + "\n").encode("utf-8", errors="surrogatepass").replace(b"\0", b"\x01") for line in lines]
     return b"".join(encoded), [0, *accumulate(map(len, encoded))]
 
@@ -82,9 +84,12 @@ def _blank(text: str) -> str:
     return " " * len(text.encode("utf-8", errors="surrogatepass"))
 
 
-def too_deep(structure: Structure, lines: list[str]) -> Structure:
+def too_deep(structure: Structure, lines: list[str], long_lines: bool = True) -> Structure:
     """The structure with each region holding a line that nests brackets past MAX_NESTING marked: it is
-    read only to that depth (not highlighted past it); the first such line names it."""
+    read only to that depth (not highlighted past it); the first such line names it. Without `long_lines`
+    the caller knows no line is longer than MAX_NESTING: none is looked at."""
+    if not long_lines:
+        return structure
     deep = [row for row, line in enumerate(lines) if _may_nest_deep(line) and shallow(line) != line]
     if not deep:
         return structure

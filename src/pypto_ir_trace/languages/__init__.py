@@ -21,8 +21,9 @@ class Language:
     calm_boundary: Callable[[str, str], bool] | None = None
     # Per line, the (start, end) spans of the names a pass may renumber (SSA values, block labels);
     # None: the language has no such names, and "Ignore renumbering" does not apply
-    # (tree, lines, [first, stop) row ranges) -> per line, the spans of the names a renumbering changes
-    names_in: Callable[[Tree, list[str], list[tuple[int, int]]], list[list[tuple[int, int]]]] | None = None
+    # (tree, lines, [first, stop) row ranges) -> {row: the spans of the names a renumbering changes}, rows
+    # without names left out
+    names_in: Callable[[Tree, list[str], list[tuple[int, int]]], dict[int, list[tuple[int, int]]]] | None = None
     # (lines, least lines a piece) -> the pieces (first, stop, context rows) a big text may be parsed in;
     # None: always parsed whole (chunked.py)
     cuts: Callable[[list[str], int], list[tuple[int, int, range]]] | None = None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ...dump import read_text, snapshot_path
+from ...dump import Stretch, read_text, snapshot_path
 from .headers import Header
 
 
@@ -20,6 +20,9 @@ class Entry:
     local: bool  # holds only its op (no module scope)
     ancestors: tuple[str, ...]  # op_ids of the enclosing ops, outermost first
     where: str  # the op folder's name, for the detail of a local dump
+    stretch: Stretch | None = None  # a stream's dump: where it lies in the stream, read when asked
 
     def text(self) -> str:
-        return self.content if self.content is not None else read_text(snapshot_path(self.path))
+        if self.content is not None:
+            return self.content
+        return self.stretch.read() if self.stretch is not None else read_text(snapshot_path(self.path))

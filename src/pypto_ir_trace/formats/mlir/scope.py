@@ -24,7 +24,7 @@ def defined_more_than_once(source: Ops, entry: Entry) -> bool:
 
 def _op_key(entry: Entry) -> str | None:
     """The key of the op a local entry dumps: a stream's is its op_id, a tree's is read from its file."""
-    return single_op(entry.text()) if entry.content is None else entry.op_id
+    return single_op(entry.text()) if entry.path is not None else entry.op_id
 
 
 def _region_in(source: Ops, entry: Entry):

@@ -59,6 +59,7 @@ def dump(source: Path, entries: list[Entry], notes: list[str], format_name: str)
                 content=entry.content,
                 warnings=entry.warnings,
                 path=entry.path,
+                stretch=entry.stretch,
                 detail=_detail(entry),
                 failed=entry.header.failed,
                 base=None if base == index - 1 and base_text is None else base,

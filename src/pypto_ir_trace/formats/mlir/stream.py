@@ -7,21 +7,18 @@ emitted by the pass whose dump comes next, and become that snapshot's warnings.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import replace
 from pathlib import Path
 
-from ...dump import Dump, DumpError, read_text, split_lines
+from ...dump import Dump, DumpError, Stretch
 from . import snapshots
 from .entries import Entry
-from .headers import HEADER_PREFIX, HEADER_PROBE, parse_header
+from .headers import HEADER_PREFIX, HEADER_PROBE
 from .ops import single_op
+from .scan import DIAGNOSTIC, scan
 
 HELP = "a file of --mlir-print-ir-after-all output (stderr, also with -before-all): IR Dump headers start each dump"
-# A diagnostic starts at column 0 with its location: input.mlir:5:3, file.mlir:7, <unknown>:0.
-_DIAGNOSTIC = re.compile(
-    r"^(?P<file><unknown>|[^\s:\"]+?):(?P<line>\d+)(?::(?P<col>\d+))?: "
-    r"(?P<severity>error|warning|note|remark): (?P<msg>.*)$"
-)
 _THREADING = "without disabling multi-threading"
 _THREADING_HELP = (
     "the compiler printed an error instead of IR: --mlir-print-ir-module-scope needs "
@@ -45,36 +42,33 @@ def read_stream(path: Path) -> Dump:
     file = Path(path)
     if not file.is_file():
         raise DumpError(f"input is not a file: {file}")
-    text = read_text(file)
-    lines, _ = split_lines(text)
-    starts = [i for i, line in enumerate(lines) if line.startswith(HEADER_PREFIX) and parse_header(line)]
-    if not starts:
-        if _THREADING in text:
+    found = scan(file, (_THREADING.encode(),))
+    if not found.headers:
+        if found.said:
             raise DumpError(f"{file}: {_THREADING_HELP}")
         raise DumpError(f"no IR Dump header line in {file}: is it the stderr of --mlir-print-ir-after-all?")
     notes: list[str] = []
-    pending = _diagnostics(lines, 0, starts[0])
+    pending = _diagnostics(Stretch(file, found.start, found.headers[0].at))
     dumps = []
-    for k, start in enumerate(starts):
-        stop = starts[k + 1] if k + 1 < len(starts) else len(lines)
-        diag = _first_diagnostic(lines, start + 1, stop)
-        content = "".join(line + "\n" for line in lines[start:diag])
-        header = parse_header(lines[start])
-        assert header is not None  # starts are the lines that parse as headers
+    for k, (start, row, header) in enumerate(found.headers):
+        stop = found.headers[k + 1].at if k + 1 < len(found.headers) else found.end
+        at = bisect_right(found.diagnostics, start)
+        diag = found.diagnostics[at] if at < len(found.diagnostics) and found.diagnostics[at] < stop else stop
         dumps.append(
             Entry(
                 header=header,
-                filename=f"{file.name}:{start + 1}",
+                filename=f"{file.name}:{row + 1}",
                 path=None,
-                content=content,
+                content=None,
                 warnings=pending,
                 op_id=f"{header.op} {header.sym}" if header.op else "",
                 local=False,
                 ancestors=(),
                 where="",
+                stretch=Stretch(file, start, diag),
             )
         )
-        pending = _diagnostics(lines, diag, stop)
+        pending = _diagnostics(Stretch(file, diag, stop))
     if pending:
         last = dumps[-1]
         dumps[-1] = replace(last, warnings=(last.warnings or "") + pending)
@@ -99,21 +93,15 @@ def anchors(warnings: str, filename: str) -> list[tuple[int, int, str]]:
     base = own.rsplit("/", 1)[-1]
     found = []
     for index, line in enumerate(warnings.split("\n")):
-        match = _DIAGNOSTIC.match(line)
+        match = DIAGNOSTIC.match(line)
         if match and match["file"].rsplit("/", 1)[-1] == base and int(match["line"]) >= 1:
             found.append((index, int(match["line"]) - 1, f"{match['severity']}: {match['msg']}"))
     return found
 
 
-def _first_diagnostic(lines: list[str], start: int, stop: int) -> int:
-    for i in range(start, stop):
-        if _DIAGNOSTIC.match(lines[i]):
-            return i
-    return stop
-
-
-def _diagnostics(lines: list[str], start: int, stop: int) -> str | None:
-    text = "".join(line + "\n" for line in lines[start:stop]).strip("\n")
+def _diagnostics(stretch: Stretch) -> str | None:
+    """The lines between two dumps, or None when they are blank."""
+    text = stretch.read().strip("\n") if stretch.stop > stretch.start else ""
     return text + "\n" if text.strip() else None
 
 
@@ -123,7 +111,7 @@ def _as_local(entry: Entry) -> Entry:
     A named module alone is not enough: it may be the top-level module, which is a whole dump."""
     if entry.header.op is not None:
         return entry
-    key = single_op(entry.content or "")
+    key = single_op(entry.text())
     if key is None or not key.startswith("@"):
         return entry
     return replace(entry, op_id=key, local=True)
