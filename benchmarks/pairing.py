@@ -61,6 +61,8 @@ def measure(root: Path) -> Counter:
                 continue
             totals["passes with unpaired regions, by name"] += 1
             totals["passes with unpaired regions, by content"] += bool(unpaired(old, new, paired.pieces))
+            totals["unpaired regions, by name"] += unpaired(old, new, by_name.pieces)
+            totals["unpaired regions, by content"] += unpaired(old, new, paired.pieces)
             totals["changed lines there, by name"] += by_name.inserted + by_name.deleted
             totals["changed lines there, by content"] += paired.inserted + paired.deleted
             pairs = [p for p in paired.pieces if p.before_key is not None]
@@ -85,6 +87,8 @@ def main() -> None:
         "changed passes",
         "passes with unpaired regions, by name",
         "passes with unpaired regions, by content",
+        "unpaired regions, by name",
+        "unpaired regions, by content",
         "passes with a content pair",
         "content pairs",
         "changed lines there, by name",

@@ -77,7 +77,7 @@ const IRTraceFunctions = (() => {
         if (side === "added" || side === "removed") parts.push(`(${side})`);
         else if (changed) parts.push(`(+${changed.inserted} \u2212${changed.deleted})`);
         if (choice.region.error || (before.get(choice.was || key) || {}).error) parts.push("\u26a0");
-        options.push([key, parts.concat(choice.was ? `${choice.was} \u2192 ${key}` : key).join(" "), changed ? "changed" : ""]);
+        options.push([key, parts.concat(choice.was ? pairName(choice.was, key) : key).join(" "), changed ? "changed" : ""]);
       }
       setOptions(options);
       state.key = null;
@@ -89,7 +89,7 @@ const IRTraceFunctions = (() => {
         const wanted = IRTraceFollowing.follow(app, p);  // its name in this pass (a rename carries it on)
         if (wanted !== null) {
           const pair = was.get(wanted) || null;
-          if (pair !== null) notes.push(["info", `This pass renames ${pair} to ${wanted}: ${wanted} is the function most like ${pair} among those without a namesake (paired by content), so they are diffed line by line.`]);
+          if (pair !== null) notes.push(["info", `Paired by content: ${wanted} is the function most like ${pair} before this pass (a rename, or the largest part of a split), diffed line by line.`]);
           // The pass that adds or removes it is part of its history: show that one side, all inserted or deleted.
           else if (before.has(wanted) !== after.has(wanted)) notes.push(["info", `${sideOf(wanted, before, after)}: all its lines are ${after.has(wanted) ? "inserted" : "deleted"}.`]);
           if (before.has(wanted) || after.has(wanted)) state.key = wanted;
@@ -105,7 +105,9 @@ const IRTraceFunctions = (() => {
       // The reason the selector is disabled is read out with it, not only shown beside it.
       if (el.select.disabled && reason) el.select.setAttribute("aria-describedby", "notes");
       else el.select.removeAttribute("aria-describedby");
-      el.select.title = el.select.disabled && reason ? `Function view unavailable: ${reason}` : "";
+      // A pair's label ("P.old → new") is long: the closed selector may cut it, its tooltip shows it whole.
+      const picked = el.select.selectedIndex > 0 && was.has(state.key) ? el.select.options[el.select.selectedIndex].textContent : "";
+      el.select.title = el.select.disabled && reason ? `Function view unavailable: ${reason}` : picked;
       return notes;
     }
 
@@ -113,6 +115,12 @@ const IRTraceFunctions = (() => {
     function clear() {
       el.select.replaceChildren(option("", "Whole file"));
       el.select.disabled = true;
+    }
+
+    /** "P.old → new": the after key without the qualifier both share, so the closed selector shows more of it. */
+    function pairName(was, key) {
+      const dot = was.lastIndexOf(".") + 1;
+      return `${was} \u2192 ${dot && key.startsWith(was.slice(0, dot)) ? key.slice(dot) : key}`;
     }
 
     const sideOf = (key, before, after) => `This pass ${after.has(key) ? "adds" : "removes"} ${key}`;
