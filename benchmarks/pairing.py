@@ -68,6 +68,9 @@ def measure(root: Path) -> Counter:
             pairs = [p for p in paired.pieces if p.before_key is not None]
             totals["content pairs"] += len(pairs)
             totals["passes with a content pair"] += bool(pairs)
+            if pairs:
+                totals["changed lines of those, by name"] += by_name.inserted + by_name.deleted
+                totals["changed lines of those, by content"] += paired.inserted + paired.deleted
             for piece in pairs:
                 print(f"  {dump.parent.name} {name}: {piece.before_key} -> {piece.key}", file=sys.stderr)
     return totals
@@ -93,6 +96,8 @@ def main() -> None:
         "content pairs",
         "changed lines there, by name",
         "changed lines there, by content",
+        "changed lines of those, by name",
+        "changed lines of those, by content",
     ):
         print(f"{name:>42}: {totals[name]:,}")
     removed = totals["changed lines there, by name"] - totals["changed lines there, by content"]
