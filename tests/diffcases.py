@@ -11,6 +11,7 @@ from functools import cache
 
 from hypothesis import event
 from hypothesis import strategies as st
+from hypothesis.control import currently_in_test_context
 
 from dumptools import REAL
 from modeltools import apply
@@ -40,14 +41,19 @@ def python_pass(b_ids, b_text, a_ids, a_text, limits) -> dict:
     """compare.diff_pass as compareIds returns it."""
     result = compare.diff_pass(b_ids, as_structure(b_text), a_ids, as_structure(a_text), limits)
     return {
-        "pieces": [
-            {"key": p.key, "inserted": p.inserted, "deleted": p.deleted, "segments": p.segments} for p in result.pieces
-        ],
+        "pieces": [_piece(p) for p in result.pieces],
         "insertedIds": result.inserted_ids,
         "inserted": result.inserted,
         "deleted": result.deleted,
         "byRegion": {key: list(counts) for key, counts in result.by_region.items()},
     }
+
+
+def _piece(piece: compare.Piece) -> dict:
+    found = {"key": piece.key, "inserted": piece.inserted, "deleted": piece.deleted, "segments": piece.segments}
+    if piece.before_key is not None:
+        found["beforeKey"] = piece.before_key
+    return found
 
 
 def check_blocks(js_diff, cases) -> None:
@@ -64,6 +70,8 @@ def check_passes(js_compare, cases) -> list[dict]:
     results = js_compare(cases)
     for case, got in zip(cases, results, strict=True):
         assert got == python_pass(*case), case
+        if currently_in_test_context() and any("beforeKey" in piece for piece in got["pieces"]):
+            event("pass: regions paired by content")
         assert apply(case[0], compare_result(got)) == case[2]  # and it rebuilds the after side
     return results
 
@@ -209,7 +217,7 @@ line_batches = st.tuples(*(st.lists(with_limits(name), min_size=2, max_size=6) f
 
 # ---- generated texts with regions -------------------------------------------------------------------------
 
-KEYS = ["P.a", "P.b", "P.c", "f", "g", "h"]
+KEYS = ["P.a", "P.b", "P.c", "f", "g", "h", "f_aic", "f_aiv", "P.r"]
 
 
 @st.composite
@@ -229,31 +237,55 @@ def chunks(draw):
 
 @st.composite
 def edited_chunks(draw, before):
-    """After chunks: regions moved, edited, dropped or added; outside lines edited."""
+    """After chunks: regions moved, edited, renamed, split, dropped or added; outside lines edited."""
     after = list(before)
     for _ in range(draw(st.integers(0, 5))):
-        op = draw(st.sampled_from(["move", "edit body", "drop", "add", "outside"]))
+        op = draw(st.sampled_from(["move", "edit body", "drop", "add", "outside", "rename", "split"]))
         at = draw(st.integers(0, len(after)))
+        regions = [k for k, chunk in enumerate(after) if chunk[0] != "line"]
+        fresh = [key for key in KEYS if key not in {chunk[0] for chunk in after}]
         if op == "move" and after:
             chunk = after.pop(min(at, len(after) - 1))
             after.insert(draw(st.integers(0, len(after))), chunk)
-        elif op == "edit body":
-            regions = [k for k, chunk in enumerate(after) if chunk[0] != "line"]
-            if regions:
-                k = draw(st.sampled_from(regions))
-                body = draw(edited(after[k][1], st.integers(0, 9)))
-                after[k] = (after[k][0], body or [0])
+        elif op == "edit body" and regions:
+            k = draw(st.sampled_from(regions))
+            body = draw(edited(after[k][1], st.integers(0, 9)))
+            after[k] = (after[k][0], body or [0])
         elif op == "drop" and after:
             del after[min(at, len(after) - 1)]
-        elif op == "add":
-            used = {chunk[0] for chunk in after}
-            fresh = [key for key in KEYS if key not in used]
-            if fresh:
-                body = draw(st.lists(st.integers(0, 9), min_size=1, max_size=8))
-                after.insert(at, (draw(st.sampled_from(fresh)), body))
-        else:
+        elif op == "add" and fresh:
+            body = draw(st.lists(st.integers(0, 9), min_size=1, max_size=8))
+            after.insert(at, (draw(st.sampled_from(fresh)), body))
+        elif op in ("rename", "split") and regions and fresh:
+            k = draw(st.sampled_from(regions))
+            after[k : k + 1] = draw(renamed(after[k], fresh) if op == "rename" else split(after[k], fresh))
+        elif op == "outside":
             after.insert(at, ("line", draw(st.integers(0, 6))))
     return after
+
+
+HEADERS = st.integers(10, 19)  # a region's first line (its def line) under another name: 110..119
+
+
+@st.composite
+def renamed(draw, chunk, fresh):
+    """The region under a fresh key, its first line changed (or not), its body kept."""
+    body = chunk[1]
+    header = [draw(HEADERS)] if draw(st.booleans()) else body[:1]
+    return [(draw(st.sampled_from(fresh)), header + body[1:])]
+
+
+@st.composite
+def split(draw, chunk, fresh):
+    """The region cut in two under fresh keys (ExpandMixedKernel's _aic and _aiv), perhaps with the original
+    key kept by a small wrapper."""
+    key, body = chunk
+    names = draw(st.permutations(fresh))[:2]
+    cut = draw(st.integers(0, len(body)))
+    parts = [(name, [draw(HEADERS), *part]) for name, part in zip(names, (body[:cut], body[cut:]), strict=False)]
+    if draw(st.booleans()):
+        parts.insert(draw(st.integers(0, len(parts))), (key, draw(st.lists(st.integers(0, 9), min_size=1, max_size=3))))
+    return parts
 
 
 def text_of(chunks_, untrusted: bool):

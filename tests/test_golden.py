@@ -1,5 +1,5 @@
 """Golden report models: the JSON the page reads, for one dump of each kind (a PyPTO passes_dump, an MLIR tree,
-an MLIR stream, two runs compared), compared field by field.
+an MLIR stream, two runs compared, a function renamed), compared field by field.
 
 A change to the model shows up here as a readable diff. On a mismatch the actual model is written beside the
 expected one (`tests/golden/<case>.actual.json`, ignored by git) to diff or inspect. When the change is
@@ -32,6 +32,11 @@ def _pypto() -> model.Report:
     return report_of(load_dump(FIXTURES / "viewer" / "functions" / "passes_dump"))
 
 
+def _renamed() -> model.Report:
+    """A function renamed by one pass: its piece is paired by content (beforeKey)."""
+    return report_of(load_dump(FIXTURES / "viewer" / "renamed" / "passes_dump"))
+
+
 def _mlir_tree() -> model.Report:
     return report_of(load_dump(FIXTURES / "mlir" / "multi_func" / "tree_dir"))
 
@@ -44,7 +49,13 @@ def _two_runs() -> model.Report:
     return programs.build_pair((load_dump(RUNS / "this"),), (load_dump(RUNS / "baseline"),), 3)
 
 
-CASES = {"functions": _pypto, "mlir-tree": _mlir_tree, "mlir-stream": _mlir_stream, "two-runs": _two_runs}
+CASES = {
+    "functions": _pypto,
+    "renamed": _renamed,
+    "mlir-tree": _mlir_tree,
+    "mlir-stream": _mlir_stream,
+    "two-runs": _two_runs,
+}
 
 
 def _scrubbed(data: dict) -> dict:

@@ -88,9 +88,18 @@ def test_counts_add_up_and_matched_functions_diff_minimally(real):
         assert sum(piece["deleted"] for piece in p["pieces"]) == p["deleted"]
         old = {r[0]: r for r in regions(data["texts"][p["before"]])}
         new = {r[0]: r for r in regions(data["texts"][p["after"]])}
-        for key in old.keys() & new.keys():
-            expected = lcs_edits(before[old[key][2] : old[key][3]], after[new[key][2] : new[key][3]])
+        # Pairs by name, and by content (a split's best match: beforeKey); a namesake whose before region went
+        # to a content pair is inserted whole.
+        by_content = {piece["key"]: piece["beforeKey"] for piece in p["pieces"] if "beforeKey" in piece}
+        taken = set(by_content.values())
+        pairs = [(key, key) for key in old.keys() & new.keys() if key not in taken] + [
+            (old_key, key) for key, old_key in by_content.items()
+        ]
+        for old_key, key in pairs:
+            expected = lcs_edits(before[old[old_key][2] : old[old_key][3]], after[new[key][2] : new[key][3]])
             assert tuple(p["byRegion"].get(key, (0, 0))) == expected, (p["file"], key)
+        for key in taken & new.keys():
+            assert tuple(p["byRegion"][key]) == (new[key][3] - new[key][2], 0), (p["file"], key)
 
 
 def test_aborted_pipeline_renders_the_passes_it_has():

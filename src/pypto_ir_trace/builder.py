@@ -431,7 +431,9 @@ def _newlines(endings: list[str]) -> Newlines:
 
 def _diff(found: compare.PassDiff) -> Diff:
     return Diff(
-        pieces=tuple(Piece(p.key, p.inserted, p.deleted, tuple(map(tuple, p.segments))) for p in found.pieces),
+        pieces=tuple(
+            Piece(p.key, p.inserted, p.deleted, tuple(map(tuple, p.segments)), p.before_key) for p in found.pieces
+        ),
         inserted_ids=tuple(found.inserted_ids),
         by_region=tuple((key, ins, dels) for key, (ins, dels) in sorted(found.by_region.items())),
     )

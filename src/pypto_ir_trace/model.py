@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from .structure import Region
 
-SCHEMA = 5
+SCHEMA = 6
 
 
 @dataclass(frozen=True)
@@ -51,6 +51,9 @@ class Piece:
     inserted: int
     deleted: int
     segments: tuple[tuple[int, ...], ...]
+    # a region paired by content (compare.py's Pairing: renamed, or the best match of a split): the before
+    # region's key; `key` is the after region's
+    before_key: str | None = None
 
 
 @dataclass(frozen=True)
@@ -266,17 +269,17 @@ def _pass(p: Pass) -> dict:
     if p.anchors:
         entry["anchors"] = [{"logLine": a.log_line, "line": a.line, "message": a.message} for a in p.anchors]
     if p.diff is not None:  # the Diff record's fields, flattened into the pass's
-        entry["pieces"] = [
-            {
-                "key": piece.key,
-                "inserted": piece.inserted,
-                "deleted": piece.deleted,
-                "segments": [list(s) for s in piece.segments],
-            }
-            for piece in p.diff.pieces
-        ]
+        entry["pieces"] = [_piece(piece) for piece in p.diff.pieces]
         entry["insertedIds"] = list(p.diff.inserted_ids)
         entry["byRegion"] = {key: [inserted, deleted] for key, inserted, deleted in p.diff.by_region}
     if p.renamed:
         entry["renamed"] = [list(pair) for pair in p.renamed]
+    return entry
+
+
+def _piece(piece: Piece) -> dict:
+    entry: dict = {"key": piece.key}
+    if piece.before_key is not None:  # absent otherwise: pieces paired by name are unchanged
+        entry["beforeKey"] = piece.before_key
+    entry.update({"inserted": piece.inserted, "deleted": piece.deleted, "segments": [list(s) for s in piece.segments]})
     return entry

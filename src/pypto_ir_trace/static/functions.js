@@ -1,7 +1,9 @@
 "use strict";
 /*
  * The Function selector: the regions of both sides of a pass, which of them it changes, the notes
- * that explain what is shown, and the function's history (the passes that change it).
+ * that explain what is shown, and the function's history (the passes that change it). A region the pass
+ * paired by content (a rename, or the part of a split most like the function) is one entry named
+ * "old → new"; the picked function is followed across such pairs (following.js).
  */
 const IRTraceFunctions = (() => {
   // eslint-disable-next-line max-lines-per-function -- a module's closure: the selector's few functions share it and the state; fill, the longest, is the notes it returns
@@ -41,13 +43,19 @@ const IRTraceFunctions = (() => {
       return reasons.join("; ");
     }
 
-    /** Regions of both sides: after-file order, then those only before (removed). */
+    /** Regions of both sides: after-file order, then those only before (removed). A content pair is one choice
+     * keyed by its after region (`was`: its before region's key); a namesake whose before region went to a
+     * content pair is added. */
     function regionChoices(pass) {
       const before = pipeline.texts[pass.before].byKey, after = pipeline.texts[pass.after].byKey;
+      const paired = IRTraceFollowing.pairsOf(pass), was = new Map([...paired].map(([old, key]) => [key, old]));
       const choices = [];
-      for (const [key, region] of after) choices.push({ key, region, side: before.has(key) ? "both" : "added" });
-      for (const [key, region] of before) if (!after.has(key)) choices.push({ key, region, side: "removed" });
-      return { choices, before, after };
+      for (const [key, region] of after) {
+        const side = was.has(key) ? "paired" : before.has(key) && !paired.has(key) ? "both" : "added";
+        choices.push({ key, region, side, was: was.get(key) || null });
+      }
+      for (const [key, region] of before) if (!after.has(key) && !paired.has(key)) choices.push({ key, region, side: "removed" });
+      return { choices, before, after, was };
     }
 
     /**
@@ -57,18 +65,19 @@ const IRTraceFunctions = (() => {
       const pass = app.shown(p);
       const notes = [];
       const reason = untrustedReason(p);
-      const { choices, before, after } = regionChoices(pass);
+      const { choices, before, after, was } = regionChoices(pass);
       const counts = pass.byRegion;
       const options = [["", "Whole file", ""]];
-      for (const { key, region, side } of choices) {
+      for (const choice of choices) {
+        const { key, side } = choice;
         // What the pass did to it comes first: a long name cut by the closed selector keeps its counts.
         const changed = counts.get(key);
         const parts = [];  // what the pass did first, the name last: a long name never hides the counts
         if (changed) parts.push("\u25cf");
-        if (side !== "both") parts.push(side === "added" ? "(added)" : "(removed)");
+        if (side === "added" || side === "removed") parts.push(`(${side})`);
         else if (changed) parts.push(`(+${changed.inserted} \u2212${changed.deleted})`);
-        if (region.error || (before.get(key) || {}).error) parts.push("\u26a0");
-        options.push([key, parts.concat(key).join(" "), changed ? "changed" : ""]);
+        if (choice.region.error || (before.get(choice.was || key) || {}).error) parts.push("\u26a0");
+        options.push([key, parts.concat(choice.was ? pairName(choice.was, key) : key).join(" "), changed ? "changed" : ""]);
       }
       setOptions(options);
       state.key = null;
@@ -77,15 +86,17 @@ const IRTraceFunctions = (() => {
         notes.push(["warn", `Function view unavailable for this pass: a snapshot could not be parsed safely (${reason}). Showing the whole-file diff.`]);
       } else {
         el.select.disabled = choices.length === 0;
-        const wanted = state.wantedKey;
+        const wanted = IRTraceFollowing.follow(app, p);  // its name in this pass (a rename carries it on)
         if (wanted !== null) {
+          const pair = was.get(wanted) || null;
+          if (pair !== null) notes.push(["info", `Paired by content: ${wanted} is the function most like ${pair} before this pass (a rename, or the largest part of a split), diffed line by line.`]);
           // The pass that adds or removes it is part of its history: show that one side, all inserted or deleted.
-          if (before.has(wanted) !== after.has(wanted)) notes.push(["info", `${sideOf(wanted, before, after)}: all its lines are ${after.has(wanted) ? "inserted" : "deleted"}.`]);
+          else if (before.has(wanted) !== after.has(wanted)) notes.push(["info", `${sideOf(wanted, before, after)}: all its lines are ${after.has(wanted) ? "inserted" : "deleted"}.`]);
           if (before.has(wanted) || after.has(wanted)) state.key = wanted;
           else notes.push(["info", `${wanted} is on neither side of this pass: showing the whole file.`]);
         }
         const shown = state.key !== null ? (after.get(state.key) || before.get(state.key)) : null;
-        const broken = shown && (shown.error || (before.get(state.key) || {}).error);
+        const broken = shown && (shown.error || (before.get(was.get(state.key) || state.key) || {}).error);
         if (broken) notes.push(["warn", `${state.key} was parsed with errors (${broken}); it is still diffed line by line.`]);
         else if (shown && pass.changed && !counts.has(state.key)) notes.push(["info", `${state.key} is unchanged by this pass.`]);
         if (wanted !== null) notes.push(["info", historyNote(wanted)]);
@@ -94,7 +105,9 @@ const IRTraceFunctions = (() => {
       // The reason the selector is disabled is read out with it, not only shown beside it.
       if (el.select.disabled && reason) el.select.setAttribute("aria-describedby", "notes");
       else el.select.removeAttribute("aria-describedby");
-      el.select.title = el.select.disabled && reason ? `Function view unavailable: ${reason}` : "";
+      // A pair's label ("P.old → new") is long: the closed selector may cut it, its tooltip shows it whole.
+      const picked = el.select.selectedIndex > 0 && was.has(state.key) ? el.select.options[el.select.selectedIndex].textContent : "";
+      el.select.title = el.select.disabled && reason ? `Function view unavailable: ${reason}` : picked;
       return notes;
     }
 
@@ -104,13 +117,22 @@ const IRTraceFunctions = (() => {
       el.select.disabled = true;
     }
 
+    /** "P.old → new": the after key without the qualifier both share, so the closed selector shows more of it. */
+    function pairName(was, key) {
+      const dot = was.lastIndexOf(".") + 1;
+      return `${was} \u2192 ${dot && key.startsWith(was.slice(0, dot)) ? key.slice(dot) : key}`;
+    }
+
     const sideOf = (key, before, after) => `This pass ${after.has(key) ? "adds" : "removes"} ${key}`;
 
     function historyNote(key) {
-      const labels = passes.filter((pass, p) => app.diffOf(p).byRegion.has(key)).map(pass => pass.label);
-      if (!labels.length) return `${key} is not changed by any pass.`;
+      const named = IRTraceFollowing.names(app);
+      const labels = passes.filter((pass, p) => IRTraceFollowing.changes(app, named, p)).map(pass => pass.label);
+      const others = [...new Set(named)].filter(name => name !== key);  // its names in other passes
+      const also = others.length ? ` (elsewhere named ${others.slice(0, 3).join(", ")}${others.length > 3 ? ", \u2026" : ""})` : "";
+      if (!labels.length) return `${key}${also} is not changed by any pass.`;
       const shown = labels.length > 12 ? labels.slice(0, 12).join(", ") + ", \u2026" : labels.join(", ");
-      return `${key} is changed by ${labels.length} pass${labels.length === 1 ? "" : "es"} (${shown}), marked \u25cf in the list.`;
+      return `${key}${also} is changed by ${labels.length} pass${labels.length === 1 ? "" : "es"} (${shown}), marked \u25cf in the list.`;
     }
 
     el.select.addEventListener("change", () => app.pickFunction(el.select.value || null));

@@ -3,7 +3,7 @@
  * The one reader of the report data: the only file that knows the JSON's shape. It turns the JSON
  * built by model.py into the named plain objects below; every other file reads only those.
  *
- * The JSON (schema 5, model.py's to_json), named fields; positional only inside segments, spans and implicit.
+ * The JSON (schema 6, model.py's to_json), named fields; positional only inside segments, spans and implicit.
  * Each key is the camelCase of the model.py field it carries, and this reader keeps that name:
  *   {schema, generator, title, context, limits, classes, lines, spans, lineSpans, pipelines, elisions?, lineElisions?,
  *    runs?}
@@ -16,7 +16,7 @@
  *   implicit = [gap, ...]: sorted line ids, each given as its difference from the one before (the first from 0)
  *   texts[t] = {ids} | {producedBy}, then {eol, final} | {eols}, regions [{key, kind, start, end, error?}], untrusted?
  *   passes[p] = {label, name, file, detail?, failed?, before, after, inserted, deleted, beforeFile?, warnings?,
- *                anchors? [{logLine, line, message}], pieces? [{key, inserted, deleted, segments}], insertedIds?,
+ *                anchors? [{logLine, line, message}], pieces? [{key, beforeKey?, inserted, deleted, segments}], insertedIds?,
  *                byRegion? {key: [inserted, deleted]}, renamed? [[bLine, aLine]]}
  *   segments = [[bStart, aStart, equal, deleted, inserted, equal, deleted, inserted, ...]]
  *   runs = {this, baseline, inputs, rows, firstDivergent, reconverged}: only when the report compares two runs
@@ -54,17 +54,20 @@
  *     ids(t)             the line ids of text t (Int32Array), rebuilt on first use from the pass that produced it
  *     source(t)          text t exactly as the file had it, newlines included
  *     compare(tb, ta)    any two texts diffed like a pass (compare.js): {before, after, inserted, deleted, pieces,
- *                        insertedIds, byRegion}, the diff fields of a pass below
+ *                        insertedIds, byRegion, paired}, the diff fields of a pass below
  *   passes[p] = {index, label, name, file, detail, failed, changed, before, after, inserted, deleted, beforeFile,
- *                warnings, anchors, pieces, insertedIds, byRegion, renamed}
+ *                warnings, anchors, pieces, insertedIds, byRegion, paired, renamed}
  *     before / after     text indices; a no-op pass has before == after (changed false) and pieces null
  *     warnings           the pass's .log text ("" when none); anchors: [{logLine, line, message}], log lines that
  *                        name `line` of the after snapshot
- *     pieces             [{key, inserted, deleted, blocks}] in after-file order; key null = outside every region;
+ *     pieces             [{key, beforeKey, inserted, deleted, blocks}] in after-file order; key null = outside every
+                        region; beforeKey: the before region's key when the region was paired by content (a function
+                        the pass renamed, or the part of a split most like it; key is the after region's), else null;
  *                        blocks: [{b, a, equal, deleted, inserted}]: from before line b / after line a, `equal`
  *                        equal lines, then `deleted` before lines, then `inserted` after lines
  *     insertedIds        ids of the inserted lines, in after order (with `before` they rebuild `after`)
  *     byRegion           Map(key -> {inserted, deleted}) of the regions the pass changes
+     paired             Map(before key -> key) of the pieces paired by content (read without decoding segments)
  *     detail, failed     what the pass ran on ("" when the format does not say); whether the pass failed
  *     beforeFile         what `before` is when not the previous snapshot (an MLIR op's own previous dump, or
  *                        a text the reader made: "@f cut out of 3_cse.mlir"); "": the previous snapshot
@@ -89,7 +92,7 @@
 const IRTraceModel = (() => {
   /** The report of one inflated JSON document. */
   /** The schema this reader reads: model.py's SCHEMA when both were written (a test holds them together). */
-  const SCHEMA = 5;
+  const SCHEMA = 6;
 
   /** Data of another schema (a report written by another version, its data carried elsewhere) is refused by
    * name, never drawn wrong. */
@@ -170,6 +173,7 @@ const IRTraceModel = (() => {
         pieces: result.pieces ? result.pieces.map(readPiece) : null,
         insertedIds: result.insertedIds || [],
         byRegion: readCounts(result.byRegion),
+        paired: readPaired(result.pieces),
       };
     }
     return {
@@ -209,7 +213,13 @@ const IRTraceModel = (() => {
     once(pass, "pieces", () => (entry.pieces ? entry.pieces.map(readPiece) : null));
     once(pass, "insertedIds", () => entry.insertedIds || []);
     once(pass, "byRegion", () => readCounts(entry.byRegion));
+    once(pass, "paired", () => readPaired(entry.pieces));
     return pass;
+  }
+
+  /** Map(before key -> key) of the pieces paired by content. */
+  function readPaired(pieces) {
+    return new Map((pieces || []).filter(piece => piece.beforeKey !== undefined).map(piece => [piece.beforeKey, piece.key]));
   }
 
   /** object[name] computed by `compute` on first read, then a plain value. */
@@ -229,7 +239,7 @@ const IRTraceModel = (() => {
     return new Map(Object.entries(counts || {}).map(([key, [inserted, deleted]]) => [key, { inserted, deleted }]));
   }
 
-  function readPiece({ key, inserted, deleted, segments }) {
+  function readPiece({ key, beforeKey, inserted, deleted, segments }) {
     const blocks = [];
     for (const segment of segments) {
       let b = segment[0], a = segment[1];
@@ -240,7 +250,7 @@ const IRTraceModel = (() => {
         a += block.equal + block.inserted;
       }
     }
-    return { key, inserted, deleted, blocks };
+    return { key, beforeKey: beforeKey === undefined ? null : beforeKey, inserted, deleted, blocks };
   }
 
   /** The runs section: the two runs' pipelines and their aligned rows, read as one more pipeline. */

@@ -98,12 +98,13 @@ const IRTracePassList = (() => {
       if (el.list.contains(el.list.ownerDocument.activeElement)) current.focus({ preventScroll: true });
     }
 
-    /** With a function picked, mark the passes that change it. */
+    /** With a function picked, mark the passes that change it, under the name it has in each (following.js). */
     function markHistory(key) {
+      const named = key === null ? [] : IRTraceFollowing.names(app);
       buttons.forEach((button, p) => {
-        const touched = key !== null && app.diffOf(p).byRegion.has(key);
+        const touched = key !== null && IRTraceFollowing.changes(app, named, p);
         button.classList.toggle("touches", touched);
-        button.title = touched ? `${tipOf(p)}: changes ${key}` : tipOf(p);
+        button.title = touched ? `${tipOf(p)}: changes ${named[p]}` : tipOf(p);
       });
     }
 

@@ -21,7 +21,7 @@ const IRTraceRenumber = (() => {
       let count = 0;
       for (const block of piece.blocks) count += split(block, renamedAfter, blocks);
       total += count;
-      return { key: piece.key, inserted: piece.inserted - count, deleted: piece.deleted - count, blocks, renamed: count };
+      return { key: piece.key, beforeKey: piece.beforeKey, inserted: piece.inserted - count, deleted: piece.deleted - count, blocks, renamed: count };
     });
     const byRegion = new Map();
     for (const piece of pieces) {
