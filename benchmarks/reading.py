@@ -30,9 +30,11 @@ CHROMIUM = "/usr/bin/chromium"
 LAYOUT_BUTTONS = {"split": "Side by side", "stacked": "Stacked", "unified": "Unified"}
 
 
-def measure(page, layout: str, wrap: bool) -> dict:
+def measure(page, layout: str, wrap: bool, elide: bool) -> dict:
     """Step through the changed passes of the open report; counts of what opened on screen."""
     page.get_by_role("button", name=LAYOUT_BUTTONS[layout]).click()
+    if page.get_by_role("checkbox", name="Elide types").count():
+        page.get_by_role("checkbox", name="Elide types").set_checked(elide)
     page.get_by_role("checkbox", name="Wrap lines").set_checked(wrap)
     page.get_by_role("checkbox", name="No-op").uncheck()
     buttons = page.get_by_role("navigation", name="Passes").get_by_role("button")
@@ -67,6 +69,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", default="1400x900,1024x768")
     parser.add_argument("--layouts", default="split,stacked,unified")
     parser.add_argument("--wrap", action="store_true", help="also measure with Wrap lines on")
+    parser.add_argument("--no-elide", action="store_true", help="measure with Elide types off")
     args = parser.parse_args(argv)
     if not args.dump.is_dir():
         print(f"reading benchmark skipped: {args.dump} not found (the real dumps are unpacked under /tmp/dumps)")
@@ -93,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
                         page = context.new_page()
                         page.goto(report.as_uri())
                         page.wait_for_selector("body[data-ready='true']", state="attached")
-                        f = measure(page, layout, wrap)
+                        f = measure(page, layout, wrap, not args.no_elide)
                         context.close()
                         share = 100 * f["sides_ok"] / max(f["sides"], 1)
                         print(
