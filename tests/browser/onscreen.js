@@ -39,6 +39,14 @@
       return r.bottom > box.top + 0.5 && r.top < bottom - 0.5;
     });
     const mark = shown.map(row => row.querySelector("del, ins")).find(Boolean) || null;
+    // scrolled past its start, a line shows its head (paint.js) over the code column's first characters
+    const headOf = element => {
+      const head = element && element.closest(".code").querySelector(".head");
+      if (!head || getComputedStyle(head, "::before").visibility !== "visible") return null;
+      const at = head.getBoundingClientRect();  // the copy is drawn from the head's left, as wide as its ::before
+      return { left: at.left, right: at.left + Number.parseFloat(getComputedStyle(head, "::before").width) };
+    };
+    const markHead = headOf(mark);
     const start = mark ? lineStart(mark.closest(".code")) : null;
     const lines = rows.filter(row => !row.classList.contains("filler")).map(row => row.querySelector(".code")).filter(Boolean)
       .map(textBox).filter(r => r.bottom > box.top + 0.5 && r.top < bottom - 0.5 && r.width > 0);
@@ -51,8 +59,10 @@
       rowNearTop: first === null ? rows.length === 0 : first.top >= box.top - 0.5 &&
         (first.top < box.top + scroller.clientHeight / 2 || scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 1),
       marked: mark !== null,
-      markOnScreen: mark !== null && inside(mark.getBoundingClientRect(), 8),
-      startOnScreen: start !== null && inside(start, 1),
+      markOnScreen: mark !== null && inside(mark.getBoundingClientRect(), 8) &&
+        (markHead === null || mark.getBoundingClientRect().left >= markHead.right - 0.5),
+      startOnScreen: markHead !== null || (start !== null && inside(start, 1)),
+      headShown: markHead !== null,
       // some text of the change's rows on screen shows right of the gutter: none means empty coloured bars
       changedTextShown: lines.length === 0 || lines.some(r => r.right > left + 0.5 && r.left < right - 0.5),
       // where the mark starts in the pane's content, and the width of code one screen shows

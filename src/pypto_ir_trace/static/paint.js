@@ -8,11 +8,16 @@ const IRTracePaint = (() => {
   for (let c = 0; c < 0x20; c++) if (c !== 9) CONTROL_GLYPHS.set(c, String.fromCharCode(0x2400 + c));
   // eslint-disable-next-line no-control-regex -- control characters are what it finds, to show them as glyphs
   const CONTROL_RE = /[\u0000-\u0008\u000a-\u001f\u007f\u2028\u2029]/;
+  // eslint-disable-next-line no-control-regex -- the same characters, every one of them
+  const CONTROL_RE_ALL = /[\u0000-\u0008\u000a-\u001f\u007f\u2028\u2029]/g;
   const R = IRTraceRows;
   // A longer line shows its start and a button for the rest (a dense constant of 5 MB took the browser seconds
   // to lay out on every paint); the rest is laid out only when asked for. Copying the source copies it all.
   const SHOWN_CHARS = 20000;
   const TAB_SIZE = 4;  // as viewer.css's .row
+  // A line scrolled sideways past its start keeps its first characters in view (viewer.css's .head): the name it
+  // defines, and what it starts with. reveal.js keeps changed words clear of them.
+  const HEAD_CHARS = 14;
 
   /**
    * report: its lines and highlights; make: the viewer's element maker; search: marks(id) of the search shown;
@@ -62,12 +67,24 @@ const IRTracePaint = (() => {
         target.append(make("span", "lead", text.slice(0, lead.length)));
       }
       const paint = painter(text, highlights, shownChanges, matches, changeTag);
-      let at = lead ? lead.length : 0;
+      const first = lead ? lead.length : 0;
+      // The head goes where its copy of the text ends (or where an elision starts before that)
+      let at = first, headAt = text.length - first > HEAD_CHARS ? first + HEAD_CHARS : -1;
+      const headHere = stop => {
+        if (headAt < 0 || headAt > stop) return;
+        paint(target, at, headAt);
+        target.append(head(make, text.slice(first, headAt)));
+        at = headAt;
+        headAt = -1;
+      };
       for (const [start, end] of elided(id, length, shownChanges, matches)) {
+        headAt = headAt >= 0 ? Math.min(headAt, start) : headAt;
+        headHere(start);
         paint(target, at, start);
         target.append(ellipsis(id, text.slice(start, end)));
         at = end;
       }
+      headHere(text.length);
       paint(target, at, text.length);
       if (length < full.length) target.append(rest(id, full.length - length));
     }
@@ -158,6 +175,17 @@ const IRTracePaint = (() => {
     return taken;
   }
 
+  /**
+   * The head of a line: a copy of its first characters, placed where they end. It takes no width and shows only
+   * once they have scrolled out of view, stuck at the pane's left edge (a scroll-state query in viewer.css);
+   * the copy is generated content, so the line's text (what is read out, selected, searched) is its own.
+   */
+  function head(make, text) {
+    const box = make("span", "head");
+    box.dataset.text = text.replace(CONTROL_RE_ALL, " ");  // drawn by viewer.css: the line's text stays its own
+    return box;
+  }
+
   /** Text into target (in a span of className, if given), its control characters shown as glyphs. */
   function appendText(make, target, text, className) {
     if (!CONTROL_RE.test(text)) {
@@ -200,5 +228,5 @@ const IRTracePaint = (() => {
     return node;
   }
 
-  return { create };
+  return { create, HEAD_CHARS };
 })();

@@ -121,14 +121,19 @@ const IRTraceReveal = (() => {
     function bestLeft(spots, firsts) {
       const margin = MARGIN_CHARS * charWidth(spots[0].pane);
       const whole = s => Math.min(s.width, s.room / 2);  // all of a mark that must show: the whole of it, if it fits
-      const shows = (left, s) => s.x >= left - 0.5 && s.x + whole(s) <= left + s.room + 0.5;
+      // scrolled past its first characters, a line's head (paint.js) shows them over the code column's start
+      const copied = IRTracePaint.HEAD_CHARS * charWidth(spots[0].pane), head = copied + 2 * charWidth(spots[0].pane);
+      const shows = (left, s) => s.x >= left + (left > 0 ? head : 0) - 0.5 && s.x + whole(s) <= left + s.room + 0.5;
       const earliest = firsts.reduce((u, v) => (v.order < u.order || (v.order === u.order && v.x < u.x) ? v : u));
       const count = (left, list) => list.filter(s => shows(left, s)).length;
-      const score = left => [count(left, firsts), firsts.filter(s => left <= s.start + 0.5).length, count(left, spots),
+      // a line's start shows when it is not scrolled away, or when its head shows it: never half of its name
+      const startShown = (left, s) => left <= s.start + 0.5 || left >= s.start + copied - 0.5;
+      const score = left => [count(left, firsts), firsts.filter(s => startShown(left, s)).length, count(left, spots),
         shows(left, earliest) ? 1 : 0, -left];
       const better = (u, v) => { for (let i = 0; i < u.length; i++) if (u[i] !== v[i]) return u[i] > v[i]; return false; };
       // a scroll that must be made goes a few characters further than the mark: the reader sees where it ends
-      const candidates = [0, ...spots.map(s => Math.max(0, s.x + whole(s) + margin - s.room)), ...spots.map(s => Math.max(0, s.x - margin))];
+      const candidates = [0, ...spots.map(s => Math.max(0, Math.min(s.x - head, s.x + whole(s) + margin - s.room))),
+        ...spots.map(s => Math.max(0, s.x - margin - head)), ...firsts.map(s => s.start + copied)];
       return candidates.reduce((best, left) => (better(score(left), score(best)) ? left : best), 0);
     }
 
