@@ -131,6 +131,7 @@ def open_report(browser, report):
         init_script: str | None = None,
         permissions: list[str] | None = None,
         fragment: str = "",
+        elide: bool = False,
     ) -> Opened:
         context = browser.new_context(
             color_scheme=color_scheme,
@@ -141,6 +142,8 @@ def open_report(browser, report):
             context.grant_permissions(permissions)
         if init_script:
             context.add_init_script(init_script)
+        if not elide:  # Elide types is on by default; the tests of what else the panes show read lines whole
+            context.add_init_script("try { localStorage.setItem('pypto-ir-trace-elide', 'off'); } catch {}")
         page = context.new_page()
         page.set_default_timeout(5000)
         result = Opened(page)

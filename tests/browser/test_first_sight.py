@@ -42,7 +42,7 @@ def test_a_pass_opens_at_the_first_row_of_its_first_change_at_column_0(open_repo
 def test_sideways_only_as_far_as_the_changed_words_need(open_report, qwen3, layout):
     """On every changed pass of a real EXPLICIT dump at 1024x768: a pass opens at column 0 unless a changed word
     on screen would be off screen there, and no side's changed rows on screen are left without text."""
-    page = open_report(qwen3, viewport=(1024, 768)).page
+    page = open_report(qwen3, viewport=(1024, 768), elide=True).page
     page.get_by_role("button", name=layout).click()
     page.get_by_role("checkbox", name="No-op").uncheck()
     buttons = page.get_by_role("navigation", name="Passes").get_by_role("button")
@@ -145,7 +145,7 @@ EXPLICIT = "real/advanced_01_split_k_explicit"
 
 
 def test_unchanged_long_types_show_as_an_ellipsis_that_opens_its_line(open_report):
-    page = open_report(EXPLICIT, viewport=(1400, 900), fragment="#pass=11").page
+    page = open_report(EXPLICIT, viewport=(1400, 900), fragment="#pass=11", elide=True).page
     elide = page.get_by_role("checkbox", name="Elide types")
     assert elide.is_checked()  # on by default where the report names types to elide
     after = pane(page, "After")
@@ -165,7 +165,7 @@ def test_unchanged_long_types_show_as_an_ellipsis_that_opens_its_line(open_repor
 
 def test_a_changed_type_is_never_elided_and_its_changed_words_show(open_report):
     """Only what both sides share is elided: every changed word stays in the text, on both sides."""
-    page = open_report(EXPLICIT, viewport=(1400, 900), fragment="#pass=18").page
+    page = open_report(EXPLICIT, viewport=(1400, 900), fragment="#pass=18", elide=True).page
     for name in ("Before", "After"):
         for mark in pane(page, name).locator("del, ins").all():
             assert mark.locator("button.elided").count() == 0 and mark.inner_text().strip() != "\u2026"
@@ -176,7 +176,8 @@ def test_a_changed_type_is_never_elided_and_its_changed_words_show(open_report):
 
 
 def test_the_choice_is_kept_and_a_report_without_types_to_elide_has_no_switch(open_report, browser, report):
-    page = open_report(EXPLICIT).page
+    page = open_report(EXPLICIT, elide=True).page
+    assert page.get_by_role("checkbox", name="Elide types").is_checked()
     page.get_by_role("checkbox", name="Elide types").uncheck()
     page.reload()
     page.wait_for_selector("body[data-ready='true']", state="attached")

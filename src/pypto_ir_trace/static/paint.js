@@ -67,24 +67,15 @@ const IRTracePaint = (() => {
         target.append(make("span", "lead", text.slice(0, lead.length)));
       }
       const paint = painter(text, highlights, shownChanges, matches, changeTag);
-      const first = lead ? lead.length : 0;
-      // The head goes where its copy of the text ends (or where an elision starts before that)
-      let at = first, headAt = text.length - first > HEAD_CHARS ? first + HEAD_CHARS : -1;
-      const headHere = stop => {
-        if (headAt < 0 || headAt > stop) return;
-        paint(target, at, headAt);
-        target.append(head(make, text.slice(first, headAt)));
-        at = headAt;
-        headAt = -1;
-      };
-      for (const [start, end] of elided(id, length, shownChanges, matches)) {
-        headAt = headAt >= 0 ? Math.min(headAt, start) : headAt;
-        headHere(start);
+      const elisions = elided(id, length, shownChanges, matches);
+      const first = lead ? lead.length : 0, copied = Math.min(first + HEAD_CHARS, elisions.length ? elisions[0][0] : Infinity);
+      if (text.length - first > HEAD_CHARS && copied > first) target.append(head(make, text.slice(first, copied)));
+      let at = first;
+      for (const [start, end] of elisions) {
         paint(target, at, start);
         target.append(ellipsis(id, text.slice(start, end)));
         at = end;
       }
-      headHere(text.length);
       paint(target, at, text.length);
       if (length < full.length) target.append(rest(id, full.length - length));
     }
@@ -176,13 +167,15 @@ const IRTracePaint = (() => {
   }
 
   /**
-   * The head of a line: a copy of its first characters, placed where they end. It takes no width and shows only
+   * The head of a line: a copy of its first characters, placed where they end (its margins: it takes no width
+   * and splits no word of the line's own). It shows only
    * once they have scrolled out of view, stuck at the pane's left edge (a scroll-state query in viewer.css);
    * the copy is generated content, so the line's text (what is read out, selected, searched) is its own.
    */
   function head(make, text) {
     const box = make("span", "head");
     box.dataset.text = text.replace(CONTROL_RE_ALL, " ");  // drawn by viewer.css: the line's text stays its own
+    box.style.setProperty("--copied", `${text.length}ch`);
     return box;
   }
 
