@@ -175,7 +175,9 @@ def build(
         spans=tuple(lines.spans),
         line_spans=tuple(lines.line_spans),
         pipelines=pipelines,
-        runs=runs.section(pipelines, workings, 0, baseline, across.renamed) if baseline is not None else None,
+        runs=runs.section(pipelines, workings, 0, baseline, across.renamed, lines.texts)
+        if baseline is not None
+        else None,
     )
 
 

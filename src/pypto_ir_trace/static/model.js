@@ -3,7 +3,7 @@
  * The one reader of the report data: the only file that knows the JSON's shape. It turns the JSON
  * built by model.py into the named plain objects below; every other file reads only those.
  *
- * The JSON (schema 5, model.py's to_json), named fields; positional only inside segments, spans and implicit.
+ * The JSON (schema 6, model.py's to_json), named fields; positional only inside segments, spans and implicit.
  * Each key is the camelCase of the model.py field it carries, and this reader keeps that name:
  *   {schema, generator, title, context, limits, classes, lines, spans, lineSpans, pipelines, runs?}
  *   lines[id], its highlight spans spans[lineSpans[id]] = [gap, length, class, ...] (gap in UTF-16 units from
@@ -84,7 +84,7 @@
 const IRTraceModel = (() => {
   /** The report of one inflated JSON document. */
   /** The schema this reader reads: model.py's SCHEMA when both were written (a test holds them together). */
-  const SCHEMA = 5;
+  const SCHEMA = 6;
 
   /** Data of another schema (a report written by another version, its data carried elsewhere) is refused by
    * name, never drawn wrong. */
