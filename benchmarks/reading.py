@@ -5,7 +5,9 @@
 
 For each layout and window size, every changed pass is opened in turn (`j` with the No-op filter off)
 and tests/browser/onscreen.js checks the change the pass opens on: in each pane, its first row and
-its first changed word (`<del>` / `<ins>`) inside the pane's visible rectangle right of the gutter.
+its first changed word (`<del>` / `<ins>`) inside the pane's visible rectangle right of the gutter, that
+word's line start on screen with it, whether the pane opened scrolled sideways, and whether its changed
+rows on screen show any text.
 With --wrap each case also runs with "Wrap lines" on, and the median `j` time is printed.
 """
 
@@ -35,7 +37,8 @@ def measure(page, layout: str, wrap: bool) -> dict:
     page.get_by_role("checkbox", name="No-op").uncheck()
     buttons = page.get_by_role("navigation", name="Passes").get_by_role("button")
     buttons.first.click()
-    figures = {"passes": 0, "passes_ok": 0, "sides": 0, "sides_ok": 0, "missed": [], "j_ms": []}
+    figures = {"passes": 0, "passes_ok": 0, "sides": 0, "sides_ok": 0, "together": 0, "sideways": 0, "blank": 0}
+    figures |= {"missed": [], "j_ms": []}
     for step in range(buttons.count()):
         if step:
             start = time.perf_counter()
@@ -50,6 +53,9 @@ def measure(page, layout: str, wrap: bool) -> dict:
         figures["passes_ok"] += ok
         figures["sides"] += len(marked)
         figures["sides_ok"] += sum(p["markOnScreen"] for p in marked)
+        figures["together"] += sum(p["markOnScreen"] and p["startOnScreen"] for p in marked)
+        figures["sideways"] += any(p["scrollLeft"] > 0 for p in panes)
+        figures["blank"] += sum(not p["changedTextShown"] for p in panes)
         if not ok:
             figures["missed"].append(name)
     return figures
@@ -73,9 +79,10 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         print(f"{args.dump}: first change on screen when a changed pass opens")
         print(
-            "| layout | window | wrap | passes on screen | first changed words on screen (marked sides) | median j ms | missed |"
+            "| layout | window | wrap | passes on screen | first changed words on screen (marked sides) "
+            "| with their line start | opened sideways | sides showing no text | median j ms | missed |"
         )
-        print("|---|---|---|---|---|---|---|")
+        print("|---|---|---|---|---|---|---|---|---|---|")
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
             for size in args.sizes.split(","):
@@ -91,7 +98,8 @@ def main(argv: list[str] | None = None) -> int:
                         share = 100 * f["sides_ok"] / max(f["sides"], 1)
                         print(
                             f"| {layout} | {size} | {'on' if wrap else 'off'} | {f['passes_ok']}/{f['passes']} | "
-                            f"{f['sides_ok']}/{f['sides']} ({share:.0f}%) | {statistics.median(f['j_ms'] or [0]):.0f} | "
+                            f"{f['sides_ok']}/{f['sides']} ({share:.0f}%) | {f['together']}/{f['sides']} | "
+                            f"{f['sideways']}/{f['passes']} | {f['blank']} | {statistics.median(f['j_ms'] or [0]):.0f} | "
                             f"{', '.join(f['missed']) or '-'} |"
                         )
             browser.close()

@@ -48,6 +48,7 @@ def check_on_screen(page, where: str, shared_width: bool) -> list[str]:
     problems = [
         f"{where}: {p['pane']} shows no row of the change" for p in panes if not p["marked"] and not p["rowOnScreen"]
     ]
+    problems += [f"{where}: {p['pane']} opens below the start of the change" for p in panes if not p["rowNearTop"]]
     if shared_width and len(marked) == 2 and abs(marked[0]["markX"] - marked[1]["markX"]) + 60 > marked[0]["room"]:
         if not any(p["markOnScreen"] for p in marked):
             problems.append(f"{where}: neither first changed word is on screen")

@@ -38,7 +38,7 @@ const IRTracePanes = (() => {
     const paint = IRTracePaint.create(report, make, search, () => {  // a long line shown whole: wider, or taller
       widths.clear();
       ctx.view.widthChars = widthOf(ctx, widths, ctx.view.shown, ctx.view.rows);
-      relayout({});
+      relayout({}, false);
       list.repaint();  // the rows drawn so far keep their looks otherwise
     });
     ctx.shownLength = paint.shownLength;
@@ -73,11 +73,12 @@ const IRTracePanes = (() => {
     }
 
     /**
-     * Change layout or wrapping ({layout, wrap}, either or neither: folds changed) keeping the row at the top
-     * of the screen and the horizontal position.
+     * Change layout or wrapping ({layout, wrap}, either or neither: folds changed) keeping the current change
+     * on screen when it was (`keepChange`), else the row at the top of the screen and the horizontal position.
      */
-    function relayout(change) {
+    function relayout(change, keepChange = true) {
       const { view } = ctx, lead = ctx.active()[0];
+      const hunk = keepChange && view && view.current >= 0 && changeShown(lead) ? view.hunks[view.current] : null;
       let row = -1, into = 0, left = lead.scroller.scrollLeft;
       if (view && lead.entries && lead.entries.length) {
         const d = R.entryAt(lead.offsets, lead.scroller.scrollTop);
@@ -89,9 +90,19 @@ const IRTracePanes = (() => {
       applySettings(ctx);
       if (!view) return;
       list.layout();
+      if (hunk) { revealRows(hunk.start, hunk.end, "del, ins"); return; }
       if (settings.wrap) left = 0;
       scroll.setScroll(pane => (row < 0 ? 0 : pane.offsets[pane.entryOf[row]] + into), left);
       list.render();
+    }
+
+    /** Whether some row of the current change lies on a pane's screen. */
+    function changeShown(pane) {
+      const { view } = ctx, hunk = view.hunks[view.current];
+      if (!pane.entries || !pane.entries.length) return false;
+      const top = pane.scroller.scrollTop, bottom = top + pane.scroller.clientHeight;
+      const first = pane.entryOf[hunk.start], last = pane.entryOf[hunk.end - 1];
+      return pane.offsets[first] < bottom && pane.offsets[last] + pane.heights[last] > top;
     }
 
     /** Expand all (true) or Collapse all (false). */

@@ -45,31 +45,36 @@ const IRTraceReveal = (() => {
         render();
         marks = list.map(pane => firstMark(pane, start, end, selector));
       }
-      marks = marks.filter(Boolean);
-      if (!marks.length) return;
-      const spots = marks.map(({ pane, mark, order }) => {
-        const box = pane.scroller.getBoundingClientRect(), at = mark.getBoundingClientRect();
-        const gutter = gutterWidth(pane);
-        return {
-          pane, order,
-          // x from the code column's start; the code column is the pane's width less its sticky gutter
-          x: at.left - box.left + pane.scroller.scrollLeft - gutter, room: pane.scroller.clientWidth - gutter,
-          y: at.top - box.top + pane.scroller.scrollTop, bottom: at.bottom - box.top + pane.scroller.scrollTop,
-        };
-      });
-      const left = bestLeft(spots);
+      // Only marks the screen now shows count: a change opens at its first row, and a word changed 50 rows
+      // further down is no reason to scroll away from it. A wrapped first row taller than the pane is the
+      // exception: its mark is brought up below.
+      const spots = marks.filter(Boolean).map(spotOf).filter(spot => spot.row === start || spot.bottom <= spot.screenBottom);
+      const left = wrapping() || !spots.length ? 0 : Math.min(bestLeft(spots), textLeft(list, start, end));
       // A wrapped line can put its mark below the screen: scroll down to it, keeping the earliest mark.
       const groups = settings.layout === "split" ? [spots] : spots.map(spot => [spot]);
       for (const group of groups) {
+        if (!group.length) continue;
         const scroller = group[0].pane.scroller, top = scroller.scrollTop;
         const need = Math.max(...group.map(spot => spot.bottom)), earliest = Math.min(...group.map(spot => spot.y));
         const want = need > top + scroller.clientHeight ? Math.min(need - scroller.clientHeight + ROW_HEIGHT, earliest - ROW_HEIGHT) : top;
         (settings.layout === "split" ? list : [group[0].pane]).forEach(pane => assign(pane, Math.max(top, want), left));
       }
       list.filter(pane => !spots.some(spot => spot.pane === pane)).forEach(pane => {
-        if (settings.layout !== "split") assign(pane, pane.scroller.scrollTop, left);
+        if (settings.layout !== "split" || !spots.length) assign(pane, pane.scroller.scrollTop, left);
       });
       render(overscan);
+    }
+
+    /** Where a mark is in its pane's content: x from the code column's start, y from the top. */
+    function spotOf({ pane, mark, order, row }) {
+      const box = pane.scroller.getBoundingClientRect(), at = mark.getBoundingClientRect();
+      const gutter = gutterWidth(pane), top = pane.scroller.scrollTop;
+      return {
+        pane, order, row,
+        // the code column is the pane's width less its sticky gutter
+        x: at.left - box.left + pane.scroller.scrollLeft - gutter, room: pane.scroller.clientWidth - gutter,
+        width: at.width, y: at.top - box.top + top, bottom: at.bottom - box.top + top, screenBottom: top + pane.scroller.clientHeight,
+      };
     }
 
     /** Whether the entry after a pane's built ones still shows one of rows [start, end). */
@@ -84,25 +89,48 @@ const IRTraceReveal = (() => {
         const entry = pane.entries[first + i];
         if (entry < 0 || (entry >> 1) < start || (entry >> 1) >= end) continue;
         const mark = pane.elements[i].querySelector(selector);
-        if (mark) return { pane, mark, order: first + i };
+        if (mark) return { pane, mark, order: first + i, row: entry >> 1 };
       }
       return null;
     }
 
     /**
-     * One horizontal position for panes that scroll together: the one that shows the most panes' first
-     * mark (a few characters after the gutter); when the marks lie too far apart for one screen, the
-     * earliest mark wins.
+     * One horizontal position for the panes (they scroll together): column 0 when it shows every pane's first
+     * mark; else the least scroll that shows the most of them, the earliest mark first when they lie too far
+     * apart for one screen. Scrolling no further than needed keeps as much of each line's start as it can.
      */
     function bestLeft(spots) {
       const margin = MARGIN_CHARS * charWidth(spots[0].pane);
-      const shown = left => spots.filter(s => s.x >= left - 0.5 && s.x + Math.min(margin, s.room / 4) <= left + s.room).length;
-      const sorted = spots.slice().sort((u, v) => u.order - v.order || u.x - v.x);
-      const candidates = [  // each mark near the left edge; failing that, near the right edge
-        ...sorted.map(s => Math.max(0, Math.min(s.x - margin, s.x - s.room / 4))),
-        ...sorted.map(s => Math.max(0, s.x + Math.min(margin, s.room / 4) - s.room)),
-      ];
-      return candidates.reduce((best, left) => (shown(left) > shown(best) ? left : best), candidates[0]);
+      const whole = s => Math.min(s.width, s.room / 2);  // all of a mark that must show: the whole of it, if it fits
+      const shows = (left, s) => s.x >= left - 0.5 && s.x + whole(s) <= left + s.room + 0.5;
+      const earliest = spots.reduce((u, v) => (v.order < u.order || (v.order === u.order && v.x < u.x) ? v : u));
+      const score = left => [spots.filter(s => shows(left, s)).length, shows(left, earliest) ? 1 : 0, -left];
+      const better = (u, v) => { for (let i = 0; i < u.length; i++) if (u[i] !== v[i]) return u[i] > v[i]; return false; };
+      // a scroll that must be made goes a few characters further than the mark: the reader sees where it ends
+      const candidates = [0, ...spots.map(s => Math.max(0, s.x + whole(s) + margin - s.room)), ...spots.map(s => Math.max(0, s.x - margin))];
+      return candidates.reduce((best, left) => (better(score(left), score(best)) ? left : best), 0);
+    }
+
+    /**
+     * The furthest sideways scroll at which every pane still shows text on the rows [start, end) it has on
+     * screen: a side of coloured bars with no text tells the reader nothing (Infinity: no such rows).
+     */
+    function textLeft(list, start, end) {
+      let most = Infinity;
+      for (const pane of list) {
+        const box = pane.scroller.getBoundingClientRect(), gutter = gutterWidth(pane), keep = 8 * charWidth(pane);
+        let ends = -1;
+        pane.elements.forEach((element, i) => {
+          const entry = pane.entries[pane.rendered.first + i];
+          if (entry < 0 || (entry >> 1) < start || (entry >> 1) >= end || element.classList.contains("filler")) return;
+          const at = element.getBoundingClientRect();
+          if (at.bottom <= box.top || at.top >= box.top + pane.scroller.clientHeight) return;
+          const code = element.querySelector(".code");
+          ends = Math.max(ends, code.getBoundingClientRect().right - box.left + pane.scroller.scrollLeft - gutter);
+        });
+        if (ends >= 0) most = Math.min(most, Math.max(0, ends - keep));
+      }
+      return most;
     }
 
     const gutterWidth = pane => {

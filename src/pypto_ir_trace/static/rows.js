@@ -291,7 +291,7 @@ const IRTraceRows = (() => {
    * How a line's marks nest, outermost first: word changes, then search matches, then highlight
    * spans. `highlights` [{start, end, name}], `changes` and `matches` [[start, end]], each sorted and
    * non-overlapping. Returns [{change, start, end, parts: [{match, start, end, parts: [{start, end,
-   * name}]}]}] covering [0, length): one element per run, so a changed word is one <del>/<ins> even
+   * name}]}]}] covering [0, length): one element per stretch, so a changed word is one <del>/<ins> even
    * when it spans several highlight classes. name is null for text outside every highlight span.
    */
   function lineParts(length, highlights, changes, matches) {
