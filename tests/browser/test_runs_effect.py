@@ -47,7 +47,7 @@ def test_the_list_marks_only_the_passes_whose_edit_differs(open_report):
     notes = page.locator("#notes").inner_text()
     assert "InitMemRef made the same change in both runs, to inputs that already differed" in notes
     passes(page).nth(3).click()
-    assert "AllocateMemoryAddr did something different in the two runs: 1 of its changes differ" in (
+    assert "AllocateMemoryAddr did something different in the two runs: 1 of its changes differs" in (
         page.locator("#notes").inner_text()
     )
 

@@ -239,7 +239,7 @@
     const effect = row.sameEffect === null ? ""
       : ours.before === ours.after && !theirs.changed ? `${name} changed nothing in either run. `
       : row.sameEffect ? `${name} made the same change in both runs${row.identical ? "" : ", to inputs that already differed"}. `
-      : `${name} did something different in the two runs: ${differing} of its changes differ (n / p step through both diffs together). `;
+      : `${name} did something different in the two runs: ${differing} of its changes ${differing === 1 ? "differs" : "differ"} (n / p step through both diffs together). `;
     return `${sideNote(said, p)}${sameNote(row)}${effect}Pass effect: the baseline's diff above, this run's below.`;
   }
 
