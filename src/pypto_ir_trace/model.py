@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from .structure import Region
 
-SCHEMA = 6
+SCHEMA = 7
 
 
 @dataclass(frozen=True)
@@ -134,6 +134,12 @@ class RunRow:
     # (baseline line, this run's line) pairs of that diff equal under one consistent renaming of value
     # names, as a Pass's `renamed` (renumber.py); only when both runs' language has value names
     renamed: tuple[tuple[int, int], ...] = ()
+    # whether the row's pass made the same edit in both runs (effect.py); None when one run lacks the pass
+    same_effect: bool | None = None
+    # the pass's hunks in the two runs facing each other, the steps of n / p in Pass effect (effect.Verdict):
+    # (this run's hunk, the baseline's), -1 for a hunk facing none; () when hunk k faces hunk k for every k
+    facing: tuple[tuple[int, int], ...] = ()
+    differing: tuple[int, ...] = ()  # the steps whose hunks make different edits
 
 
 @dataclass(frozen=True)
@@ -210,6 +216,12 @@ def _run_row(row: RunRow) -> dict:
     if row.renamed:  # absent otherwise: PyPTO's runs are unchanged
         # The pairs as held (tuples encode as arrays): two 4,821-file runs have 2.5 million, 180 MB as lists.
         entry["renamed"] = row.renamed
+    if row.same_effect is not None:
+        entry["sameEffect"] = row.same_effect
+    if row.facing:
+        entry["facing"] = [list(hunks) for hunks in row.facing]
+    if row.differing:
+        entry["differing"] = list(row.differing)
     return entry
 
 

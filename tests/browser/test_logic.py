@@ -337,7 +337,13 @@ def test_the_reader_gives_two_runs_as_their_aligned_rows(logic):
     inputs = data["runs"]["inputs"]
     assert read["inputs"] == {key: inputs[key] for key in ("identical", "inserted", "deleted")}
     assert [r["row"] for r in read["rows"]] == [
-        {key: r[key] for key in ("this", "baseline", "identical", "inserted", "deleted")} for r in data["runs"]["rows"]
+        {
+            **{key: r[key] for key in ("this", "baseline", "identical", "inserted", "deleted")},
+            "sameEffect": r.get("sameEffect"),  # absent: one run lacks the pass
+            "facing": r.get("facing"),  # absent: hunk k faces hunk k
+            "differing": r.get("differing", []),
+        }
+        for r in data["runs"]["rows"]
     ]
     texts = [text_ids(ours, t) for t in range(len(ours["texts"]))] + [
         text_ids(theirs, t) for t in range(len(theirs["texts"]))

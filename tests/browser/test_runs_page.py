@@ -132,7 +132,7 @@ def test_j_and_k_walk_the_aligned_rows(open_report):
     page.keyboard.press("k")
     page.keyboard.press("k")
     assert page.get_by_role("heading", name="33 MaterializeSemanticAliases").is_visible()
-    page.get_by_role("checkbox", name="No-op").uncheck()  # hide the rows where the runs are identical
+    page.get_by_role("checkbox", name="Identical").uncheck()  # hide the rows where the runs are identical
     page.keyboard.press("k")
     assert page.get_by_role("heading", name="34 AllocateMemoryAddr").is_visible()
 
@@ -224,6 +224,7 @@ def test_the_unified_layout_works_in_both_views(open_report):
     assert page.evaluate("document.querySelector('#scroll-baseline-unified').scrollLeft") > 0
     page.get_by_role("button", name="Side by side").click()
     assert not baseline.is_visible() and page.get_by_role("region", name="Baseline pass output").is_visible()
+    link_says(page, "#pass=37&view=effect", without=("layout",))  # written after a pause: not over the link below
     page.goto(page.url.split("#")[0] + "#pass=37&view=effect&layout=unified")  # a link to the layout
     page.reload()
     page.wait_for_selector("body[data-ready='true']", state="attached")
@@ -252,16 +253,16 @@ def test_the_pass_lists_marks_follow_the_view(open_report):
     page = open_report(*PAIR, fragment="#pass=37&fn=LlamaMiniProgram.kernel_add_scores").page
     touched = lambda: page.evaluate("""() => [...document.querySelectorAll('#pass-list button.pass')]
       .filter(b => b.classList.contains('touches')).map(b => b.textContent.trim().split(/\\s+/)[0])""")
-    listed = lambda: [
+    listed = lambda counted: [
         label
-        for label in re.search(r"is changed by \d+ pass(?:es)? \(([^)]*)\)", page.locator("#notes").inner_text())
-        .group(1)
-        .split(", ")
+        for label in re.search(counted + r" \(([^)]*)\)", page.locator("#notes").inner_text()).group(1).split(", ")
         if label != "\u2026"
     ]
-    assert touched()[: len(listed())] == listed() and "35" in touched()  # across: every row where the runs differ in it
+    across = listed(r"differs between the runs after \d+ pass(?:es)?")  # what the note counts, in the view's words
+    assert touched()[: len(across)] == across and "35" in touched()  # across: every row where the runs differ in it
     page.get_by_role("button", name="Pass effect", exact=True).click()
-    assert touched() == listed() and "35" not in touched()  # effect: the passes of this run that change it
+    effect = listed(r"is changed by \d+ of this run's passes")
+    assert touched() == effect and "35" not in touched()  # effect: the passes of this run that change it
     page.get_by_role("searchbox").fill("pl.const(0, pl.INT64)")
     page.locator("#pass-list .hits").first.wait_for()
     moved = lambda: page.evaluate("""() => [...document.querySelectorAll('#pass-list button.pass')]

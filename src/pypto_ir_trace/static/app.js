@@ -73,6 +73,7 @@ const IRTraceApp = (() => {
     app.level = IRTraceLevel.create(app);
     app.print = IRTracePrint.create({ el, panes: app.panes, make: app.make });
     app.sidebar = IRTraceSidebar.create(app);
+    app.together = IRTraceTogether.create(app);
   }
 
   /** What a set of panes is created with (IRTracePanes.create): `el` holds their markup, {diff, panes}. */
@@ -155,11 +156,13 @@ const IRTraceApp = (() => {
 
     /** Show pass p (-1: none), its diff, notes and link. */
     function select(p) {
+      app.forgetPassStatus();
       state.selected = p;
       if (p >= 0) state.anchor = p;
       app.passList.markSelected(p);
+      const named = box => `\u201c${box.labels[0].textContent.trim()}\u201d`;  // the filters' words: a report's kind says them
       if (p < 0) return showEmpty(passes.length
-        ? "No pass matches the filters. Turn on \u201cChanged\u201d or \u201cNo-op\u201d to see passes."
+        ? `No pass matches the filters. Turn on ${named(el.changed)} or ${named(el.noop)} to see passes.`
         : `The dump holds only ${pipeline.input.file}: no pass snapshot follows it.`);
       el.empty.hidden = true;
       el.diff.hidden = false;
@@ -180,6 +183,7 @@ const IRTraceApp = (() => {
     function showEmpty(message) {
       app.panes.clear();
       app.source().show(-1);
+      app.together.open(-1);
       syncFolds();
       el.title.textContent = passes.length ? "No pass selected" : "No passes";
       el.counts.textContent = el.detail.textContent = "";
@@ -195,6 +199,7 @@ const IRTraceApp = (() => {
     function showPanes(p) {
       app.panes.show({ pass: app.shown(p), key: state.key, beforeFile: app.beforeFile(p) }, true);
       app.source().show(p);
+      app.together.open(p);  // a view showing several diffs: each at its first change that differs
       syncFolds();
     }
 
@@ -249,6 +254,7 @@ const IRTraceApp = (() => {
     /** Another view of the same passes: what the list and the panes show follows. */
     function showView(name) {
       if (!app.setView(name)) return;
+      app.forgetPassStatus();
       app.passList.showCounts();  // and the passes that change the picked function, in this view
       app.search.relist();  // the counts' ▲ / ▼ compare the snapshots of this view
       app.passList.applyFilters();
@@ -256,8 +262,9 @@ const IRTraceApp = (() => {
       else app.writeLink();
     }
 
-    /** n / p: the changes of the first diff shown that has some (the baseline's where only it changes). */
+    /** n / p: the view's steps through its diffs together, else the changes of the first diff shown that has some. */
     function stepChange(delta) {
+      if (app.together.step(delta)) return;
       (app.activePanes().find(panes => panes.changeCount() > 0) || app.panes).stepChange(delta);
     }
 
@@ -344,14 +351,24 @@ const IRTraceApp = (() => {
       return true;
     }
 
-    let announceTimer = 0;
-    function announce(text) {
+    let announceTimer = 0, aboutPass = null;
+    /** A message in the status; about "pass": it speaks of the pass shown ("Change 3 of 43"), and goes with it. */
+    function announce(text, about) {
       el.status.textContent = text;
+      aboutPass = about === "pass" ? text : null;
       win.clearTimeout(announceTimer);
       announceTimer = win.setTimeout(() => { el.status.textContent = ""; }, 10000);  // long enough to read a sentence
     }
+    /** Another pass or view is shown: a message about the one before is no longer true. */
+    function forgetPassStatus() {
+      if (aboutPass !== null && el.status.textContent === aboutPass) el.status.textContent = "";
+      aboutPass = null;
+    }
 
-    return { writeLink, setLayout, setWrap, setElide, setIgnoreRenumbering, setBase, followLink, announce, opened: () => app.source().opened() };
+    return {
+      writeLink, setLayout, setWrap, setElide, setIgnoreRenumbering, setBase, followLink, announce, forgetPassStatus,
+      opened: () => app.source().opened(),
+    };
   }
 
   // ---- wiring -------------------------------------------------------------------------------------------

@@ -98,7 +98,7 @@ const IRTraceFunctions = (() => {
         const shown = state.key !== null ? (after.get(state.key) || before.get(state.key)) : null;
         const broken = shown && (shown.error || (before.get(was.get(state.key) || state.key) || {}).error);
         if (broken) notes.push(["warn", `${state.key} was parsed with errors (${broken}); it is still diffed line by line.`]);
-        else if (shown && pass.changed && !counts.has(state.key)) notes.push(["info", `${state.key} is unchanged by this pass.`]);
+        else if (shown && pass.changed && !counts.has(state.key)) notes.push(["info", app.source().says.unchanged(state.key)]);
         if (wanted !== null) notes.push(["info", historyNote(wanted)]);
       }
       el.select.value = state.key === null ? "" : state.key;
@@ -130,9 +130,8 @@ const IRTraceFunctions = (() => {
       const labels = passes.filter((pass, p) => IRTraceFollowing.changes(app, named, p)).map(pass => pass.label);
       const others = [...new Set(named)].filter(name => name !== key);  // its names in other passes
       const also = others.length ? ` (elsewhere named ${others.slice(0, 3).join(", ")}${others.length > 3 ? ", \u2026" : ""})` : "";
-      if (!labels.length) return `${key}${also} is not changed by any pass.`;
-      const shown = labels.length > 12 ? labels.slice(0, 12).join(", ") + ", \u2026" : labels.join(", ");
-      return `${key}${also} is changed by ${labels.length} pass${labels.length === 1 ? "" : "es"} (${shown}), marked \u25cf in the list.`;
+      const listed = labels.length > 12 ? labels.slice(0, 12).join(", ") + ", \u2026" : labels.join(", ");
+      return app.source().says.history(key + also, labels.length, listed);  // in the view's words: what it counts
     }
 
     el.select.addEventListener("change", () => app.pickFunction(el.select.value || null));

@@ -22,12 +22,17 @@
  *   runs = {this, baseline, inputs, rows, firstDivergent, reconverged}: only when the report compares two runs
  *     this, baseline     indices into pipelines: this run's pipeline and the baseline's
  *     inputs             {this: null, baseline: null, identical, inserted, deleted, renamed?}: the two inputs compared
- *     rows[r]            {this, baseline, identical, inserted, deleted, renamed?}: the passes aligned by name
- *                        (align.py); this / baseline are pass indices, null for a pass only the other run runs;
- *                        identical: the two runs' snapshots after the row (a run without the pass: its previous
- *                        one) are byte-identical; inserted / deleted: the baseline's snapshot diffed against this
- *                        run's (compare.py's pass diff); renamed [[bLine, aLine]]: that diff's renamed pairs, as a
- *                        pass's (both runs have value names)
+ *     rows[r]            {this, baseline, identical, inserted, deleted, renamed?, sameEffect?, facing?, differing?}:
+ *                        the passes aligned by name (align.py); this / baseline are pass indices, null for a pass
+ *                        only the other run runs; identical: the two runs' snapshots after the row (a run without
+ *                        the pass: its previous one) are byte-identical; inserted / deleted: the baseline's snapshot
+ *                        diffed against this run's (compare.py's pass diff); renamed [[bLine, aLine]]: that diff's
+ *                        renamed pairs, as a pass's (both runs have value names); sameEffect: whether the row's
+ *                        pass made the same edit in both runs (effect.py; absent when one run lacks it); facing
+ *                        [[thisHunk, baselineHunk]]: the pass's hunks in the two runs facing each other, in the
+ *                        order n / p steps (-1: a hunk facing none; absent: hunk k faces hunk k); differing: the
+ *                        steps whose hunks make different edits. A hunk: a run of changed blocks of the pass's
+ *                        pieces with no equal line between, counted in the pieces' order
  *     firstDivergent     the first row after which the runs differ, or null
  *     reconverged        rows after which the runs are identical again, having differed just before
  *
@@ -77,7 +82,8 @@
  *          or null
  *     ours, theirs       this run's and the baseline's pipelines (above)
  *     inputs             how the two inputs compare: identical, or the counts of their diff
- *     rows[r]            {row: {this, baseline, identical, inserted, deleted}, at: [ours text, theirs text] after the row,
+ *     rows[r]            {row: {this, baseline, identical, inserted, deleted, sameEffect (null: absent), facing (null:
+ *                        absent), differing}, at: [ours text, theirs text] after the row,
  *                        files: [ours file, theirs file] of those snapshots}; when the inputs differ, rows[0]
  *                        is the inputs' row (row.input true, this and baseline null, the input's label, name "input")
  *     firstDivergent, reconverged  row indices, as in the JSON (shifted by that row; firstDivergent is it)
@@ -92,7 +98,7 @@
 const IRTraceModel = (() => {
   /** The report of one inflated JSON document. */
   /** The schema this reader reads: model.py's SCHEMA when both were written (a test holds them together). */
-  const SCHEMA = 6;
+  const SCHEMA = 7;
 
   /** Data of another schema (a report written by another version, its data carried elsewhere) is refused by
    * name, never drawn wrong. */
@@ -323,8 +329,11 @@ const IRTraceModel = (() => {
     };
   }
 
-  function readRow({ this: ours, baseline, identical, inserted, deleted }) {
-    return { this: ours, baseline, identical, inserted, deleted };
+  function readRow({ this: ours, baseline, identical, inserted, deleted, sameEffect, facing, differing }) {
+    return {
+      this: ours, baseline, identical, inserted, deleted, sameEffect: sameEffect === undefined ? null : sameEffect,
+      facing: facing ? facing.map(([mine, other]) => [mine, other]) : null, differing: differing || [],
+    };
   }
 
   /** The after line ids of a pass (or a comparison) from its before line ids. */

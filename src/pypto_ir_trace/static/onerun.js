@@ -19,6 +19,12 @@
         show() {},
         hide() {},
         opened() {},
+        says: {
+          unchanged: key => `${key} is unchanged by this pass.`,
+          history: (key, count, listed) => (count
+            ? `${key} is changed by ${count} pass${count === 1 ? "" : "es"} (${listed}), marked \u25cf in the list.`
+            : `${key} is not changed by any pass.`),
+        },
       };
 
       /** What is true of the pass as a whole, against its predecessor ("" when its diff says it all). */

@@ -12,7 +12,7 @@ const IRTracePanes = (() => {
 
   /**
    * host: what the panes show and with what. {el: {diff, panes: [Before, After, Diff scrollers]}, report,
-   * pipeline, make(tag, class, text), announce(text), search: {marks(id), shown()}}. The viewer shows its panes
+   * pipeline, make(tag, class, text), announce(text, about), search: {marks(id), shown()}}. The viewer shows its panes
    * (app.js) and a view may add its own (the baseline's in Pass effect, runs.js): each keeps its own layout.
    */
   // eslint-disable-next-line max-lines-per-function -- the panes' public face: it wires the modules of panes.js's header to the state they share (ctx); each function is short
@@ -129,15 +129,36 @@ const IRTracePanes = (() => {
       const { view } = ctx;
       if (!view) return;
       const count = view.hunks.length;
-      if (!count) { announce("No change in this view"); return; }
+      // About the pass shown: the status forgets them when another pass or view is shown (app.announce).
+      if (!count) { announce("No change in this view", "pass"); return; }
       const next = view.current + delta;
       if (next < 0 || next >= count) {
-        announce(delta > 0 ? `No later change: this is change ${count} of ${count}` : `No earlier change: this is change 1 of ${count}`);
-      } else view.current = next;
-      const hunk = view.hunks[view.current];
+        announce(delta > 0 ? `No later change: this is change ${count} of ${count}` : `No earlier change: this is change 1 of ${count}`, "pass");
+      }
+      showChange(Math.min(Math.max(next, 0), count - 1));
+      if (next >= 0 && next < count) announce(`Change ${view.current + 1} of ${count}`, "pass");
+    }
+
+    /** Change h (a hunk) marked current and brought on screen; -1: no change current (the panes stay). */
+    function showChange(h) {
+      const { view } = ctx;
+      if (!view || h >= view.hunks.length) return;
+      view.current = h;
       list.repaint();
-      revealRows(hunk.start, hunk.end, "del, ins");
-      if (next >= 0 && next < count) announce(`Change ${view.current + 1} of ${count}`);
+      if (h >= 0) revealRows(view.hunks[h].start, view.hunks[h].end, "del, ins");
+    }
+
+    /** The change holding a changed row of `lines` ({before: [start, end), after: [start, end)}, line ranges of
+     * the diff's two texts), or -1 (the rows are outside the function shown, or all renamed). */
+    function changeAt(lines) {
+      const { view } = ctx;
+      if (!view) return -1;
+      const { b, a } = view.rows;
+      const within = (line, [start, end]) => line >= start && line < end;
+      for (let r = 0; r < b.length; r++) {
+        if (view.hunkOf[r] >= 0 && (within(b[r], lines.before) || within(a[r], lines.after))) return view.hunkOf[r];
+      }
+      return -1;
     }
 
     panes.forEach(pane => pane.scroller.addEventListener("scroll", () => scroll.onScroll(pane), { passive: true }));
@@ -148,7 +169,7 @@ const IRTracePanes = (() => {
     });
 
     return {
-      show, clear, relayout, setAllFolds, reveal, stepChange,
+      show, clear, relayout, setAllFolds, reveal, stepChange, showChange, changeAt,
       allRows: () => allRows(ctx, entryRows),
       firstRowWhere: matches => firstRowWhere(ctx, matches),
       repaint: list.repaint,

@@ -9,8 +9,12 @@
  *           so the Changed / No-op filters read "the runs differ" / "identical".
  *   effect  Pass effect: the row's pass diffed against its own before snapshot in each run: the baseline's
  *           above (its own panes, regions "Baseline pass input" / "Baseline pass output": names that contain
- *           neither "Before" nor "After", so those two still name one region each), this run's below.
- * Both say the same of the report and of each row in the pass list: how the runs compare (rowsOf).
+ *           neither "Before" nor "After", so those two still name one region each), this run's below. Whether
+ *           the pass made the same edit in both runs, and which of its hunks face which, the builder decided
+ *           (effect.py, the rows' sameEffect / facing / differing): n / p step through both diffs together
+ *           (steps, together.js), and a pass opens on its first hunk that differs.
+ * Both say the same of the report and of each row in the pass list: how the runs compare (rowsOf), and ≠ on
+ * the passes whose effect differs.
  * The fragment gains view=effect; the row is the `pass` the viewer already writes (this run's label, or
  * "b" + the baseline's label for a pass only the baseline runs).
  * Ignore renumbering (two MLIR runs): each diff uses its own renamed pairs, all found at build time: a row's
@@ -38,6 +42,12 @@
       counts: (p, shown) => (rows[p].row.identical ? "identical in both runs" : `${IRTraceRenumber.counts(shown)} between the runs`),
       notes: p => [["info", runs.acrossNote(p), "runs-note"]],
       listed: runs.listed, header: runs.header, opened: runs.opened,
+      says: {
+        unchanged: key => `${key} is identical in both runs after this pass.`,
+        history: (key, count, listed) => (count
+          ? `${key} differs between the runs after ${count} pass${count === 1 ? "" : "es"} (${listed}), marked \u25cf in the list.`
+          : `${key} is identical in both runs after every pass.`),
+      },
       panes: [],
       show() {},
       hide() {},
@@ -101,6 +111,13 @@
         ...(shown.changed && !shown.inserted && !shown.deleted && shown.renamedCount  // true of this run's pass, not of a row
           ? [["info", "Only value names changed in this pass (Ignore renumbering is on)."]] : [])],
       listed: runs.listed, header: runs.header, opened: runs.opened,
+      says: {
+        unchanged: key => `This run's pass leaves ${key} unchanged.`,
+        history: (key, count, listed) => (count
+          ? `${key} is changed by ${count} of this run's passes (${listed}), marked \u25cf in the list.`
+          : `No pass of this run changes ${key}.`),
+      },
+      steps: runs.steps,
       panes: [panes],
       show,
       hide() {
@@ -159,7 +176,7 @@
     const countsOf = (pass, runsHere) => (!runsHere ? "absent" : pass.before !== pass.after ? IRTraceRenumber.counts(pass) : "no-op");
     const said = { app, rows, runs, seen, effectOf, baselineOf, rowName };
     return {
-      rows, ours, theirs, seen, effectOf, baselineOf, previousFile, rowName, countsOf,
+      rows, ours, theirs, seen, effectOf, baselineOf, previousFile, rowName, countsOf, steps: p => steps(said, p),
       acrossNote: p => acrossNote(said, p), effectNote: p => effectNote(said, p),
       listed: p => listed(said, p),
       header: () => ({ summary: summary(said), title: [`${ours.title} against the baseline ${theirs.title}`, `this run: ${ours.title}\nbaseline: ${theirs.title}`] }),
@@ -169,6 +186,15 @@
         if (opened) opened.scrollIntoView({ block: "center" });
       },
     };
+  }
+
+  /** The pass list's mark of a pass whose effect differs (≠), read out by its name. */
+  function effectMark(app) {
+    const mark = app.make("span", "runs-effect-tag", "\u2260 effect");
+    mark.setAttribute("role", "img");
+    mark.setAttribute("aria-label", "effect differs");
+    mark.title = "This pass did something different in the two runs";
+    return mark;
   }
 
   const oneSide = row => (row.input ? "" : row.baseline === null ? "this run only" : row.this === null ? "baseline only" : "");
@@ -181,7 +207,9 @@
     if (!runs.inputs.identical) parts.push(`the runs differ already in their input (${runs.ours.input.file})`);
     else parts.push(`the runs diverge first after ${rowName(runs.firstDivergent)}`);
     if (runs.reconverged.length) parts.push("identical again after " + runs.reconverged.map(rowName).join(", "));
-    parts.push(`${differing} of ${passRows} passes differ`);
+    parts.push(`differ after ${differing} of ${passRows} passes`);
+    const effects = rows.filter(({ row }) => row.sameEffect === false).length;
+    parts.push(`${effects} with a different effect (\u2260)`);
     return parts.join(" \u00b7 ");
   }
 
@@ -207,18 +235,48 @@
     const { row } = said.rows[p];
     if (row.input) return "No pass ran: the two runs' inputs differ (Across runs shows how).";
     const name = said.app.passes[p].name, ours = said.effectOf(p), theirs = said.baselineOf(p);
-    const effect = row.this === null || row.baseline === null ? ""
+    const differing = row.differing.length;
+    const effect = row.sameEffect === null ? ""
       : ours.before === ours.after && !theirs.changed ? `${name} changed nothing in either run. `
-      : changeOf(said.app, ours) === changeOf(said.app, theirs) ? `${name} made the same change in both runs. `
-      : `${name} did something different in the two runs. `;
+      : row.sameEffect ? `${name} made the same change in both runs${row.identical ? "" : ", to inputs that already differed"}. `
+      : `${name} did something different in the two runs: ${differing} of its changes ${differing === 1 ? "differs" : "differ"} (n / p step through both diffs together). `;
     return `${sideNote(said, p)}${sameNote(row)}${effect}Pass effect: the baseline's diff above, this run's below.`;
   }
 
-  /** The lines a pass deleted and inserted, as line ids in order: equal in two runs when it made the same change. */
-  function changeOf(app, pass) {
-    const before = app.pipeline.ids(pass.before), deleted = [];
-    for (const piece of pass.pieces || []) for (const { b, equal, deleted: count } of piece.blocks) for (let i = 0; i < count; i++) deleted.push(before[b + equal + i]);
-    return deleted.join(",") + "|" + Array.from(pass.insertedIds).join(",");
+  /**
+   * Pass effect's steps for n / p (views.js): the pass's hunks in the two runs facing each other, as the builder
+   * paired them (effect.py; the row's facing, else hunk k with hunk k), this run's diff first.
+   */
+  function steps({ rows, effectOf, baselineOf }, p) {
+    const { row } = rows[p];
+    if (row.sameEffect === null) return null;
+    const mine = hunksOf(effectOf(p)), other = hunksOf(baselineOf(p));
+    const differing = new Set(row.differing);
+    return (row.facing || mine.map((_, k) => [k, k])).map(([t, b], step) => ({
+      lines: [t >= 0 ? mine[t] : null, b >= 0 ? other[b] : null],
+      differs: differing.has(step),
+      said: !differing.has(step) ? "the same edit in both runs"
+        : t < 0 ? "made in the baseline only" : b < 0 ? "made in this run only" : "a different edit in each run",
+    }));
+  }
+
+  /** A pass's hunks as effect.py cuts them: runs of changed blocks with no equal line between, in the pieces'
+   * order; each as the lines it covers ({before, after}: [start, end) on each side). */
+  function hunksOf(pass) {
+    const found = [];
+    let joined = false;
+    for (const piece of pass.pieces || []) {
+      for (const { b, a, equal, deleted, inserted } of piece.blocks) {
+        joined = joined && !equal;
+        if (!deleted && !inserted) continue;
+        const before = [b + equal, b + equal + deleted], after = [a + equal, a + equal + inserted];
+        const last = found[found.length - 1];
+        if (joined) [last.before[1], last.after[1]] = [before[1], after[1]];
+        else found.push({ before, after });
+        joined = true;
+      }
+    }
+    return found;
   }
 
   /** The pass list: each row's runs status (identical, or the size of the difference), one-side rows tagged. */
@@ -242,11 +300,17 @@
       same.setAttribute("aria-label", "identical");
       parts.push(same);
     }
-    const first = p === runs.firstDivergent, reconverged = runs.reconverged.includes(p);
+    const first = p === runs.firstDivergent, reconverged = runs.reconverged.includes(p), differs = row.sameEffect === false;
+    if (differs) parts.unshift(effectMark(app), " ");
+    const tips = [reconverged ? "The runs are identical again after this pass" : first ? "The runs diverge first after this pass" : "",
+      differs ? "This pass did something different in the two runs (Pass effect shows where)" : ""];
     return {
       parts, title: "",
-      classes: { "has-renamed": Boolean(diff && diff.renamedCount), "runs-differ": !row.identical, "runs-first": first, "runs-reconverged": reconverged },
-      tip: reconverged ? "The runs are identical again after this pass" : first ? "The runs diverge first after this pass" : "",
+      classes: {
+        "has-renamed": Boolean(diff && diff.renamedCount), "runs-differ": !row.identical, "runs-first": first,
+        "runs-reconverged": reconverged, "effect-differs": differs,
+      },
+      tip: tips.filter(Boolean).join("; "),
     };
   }
 })();

@@ -31,6 +31,14 @@
  *   show(p)       after the viewer showed p (-1: nothing): the view's own part of the page; hide() when another
  *                 view takes over
  *   opened()      once, when the page has opened on this view
+ *   says          the view's words for a function, in the Function selector's notes: {unchanged(key): the note
+ *                 when the diff shown leaves it alone; history(key, count, listed): the note on the passes marked
+ *                 ● (how many, their labels as listed; count 0: none)}
+ *   steps(p)      optional, for a view that shows several diffs: the changes n / p step through together
+ *                 (together.js), or null to leave each diff's panes to step alone. [{lines: per active pane
+ *                 (the viewer's, then the view's), {before: [start, end), after: [start, end)} of that diff's
+ *                 lines, or null where it has none; said: what the status adds to "Change 2 of 5"; differs:
+ *                 the diffs disagree here (a pass opens on the first such step)}], in order
  *
  * Controls: a view brings its own toggle (`button`); every other control (filters, layout, wrapping, Function,
  * Compare with, Ignore renumbering, search) applies in every view registered today, so the seam asks nothing
