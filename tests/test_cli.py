@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from dumptools import PROGRAM, REAL, subprocess_env
+from dumptools import FIXTURES, PROGRAM, REAL, subprocess_env
 from pypto_ir_trace import cli, render
 from pypto_ir_trace.formats import FORMATS
 
@@ -73,6 +73,35 @@ def test_a_forced_format_is_not_announced(tmp_path):
     result = run(SPLIT_K, "--format", "pypto", "-o", tmp_path / "r.html")
     assert result.returncode == 0
     assert [line.split(":")[1].strip() for line in result.stderr.splitlines()] == ["wrote " + str(tmp_path / "r.html")]
+
+
+@pytest.mark.parametrize("given", [SPLIT_K, SPLIT_K.parent])
+@pytest.mark.parametrize("forced", ["mlir-tree", "mlir-stream"])
+def test_a_wrong_forced_format_names_the_one_the_input_looks_like(tmp_path, given, forced):
+    """Not why the wrong reader failed (an MLIR tree's threading hint): which format it is, and how to pick it."""
+    result = run(given, "--format", forced, "-o", tmp_path / "r.html")
+    assert result.returncode == 1
+    assert one_error_line(result.stderr) == (
+        f"pypto-ir-trace: error: {given} is not {FORMATS[forced].description}: it looks like a PyPTO passes_dump "
+        "(--format pypto, or leave --format out to detect it)"
+    )
+    assert not (tmp_path / "r.html").exists()
+
+
+def test_a_forced_format_on_an_mlir_tree_names_it(tmp_path):
+    tree = FIXTURES / "mlir" / "multi_func" / "tree_dir"
+    result = run(tree, "--format", "pypto", "-o", tmp_path / "r.html")
+    assert result.returncode == 1
+    assert "it looks like an MLIR tree dump (--format mlir-tree," in one_error_line(result.stderr)
+
+
+def test_a_forced_tree_of_other_files_is_not_given_the_threading_hint(tmp_path):
+    (tmp_path / "dump").mkdir()
+    (tmp_path / "dump" / "notes.txt").write_text("x\n", encoding="utf-8")
+    result = run(tmp_path / "dump", "--format", "mlir-tree", "-o", tmp_path / "r.html")
+    assert result.returncode == 1
+    line = one_error_line(result.stderr)
+    assert "no MLIR dump files under" in line and "no .mlir file" in line and "threading" not in line
 
 
 def test_console_script_and_module_agree(tmp_path):

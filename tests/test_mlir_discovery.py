@@ -414,6 +414,16 @@ def test_empty_tree(tmp_path):
         mlir.read_tree(tmp_path / "tree")
 
 
+def test_a_tree_of_misnamed_files_names_one_not_the_threading_error(tmp_path):
+    """Only an empty tree is what the threading error leaves; misnamed .mlir files are named instead."""
+    (tmp_path / "tree").mkdir()
+    (tmp_path / "tree" / "out.mlir").write_text(module("f"), encoding="utf-8")
+    with pytest.raises(
+        DumpError, match=r"^no MLIR dump files under .*\(1 \.mlir file not named .*, e\.g\. out\.mlir\)$"
+    ):
+        mlir.read_tree(tmp_path / "tree")
+
+
 def test_a_file_without_a_header(tmp_path):
     root = write_tree(tmp_path / "t", {"builtin_module_no-symbol-name/0_cse.mlir": module("f")})
     with pytest.raises(DumpError, match=r"0_cse\.mlir .*no IR Dump header line"):

@@ -120,7 +120,7 @@ def load(path: str | Path, name: str | None = None) -> tuple[Dump, ...]:
     if not root.exists():
         raise DumpError(f"input directory does not exist: {root}")
     if name is not None:
-        return (_read(FORMATS[name], root),)
+        return (_read_as(FORMATS[name], root),)
     units = units_of(root)
     if units.is_dir():
         pipelines = [replace(_read(FORMATS["pypto"], root), name="PyPTO")] if FORMATS["pypto"].looks_like(root) else []
@@ -169,6 +169,21 @@ def _holds_a_file(root: Path) -> bool:
 def _read(record: Format, root: Path) -> Dump:
     dump = record.read(root)
     return dump if dump.format == record.name else replace(dump, format=record.name)
+
+
+def _read_as(record: Format, root: Path) -> Dump:
+    """Read by the format the user named; when it cannot and the input has another format's layout, the
+    error names that format and how to pick it (what went wrong reading it as the wrong one is beside the point)."""
+    try:
+        return _read(record, root)
+    except DumpError:
+        other = next((r for r in FORMATS.values() if r is not record and r.looks_like(root)), None)
+        if other is None:
+            raise
+    raise DumpError(
+        f"{root} is not {record.description}: it looks like {other.description} "
+        f"(--format {other.name}, or leave --format out to detect it)"
+    )
 
 
 def _read_file(root: Path) -> Dump:
