@@ -104,6 +104,23 @@ def test_a_forced_tree_of_other_files_is_not_given_the_threading_hint(tmp_path):
     assert "no MLIR dump files under" in line and "no .mlir file" in line and "threading" not in line
 
 
+def test_a_directory_of_programs_without_a_baseline_names_one_of_each_kind(tmp_path):
+    root = tmp_path / "programs"
+    shutil.copytree(SPLIT_K, root / "a_split_k" / "passes_dump")
+    shutil.copytree(SPLIT_K, root / "b_split_k" / "passes_dump")
+    for name in ("c_multi", "d_multi"):
+        shutil.copytree(FIXTURES / "mlir" / "multi_func" / "tree_dir", root / name)
+    shutil.copy(FIXTURES / "mlir" / "multi_func" / "stream.txt", root / "e_multi.txt")
+    result = run(root, "-o", tmp_path / "r.html")
+    assert result.returncode == 1
+    assert one_error_line(result.stderr) == (
+        f"pypto-ir-trace: error: {root} is a directory of 5 programs, not one dump: give one of them (e.g. "
+        f"{root / 'a_split_k'}, a PyPTO passes_dump; {root / 'c_multi'}, an MLIR tree dump; "
+        f"{root / 'e_multi.txt'}, an MLIR after-all stream), or compare two such directories with --baseline"
+    )
+    assert not (tmp_path / "r.html").exists()
+
+
 def test_console_script_and_module_agree(tmp_path):
     script = Path(sys.executable).with_name("pypto-ir-trace")
     if not script.exists():

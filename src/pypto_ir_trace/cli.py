@@ -161,6 +161,8 @@ def _run(args: argparse.Namespace) -> int:
             raise _UsageError("--dump-structure reads one dump: drop --baseline")
         if programs.is_root(Path(args.passes_dump)) or programs.is_root(Path(args.baseline)):
             return _run_programs(args, note)
+    elif (message := programs.several(Path(args.passes_dump))) is not None:
+        raise DumpError(message)
     dumps = load(args.passes_dump, args.format)
     baseline = load(args.baseline, args.format) if args.baseline is not None else ()
     left_out = programs.not_compared(dumps, baseline) if baseline else []
