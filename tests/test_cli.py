@@ -201,6 +201,23 @@ def test_compile_output_dir_is_redirected_with_a_note(tmp_path):
     assert result.stderr.splitlines()[0] == f"pypto-ir-trace: note: using {SPLIT_K.parent / 'passes_dump'}"
 
 
+def test_the_note_on_a_compile_output_names_every_folder_read(tmp_path):
+    """Its ptoas units are read too (one pipeline each), so the note names them; two runs compare only passes_dump."""
+    out = tmp_path / "prog"
+    shutil.copytree(SPLIT_K, out / "passes_dump")
+    for unit, tree in (("kernel_aiv", "multi_func"), ("kernel_aic", "failing_bufferize")):
+        shutil.copytree(FIXTURES / "mlir" / tree / "tree_dir", out / "ptoas_passes" / unit)
+    result = run(out, "-o", tmp_path / "r.html")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.splitlines()[0] == (
+        f"pypto-ir-trace: note: using {out / 'passes_dump'} and {out / 'ptoas_passes'} "
+        "(2 codegen units: kernel_aic, kernel_aiv)"
+    )
+    both = run(out, "--baseline", out, "-o", tmp_path / "runs.html")
+    assert both.returncode == 0, both.stderr
+    assert both.stderr.splitlines()[:2] == [f"pypto-ir-trace: note: using {out / 'passes_dump'}"] * 2
+
+
 def test_frontend_only_dump_renders_with_a_note(make_dump, tmp_path):
     result = run(make_dump({"00_frontend.py": PROGRAM}), "-o", tmp_path / "r.html")
     assert result.returncode == 0
