@@ -592,6 +592,16 @@ def test_anchors_only_name_lines_of_the_snapshot_itself():
     assert mlir.anchors(warnings, "input.mlir") == [(0, 4, "error: cannot bufferize")]
 
 
+def test_errors_are_the_diagnostics_of_error_severity():
+    """Not notes, remarks or warnings, nor an `error:` inside a diagnostic's following lines."""
+    warnings = (
+        "input.mlir:5:3: error: cannot bufferize\n  error: in the source line\n  ^\n"
+        "input.mlir:5:3: note: see current operation\n<unknown>:0: error: failed\nx.mlir:1: warning: w\n"
+    )
+    assert mlir.errors(warnings) == [0, 4]
+    assert mlir.errors("x.mlir:1: remark: r\n") == []
+
+
 def test_discovery_reads_only_header_lines_of_module_scope_trees(tmp_path, monkeypatch):
     m = "builtin_module_no-symbol-name"
     files = {f"{m}/{k}_cse.mlir": header("cse", "CSE", "builtin.module") + "\n" + module("f") for k in range(5)}

@@ -149,6 +149,13 @@ def test_warnings_are_anchored_to_the_lines_they_name(make_dump):
         {"logLine": 0, "line": 8, "message": "warning: variable 'c' is reassigned"},
         {"logLine": 1, "line": 1, "message": "note: with a directory"},
     ]
+    assert "errorLines" not in entry  # no error among them
+
+
+def test_a_logs_errors_are_told_from_its_warnings(make_dump):
+    log = "01_after_A.py:2:1: error: broken\n  detail, error: not a diagnostic\n01_after_A.py:1:1: warning: odd\n"
+    dump = load_dump(make_dump({"00_frontend.py": PROGRAM, "01_after_A.py": PROGRAM + "# x\n", "01_after_A.log": log}))
+    assert build(dump, 3)["passes"][0]["errorLines"] == [0]
 
 
 @pytest.mark.parametrize(

@@ -15,7 +15,7 @@ from tree_sitter import Tree
 from . import __version__, compare, grammar, highlight, linediff, renumber, runs, structure
 from .chunked import PieceReader
 from .dump import Dump, Snapshot, split_lines
-from .formats import format_of
+from .formats import Format, format_of
 from .incremental import IncrementalParser
 from .model import Anchor, Diff, Input, Newlines, Pass, Piece, Pipeline, Report, Text
 from .structure import Structure
@@ -226,7 +226,7 @@ def _pipeline(
                     diff, renamed = diffs[old.digest, new.digest]
                 passes.append(
                     replace(
-                        _pass(snapshot, before, after, diff, record.anchors),
+                        _pass(snapshot, before, after, diff, record),
                         renamed=renamed,
                         before_file=_before_file(dump, snapshot),
                     )
@@ -405,7 +405,7 @@ def _diff(found: compare.PassDiff) -> Diff:
     )
 
 
-def _pass(snapshot: Snapshot, before: int, after: int, diff: Diff | None, anchors) -> Pass:
+def _pass(snapshot: Snapshot, before: int, after: int, diff: Diff | None, record: Format) -> Pass:
     warnings = snapshot.warnings or None
     return Pass(
         label=snapshot.label,
@@ -421,8 +421,9 @@ def _pass(snapshot: Snapshot, before: int, after: int, diff: Diff | None, anchor
         warnings=warnings,
         anchors=tuple(
             Anchor(log, min(line, _PAST_ANY_SNAPSHOT), message)
-            for log, line, message in (anchors(warnings, snapshot.filename) if warnings else ())
+            for log, line, message in (record.anchors(warnings, snapshot.filename) if warnings else ())
         ),
+        error_lines=tuple(record.errors(warnings)) if warnings else (),
     )
 
 

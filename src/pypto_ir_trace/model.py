@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from .structure import Region
 
-SCHEMA = 5
+SCHEMA = 6
 
 
 @dataclass(frozen=True)
@@ -83,6 +83,7 @@ class Pass:
     failed: bool = False
     warnings: str | None = None
     anchors: tuple[Anchor, ...] = ()
+    error_lines: tuple[int, ...] = ()  # log lines that start an error diagnostic (Format.errors); the rest warn
     # (before line, after line) of changed lines equal under one consistent renaming of value names
     # within their function (renumber.py), sorted by after line; only for languages with value names
     renamed: tuple[tuple[int, int], ...] = ()
@@ -258,6 +259,8 @@ def _pass(p: Pass) -> dict:
         entry["warnings"] = p.warnings
     if p.anchors:
         entry["anchors"] = [{"logLine": a.log_line, "line": a.line, "message": a.message} for a in p.anchors]
+    if p.error_lines:
+        entry["errorLines"] = list(p.error_lines)
     if p.diff is not None:  # the Diff record's fields, flattened into the pass's
         entry["pieces"] = [
             {

@@ -39,6 +39,7 @@ class Format:
     read: Callable[[Path], Dump]
     # (warnings text, snapshot file name) -> [(log line, snapshot line, message)], 0-based
     anchors: Callable[[str, str], list[tuple[int, int, str]]]
+    errors: Callable[[str], list[int]]  # warnings text -> the log lines (0-based) that start an error diagnostic
     input_name: str  # what the pipeline's input is, shown beside its label ("00 frontend")
     # (the input given, a path) -> whether reading that input reads a file at path (a report written there
     # would be read by the next run): beyond the files the dump was read from, those it would read if they existed
@@ -59,7 +60,9 @@ def _same_file(given: Path, path: Path) -> bool:
 
 def _mlir(**fields: Any) -> Format:
     """An MLIR format: the language its dumps are printed in, its diagnostics and its input are shared."""
-    return Format(language=LANGUAGES["mlir"], anchors=mlir.anchors, input_name=mlir.INPUT_NAME, **fields)
+    return Format(
+        language=LANGUAGES["mlir"], anchors=mlir.anchors, errors=mlir.errors, input_name=mlir.INPUT_NAME, **fields
+    )
 
 
 FORMATS = {
@@ -73,6 +76,7 @@ FORMATS = {
             looks_like=pypto.looks_like,
             read=pypto.read,
             anchors=pypto.anchors,
+            errors=pypto.errors,
             input_name=pypto.INPUT_NAME,
             reads_path=pypto.reads_path,
             level=DumpLevel(

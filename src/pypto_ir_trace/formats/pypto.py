@@ -76,6 +76,15 @@ def anchors(warnings: str, filename: str) -> list[tuple[int, int, str]]:
     return found
 
 
+def errors(warnings: str) -> list[int]:
+    """The log lines that report an error (`file:line:col: error: message`), 0-based."""
+    return [
+        index
+        for index, text in enumerate(warnings.split("\n"))
+        if (match := _LOG_LINE.fullmatch(text.rstrip("\r"))) and match["message"].startswith("error:")
+    ]
+
+
 EXPLICIT, IMPLICIT = 1, 2  # a line's level marks: what it shows of the dump level (grammars/python/level.scm)
 
 

@@ -13,7 +13,7 @@
  *   implicit = [gap, ...]: sorted line ids, each given as its difference from the one before (the first from 0)
  *   texts[t] = {ids} | {producedBy}, then {eol, final} | {eols}, regions [{key, kind, start, end, error?}], untrusted?
  *   passes[p] = {label, name, file, detail?, failed?, before, after, inserted, deleted, beforeFile?, warnings?,
- *                anchors? [{logLine, line, message}], pieces? [{key, inserted, deleted, segments}], insertedIds?,
+ *                anchors? [{logLine, line, message}], errorLines? [logLine], pieces? [{key, inserted, deleted, segments}], insertedIds?,
  *                byRegion? {key: [inserted, deleted]}, renamed? [[bLine, aLine]]}
  *   segments = [[bStart, aStart, equal, deleted, inserted, equal, deleted, inserted, ...]]
  *   runs = {this, baseline, inputs, rows, firstDivergent, reconverged}: only when the report compares two runs
@@ -51,10 +51,11 @@
  *     compare(tb, ta)    any two texts diffed like a pass (compare.js): {before, after, inserted, deleted, pieces,
  *                        insertedIds, byRegion}, the diff fields of a pass below
  *   passes[p] = {index, label, name, file, detail, failed, changed, before, after, inserted, deleted, beforeFile,
- *                warnings, anchors, pieces, insertedIds, byRegion, renamed}
+ *                warnings, anchors, errorLines, pieces, insertedIds, byRegion, renamed}
  *     before / after     text indices; a no-op pass has before == after (changed false) and pieces null
  *     warnings           the pass's .log text ("" when none); anchors: [{logLine, line, message}], log lines that
- *                        name `line` of the after snapshot
+ *                        name `line` of the after snapshot; errorLines: the log lines that start an error
+ *                        diagnostic (the others are warnings, notes, remarks)
  *     pieces             [{key, inserted, deleted, blocks}] in after-file order; key null = outside every region;
  *                        blocks: [{b, a, equal, deleted, inserted}]: from before line b / after line a, `equal`
  *                        equal lines, then `deleted` before lines, then `inserted` after lines
@@ -84,7 +85,7 @@
 const IRTraceModel = (() => {
   /** The report of one inflated JSON document. */
   /** The schema this reader reads: model.py's SCHEMA when both were written (a test holds them together). */
-  const SCHEMA = 5;
+  const SCHEMA = 6;
 
   /** Data of another schema (a report written by another version, its data carried elsewhere) is refused by
    * name, never drawn wrong. */
@@ -185,6 +186,7 @@ const IRTraceModel = (() => {
       beforeFile: entry.beforeFile || "",
       warnings: entry.warnings || "",
       anchors: (entry.anchors || []).map(({ logLine, line, message }) => ({ logLine, line, message })),
+      errorLines: entry.errorLines || [],
       renamed: (entry.renamed || []).map(([b, a]) => [b, a]),
     };
     // Decoded when first read: opening a report reads a few passes, not all of them (and a two-run row's
@@ -272,7 +274,7 @@ const IRTraceModel = (() => {
         before: row.identical ? at[0] : offset + at[1], after: at[0], inserted: row.inserted, deleted: row.deleted,
         renamed: entry.renamed,
       };
-      if (own && own.warnings) Object.assign(pass, { warnings: own.warnings, anchors: own.anchors || [] });
+      if (own && own.warnings) Object.assign(pass, { warnings: own.warnings, anchors: own.anchors || [], errorLines: own.errorLines || [] });
       if (!row.identical) diffLater(pass, offset + at[1], at[0]);
       entries.push(pass);
       return { row, at, files: [fileOf(ours, last[0]), fileOf(theirs, last[1])] };

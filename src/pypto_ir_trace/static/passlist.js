@@ -19,7 +19,7 @@ const IRTracePassList = (() => {
         button.dataset.index = String(p);
         // Spaces between the parts make the accessible name read "04 ConvertToSSA +10 −9".
         const meta = app.make("span", "pass-meta");
-        if (pass.warnings) meta.append(" ", warningBadge(app.make));
+        if (pass.warnings) meta.append(" ", warningBadge(app.make, (pass.errorLines || []).length));
         if (pass.failed) meta.append(" ", failedBadge(app.make));
         button.append(app.make("span", "pass-label", pass.label), " ", passName(app.make, pass.name), " ", meta);
         button.addEventListener("click", () => app.select(p));
@@ -176,7 +176,7 @@ const IRTracePassList = (() => {
     return node;
   }
 
-  /** A badge read out by its name: "warning", or "failed" (the pipeline stopped there). */
+  /** A badge read out by its name: "warning", "error", or "failed" (the pipeline stopped there). */
   function badge(make, className, glyph, name, title) {
     const node = make("span", className, glyph);
     node.setAttribute("role", "img");
@@ -184,8 +184,9 @@ const IRTracePassList = (() => {
     node.title = title;
     return node;
   }
-  function warningBadge(make) {
-    return badge(make, "badge", "!", "warning", "This pass emitted warnings");
+  function warningBadge(make, errors) {
+    if (!errors) return badge(make, "badge", "!", "warning", "This pass emitted warnings");
+    return badge(make, "badge error", "!", "error", `This pass reported ${errors} error${errors === 1 ? "" : "s"}`);
   }
 
   function failedBadge(make) {

@@ -105,6 +105,13 @@ def anchors(warnings: str, filename: str) -> list[tuple[int, int, str]]:
     return found
 
 
+def errors(warnings: str) -> list[int]:
+    """The log lines that start an error diagnostic (`loc: error: ...`); the lines after it up to the next
+    diagnostic (the source line, the caret) belong to it."""
+    lines = warnings.split("\n")
+    return [i for i, line in enumerate(lines) if (match := _DIAGNOSTIC.match(line)) and match["severity"] == "error"]
+
+
 def _first_diagnostic(lines: list[str], start: int, stop: int) -> int:
     for i in range(start, stop):
         if _DIAGNOSTIC.match(lines[i]):
