@@ -36,6 +36,7 @@ class _Lines:
         self.line_spans: list[int] = []  # line id -> index of its spans in the table
         self.names: dict[int, list[tuple[int, int]]] = {}  # line id -> its value names (languages that have them)
         self.marks: dict[int, int] = {}  # line id -> its dump-level marks (formats that have them; few lines)
+        self.keys: dict[int, str] = {}  # line id -> what it names that a dump level may hide (DumpLevel.keys)
 
     def intern(self, lines: list[str]) -> tuple[list[int], list[tuple[int, int]]]:
         """Line ids, and the [first, stop) row ranges of lines never seen before (only those get highlighted)."""
@@ -59,9 +60,9 @@ class _Lines:
         self.line_spans += [0] * (len(table) - len(self.line_spans))
         return ids, new_rows
 
-    def store(self, ids: list[int], facts: tuple[list, list, list]) -> None:
+    def store(self, ids: list[int], facts: tuple[list, list, list, list]) -> None:
         """What _facts read of a text's new rows, kept per line: the first tree a line is seen in speaks."""
-        spans, names, marks = facts
+        spans, names, marks, keys = facts
         table, line_spans = self.spans, self.line_spans
         for row, found in spans:
             if not line_spans[ids[row]]:
@@ -70,6 +71,8 @@ class _Lines:
             self.names[ids[row]] = found
         for row, mark in marks:
             self.marks[ids[row]] = self.marks.get(ids[row], 0) | mark
+        for row, key in keys:
+            self.keys[ids[row]] = key
 
     def forget(self, ids: list[int], rows: list[tuple[int, int]]) -> None:
         """Drops what was stored for the lines in the row ranges (a text read in pieces, then whole)."""
@@ -78,6 +81,7 @@ class _Lines:
                 self.line_spans[line_id] = 0
                 self.names.pop(line_id, None)
                 self.marks.pop(line_id, None)
+                self.keys.pop(line_id, None)
 
     def level(self, ids: list[int], dump_level: Callable[[int], str | None]) -> str | None:
         marks = 0
@@ -85,10 +89,13 @@ class _Lines:
             marks |= self.marks[line_id]
         return dump_level(marks)
 
-    def implicit(self, texts: list[list[int]], wanted: int) -> tuple[int, ...]:
-        """The ids, among these texts' lines, of those with a wanted mark (sorted)."""
+    def implicit(self, texts: list[list[int]], wanted: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The ids, among these texts' lines, of those with a wanted mark (sorted), and each one's type class:
+        lines of one key share it, numbered in id order."""
         marked = {i for i, marks in self.marks.items() if marks & wanted} if wanted else set()
-        return tuple(sorted(marked.intersection(chain.from_iterable(texts)))) if marked else ()
+        ids = tuple(sorted(marked.intersection(chain.from_iterable(texts)))) if marked else ()
+        classes: dict[str, int] = {}
+        return ids, tuple(classes.setdefault(self.keys.get(i, ""), len(classes)) for i in ids)
 
 
 class _Read:
@@ -237,7 +244,7 @@ def _pipeline(
             text.read.finish()
         known = record.level
         level = lines.level(texts[snapshot_text[-1]].ids, known.of) if known else None
-        implicit = lines.implicit([text.ids for text in texts], known.implicit(level) if known else 0)
+        implicit, types = lines.implicit([text.ids for text in texts], known.implicit(level) if known else 0)
         return Pipeline(
             name=name,
             format=dump.format,
@@ -247,6 +254,7 @@ def _pipeline(
             level_title=known.title(level) if known and level else "",
             advice=known.advice(level) if known and level else "",
             implicit=implicit,
+            implicit_types=types,
             texts=tuple(_freeze(text, index, passes) for index, text in enumerate(texts)),
             passes=tuple(passes),
             notes=dump.notes,
@@ -365,11 +373,11 @@ class _TextReader:
 
 def _facts(
     record, tree: Tree, lines: list[str], rows: list[tuple[int, int]], offsets: list[int]
-) -> tuple[list, list, list]:
+) -> tuple[list, list, list, list]:
     """What a tree tells of the lines in the row ranges (only lines seen for the first time: the cost
-    follows what changed): highlight spans, value names, dump-level marks, as (row, ...) pairs."""
+    follows what changed): highlight spans, value names, dump-level marks and keys, as (row, ...) pairs."""
     language = record.language
-    spans, marks = [], []
+    spans, marks, keys = [], [], []
     query = grammar.query(
         language.grammar, language.name, "highlights", *(record.level.queries if record.level else ())
     )
@@ -382,10 +390,11 @@ def _facts(
         ]
         if record.level:
             marks += record.level.marks(captures, offsets, first, stop)
+            keys += record.level.keys(captures, offsets, first, stop)
     names = []
     if language.names_in is not None:
         names = [(row, found) for row, found in enumerate(language.names_in(tree, lines, rows)) if found]
-    return spans, names, marks
+    return spans, names, marks, keys
 
 
 def _newlines(endings: list[str]) -> Newlines:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from .structure import Region
 
-SCHEMA = 6
+SCHEMA = 7
 
 
 @dataclass(frozen=True)
@@ -116,6 +116,10 @@ class Pipeline:
     # CONCISE only: ids of the lines naming a type whose layout CONCISE leaves out (level.scm's @implicit), sorted;
     # a diff that inserts or deletes one gets the advice to re-dump at EXPLICIT
     implicit: tuple[int, ...] = ()
+    # each implicit line's type class, in the order of `implicit`: lines of one class name the same types but
+    # for where they are placed, so a pass that deletes and inserts as many of each class changes no hidden
+    # layout (an address assigned, a buffer reused) and gets no advice
+    implicit_types: tuple[int, ...] = ()
     renumbering: bool = False  # its language has value names: passes carry `renamed` pairs
 
 
@@ -218,6 +222,7 @@ def _pipeline(pipeline: Pipeline) -> dict:
         entry["advice"] = pipeline.advice
     if pipeline.implicit:  # as gaps: the ids run mostly consecutive, and gaps compress to almost nothing
         entry["implicit"] = [b - a for a, b in zip((0, *pipeline.implicit), pipeline.implicit)]
+        entry["implicitTypes"] = list(pipeline.implicit_types)
     if pipeline.notes:
         entry["notes"] = list(pipeline.notes)
     if pipeline.renumbering:

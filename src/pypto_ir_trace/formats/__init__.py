@@ -25,6 +25,10 @@ class DumpLevel:
     marks: Callable[[dict, list[int], int, int], list[tuple[int, int]]]
     of: Callable[[int], str | None]  # the level the or-ed marks of a snapshot's lines say (None: cannot tell)
     implicit: Callable[[str | None], int]  # level -> the marks of lines naming what it leaves out; 0: none
+    # (captures, line offsets, first, stop) -> [(row, key)] for rows naming what a level may leave out: rows of
+    # one key name it alike in all the level prints of it that bears on what it hides (a change keeping the
+    # key cannot have changed that)
+    keys: Callable[[dict, list[int], int, int], list[tuple[int, str]]]
     title: Callable[[str], str]  # level -> what the viewer's level badge says of it
     advice: Callable[[str], str]  # level -> the note on a pass changing a line it leaves implicit ("": none)
 
@@ -84,6 +88,7 @@ FORMATS = {
                 marks=pypto.level_marks,
                 of=pypto.dump_level,
                 implicit=pypto.implicit_marks,
+                keys=pypto.implicit_keys,
                 title=pypto.level_title,
                 advice=pypto.advice,
             ),

@@ -99,6 +99,20 @@ def level_marks(captures: dict, offsets: list[int], first: int, stop: int) -> li
     return found
 
 
+def implicit_keys(captures: dict, offsets: list[int], first: int, stop: int) -> list[tuple[int, str]]:
+    """(row, key) for the rows of [first, stop) naming tile or distributed tensor types: the types as CONCISE
+    prints them, less where they are placed (level.scm's @implicit.part leaves pl.MemRef out). A pass that keeps
+    every changed line's key (addresses assigned, buffers reused, values renamed) changes no hidden layout:
+    on the real dumps, exactly the passes whose EXPLICIT dump changes a type but for its MemRef change a key."""
+    nodes = sorted([*captures.get("implicit", ()), *captures.get("implicit.part", ())], key=lambda n: n.start_byte)
+    parts: dict[int, list[str]] = {}
+    for node in nodes:
+        row = bisect_right(offsets, node.start_byte, first, stop + 1) - 1
+        if first <= row < stop:
+            parts.setdefault(row, []).append(node.text.decode("utf-8", errors="replace"))
+    return [(row, "\x1f".join(found)) for row, found in parts.items()]
+
+
 def dump_level(marks: int) -> str | None:
     """EXPLICIT or CONCISE (PassDumpLevel) from the marks of a snapshot's lines; None when it cannot tell."""
     if marks & EXPLICIT:

@@ -3,14 +3,15 @@
  * The one reader of the report data: the only file that knows the JSON's shape. It turns the JSON
  * built by model.py into the named plain objects below; every other file reads only those.
  *
- * The JSON (schema 5, model.py's to_json), named fields; positional only inside segments, spans and implicit.
+ * The JSON (schema 7, model.py's to_json), named fields; positional only inside segments, spans and implicit.
  * Each key is the camelCase of the model.py field it carries, and this reader keeps that name:
  *   {schema, generator, title, context, limits, classes, lines, spans, lineSpans, pipelines, runs?}
  *   lines[id], its highlight spans spans[lineSpans[id]] = [gap, length, class, ...] (gap in UTF-16 units from
  *   the previous span's end; spans holds each distinct list once)
  *   pipelines[i] = {name, format, title, input: {file, label, name}, level?, levelTitle?, advice?, implicit?, notes?,
  *                   renumbering?, texts, passes}
- *   implicit = [gap, ...]: sorted line ids, each given as its difference from the one before (the first from 0)
+ *   implicit = [gap, ...]: sorted line ids, each given as its difference from the one before (the first from 0);
+ *   implicitTypes = [class, ...]: each such line's type class, in the same order (with implicit)
  *   texts[t] = {ids} | {producedBy}, then {eol, final} | {eols}, regions [{key, kind, start, end, error?}], untrusted?
  *   passes[p] = {label, name, file, detail?, failed?, before, after, inserted, deleted, beforeFile?, warnings?,
  *                anchors? [{logLine, line, message}], errorLines? [logLine], pieces? [{key, inserted, deleted, segments}], insertedIds?,
@@ -41,8 +42,9 @@
  *     level              the detail the compiler printed at ("EXPLICIT", "CONCISE"), or null when unknown
  *     levelTitle         what the level badge says of it, in the format's words ("" without a level)
  *     advice             the note for a pass that changes an `implicit` line: how to see what it hides ("": none)
- *     implicit           Set of the ids of the lines that name a type whose layout CONCISE leaves out (tiles,
- *                        distributed tensors; grammars/python/level.scm): empty unless level is "CONCISE"
+ *     implicit           Map from the ids of the lines that name a type whose layout CONCISE leaves out (tiles,
+ *                        distributed tensors; grammars/python/level.scm) to their type class: lines of one class
+ *                        name the same types but for where they are placed; empty unless level is "CONCISE"
  *     input              the snapshot before the first pass: its file name, label, name ("frontend") and text index
  *     texts[t]           each distinct snapshot: {regions: [{key, kind, start, end, error}], byKey: Map(key ->
  *                        region), untrusted: reason | null}
@@ -85,7 +87,7 @@
 const IRTraceModel = (() => {
   /** The report of one inflated JSON document. */
   /** The schema this reader reads: model.py's SCHEMA when both were written (a test holds them together). */
-  const SCHEMA = 6;
+  const SCHEMA = 7;
 
   /** Data of another schema (a report written by another version, its data carried elsewhere) is refused by
    * name, never drawn wrong. */
@@ -157,7 +159,8 @@ const IRTraceModel = (() => {
       };
     }
     return {
-      name: raw.name, format: raw.format, title: raw.title, level: raw.level || null, implicit: readGaps(raw.implicit),
+      name: raw.name, format: raw.format, title: raw.title, level: raw.level || null,
+      implicit: readImplicit(raw.implicit, raw.implicitTypes),
       levelTitle: raw.levelTitle || "", advice: raw.advice || "",
       notes: raw.notes || [],
       renumbering: Boolean(raw.renumbering),
@@ -166,11 +169,12 @@ const IRTraceModel = (() => {
   }
 
   /** The Set of ids [gap, ...] stands for. */
-  function readGaps(gaps) {
-    const ids = new Set();
+  /** The implicit lines' ids (given as gaps) -> their type classes (given in the same order). */
+  function readImplicit(gaps, types) {
+    const classes = new Map();
     let id = 0;
-    for (const gap of gaps || []) ids.add(id += gap);
-    return ids;
+    (gaps || []).forEach((gap, i) => classes.set(id += gap, types[i]));
+    return classes;
   }
 
   function readText(entry) {
