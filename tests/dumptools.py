@@ -94,11 +94,12 @@ class demo:
         return y
 """
 
-# A CONCISE dump (a tile type, no layout printed): pass 01 changes a tensor line only, pass 02 the tile line.
+# A CONCISE dump (a tile type, no layout printed): pass 01 changes a tensor line only, pass 02 the tile's type.
 CONCISE = {
     "00_frontend.py": PROGRAM,
     "01_after_NameCall.py": PROGRAM.replace("self.kernel(x)", "self.kernel(x)  # calls kernel"),
-    "02_after_PadLoad.py": PROGRAM.replace("self.kernel(x)", "self.kernel(x)  # calls kernel").replace(
-        "[0], [64])", "[0], [64], pad=0)"
+    "02_after_InferTileMemorySpace.py": PROGRAM.replace("self.kernel(x)", "self.kernel(x)  # calls kernel").replace(
+        "pl.Tile[[64], pl.FP32] = pl.tile.load(x, [0], [64])",
+        "pl.Tile[[64], pl.FP32, pl.Mem.Vec] = pl.tile.load(x, [0], [64], target_memory=pl.Mem.Vec)",
     ),
 }

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from dumptools import PROGRAM, REAL, subprocess_env
+from dumptools import FIXTURES, PROGRAM, REAL, subprocess_env
 from pypto_ir_trace import cli, render
 from pypto_ir_trace.formats import FORMATS
 
@@ -73,6 +73,52 @@ def test_a_forced_format_is_not_announced(tmp_path):
     result = run(SPLIT_K, "--format", "pypto", "-o", tmp_path / "r.html")
     assert result.returncode == 0
     assert [line.split(":")[1].strip() for line in result.stderr.splitlines()] == ["wrote " + str(tmp_path / "r.html")]
+
+
+@pytest.mark.parametrize("given", [SPLIT_K, SPLIT_K.parent])
+@pytest.mark.parametrize("forced", ["mlir-tree", "mlir-stream"])
+def test_a_wrong_forced_format_names_the_one_the_input_looks_like(tmp_path, given, forced):
+    """Not why the wrong reader failed (an MLIR tree's threading hint): which format it is, and how to pick it."""
+    result = run(given, "--format", forced, "-o", tmp_path / "r.html")
+    assert result.returncode == 1
+    assert one_error_line(result.stderr) == (
+        f"pypto-ir-trace: error: {given} is not {FORMATS[forced].description}: it looks like a PyPTO passes_dump "
+        "(--format pypto, or leave --format out to detect it)"
+    )
+    assert not (tmp_path / "r.html").exists()
+
+
+def test_a_forced_format_on_an_mlir_tree_names_it(tmp_path):
+    tree = FIXTURES / "mlir" / "multi_func" / "tree_dir"
+    result = run(tree, "--format", "pypto", "-o", tmp_path / "r.html")
+    assert result.returncode == 1
+    assert "it looks like an MLIR tree dump (--format mlir-tree," in one_error_line(result.stderr)
+
+
+def test_a_forced_tree_of_other_files_is_not_given_the_threading_hint(tmp_path):
+    (tmp_path / "dump").mkdir()
+    (tmp_path / "dump" / "notes.txt").write_text("x\n", encoding="utf-8")
+    result = run(tmp_path / "dump", "--format", "mlir-tree", "-o", tmp_path / "r.html")
+    assert result.returncode == 1
+    line = one_error_line(result.stderr)
+    assert "no MLIR dump files under" in line and "no .mlir file" in line and "threading" not in line
+
+
+def test_a_directory_of_programs_without_a_baseline_names_one_of_each_kind(tmp_path):
+    root = tmp_path / "programs"
+    shutil.copytree(SPLIT_K, root / "a_split_k" / "passes_dump")
+    shutil.copytree(SPLIT_K, root / "b_split_k" / "passes_dump")
+    for name in ("c_multi", "d_multi"):
+        shutil.copytree(FIXTURES / "mlir" / "multi_func" / "tree_dir", root / name)
+    shutil.copy(FIXTURES / "mlir" / "multi_func" / "stream.txt", root / "e_multi.txt")
+    result = run(root, "-o", tmp_path / "r.html")
+    assert result.returncode == 1
+    assert one_error_line(result.stderr) == (
+        f"pypto-ir-trace: error: {root} is a directory of 5 programs, not one dump: give one of them (e.g. "
+        f"{root / 'a_split_k'}, a PyPTO passes_dump; {root / 'c_multi'}, an MLIR tree dump; "
+        f"{root / 'e_multi.txt'}, an MLIR after-all stream), or compare two such directories with --baseline"
+    )
+    assert not (tmp_path / "r.html").exists()
 
 
 def test_console_script_and_module_agree(tmp_path):
@@ -153,6 +199,23 @@ def test_compile_output_dir_is_redirected_with_a_note(tmp_path):
     result = run(SPLIT_K.parent, "-o", tmp_path / "r.html")
     assert result.returncode == 0
     assert result.stderr.splitlines()[0] == f"pypto-ir-trace: note: using {SPLIT_K.parent / 'passes_dump'}"
+
+
+def test_the_note_on_a_compile_output_names_every_folder_read(tmp_path):
+    """Its ptoas units are read too (one pipeline each), so the note names them; two runs compare only passes_dump."""
+    out = tmp_path / "prog"
+    shutil.copytree(SPLIT_K, out / "passes_dump")
+    for unit, tree in (("kernel_aiv", "multi_func"), ("kernel_aic", "failing_bufferize")):
+        shutil.copytree(FIXTURES / "mlir" / tree / "tree_dir", out / "ptoas_passes" / unit)
+    result = run(out, "-o", tmp_path / "r.html")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.splitlines()[0] == (
+        f"pypto-ir-trace: note: using {out / 'passes_dump'} and {out / 'ptoas_passes'} "
+        "(2 codegen units: kernel_aic, kernel_aiv)"
+    )
+    both = run(out, "--baseline", out, "-o", tmp_path / "runs.html")
+    assert both.returncode == 0, both.stderr
+    assert both.stderr.splitlines()[:2] == [f"pypto-ir-trace: note: using {out / 'passes_dump'}"] * 2
 
 
 def test_frontend_only_dump_renders_with_a_note(make_dump, tmp_path):

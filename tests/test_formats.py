@@ -79,7 +79,9 @@ def test_each_format_is_detected_from_its_layout(path, name):
 def test_a_forced_format_reads_only_that_way(capsys, tmp_path):
     stream = MLIR / "multi_func" / "stream.txt"
     assert cli.main([str(stream), "--format", "pypto", "-o", str(tmp_path / "r.html")]) == 1
-    assert "input is not a directory" in capsys.readouterr().err
+    assert "is not a PyPTO passes_dump: it looks like an MLIR after-all stream (--format mlir-stream" in (
+        capsys.readouterr().err
+    )
     assert cli.main([str(stream), "--format", "nonsense"]) == 2
 
 

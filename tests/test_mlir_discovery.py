@@ -414,6 +414,16 @@ def test_empty_tree(tmp_path):
         mlir.read_tree(tmp_path / "tree")
 
 
+def test_a_tree_of_misnamed_files_names_one_not_the_threading_error(tmp_path):
+    """Only an empty tree is what the threading error leaves; misnamed .mlir files are named instead."""
+    (tmp_path / "tree").mkdir()
+    (tmp_path / "tree" / "out.mlir").write_text(module("f"), encoding="utf-8")
+    with pytest.raises(
+        DumpError, match=r"^no MLIR dump files under .*\(1 \.mlir file not named .*, e\.g\. out\.mlir\)$"
+    ):
+        mlir.read_tree(tmp_path / "tree")
+
+
 def test_a_file_without_a_header(tmp_path):
     root = write_tree(tmp_path / "t", {"builtin_module_no-symbol-name/0_cse.mlir": module("f")})
     with pytest.raises(DumpError, match=r"0_cse\.mlir .*no IR Dump header line"):
@@ -580,6 +590,16 @@ def test_anchors_only_name_lines_of_the_snapshot_itself():
     assert mlir.anchors(warnings, "stream.txt:120") == []
     assert mlir.anchors(warnings, "builtin_module_no-symbol-name/0_cse.mlir") == [(3, 3, "warning: here")]
     assert mlir.anchors(warnings, "input.mlir") == [(0, 4, "error: cannot bufferize")]
+
+
+def test_errors_are_the_diagnostics_of_error_severity():
+    """Not notes, remarks or warnings, nor an `error:` inside a diagnostic's following lines."""
+    warnings = (
+        "input.mlir:5:3: error: cannot bufferize\n  error: in the source line\n  ^\n"
+        "input.mlir:5:3: note: see current operation\n<unknown>:0: error: failed\nx.mlir:1: warning: w\n"
+    )
+    assert mlir.errors(warnings) == [0, 4]
+    assert mlir.errors("x.mlir:1: remark: r\n") == []
 
 
 def test_discovery_reads_only_header_lines_of_module_scope_trees(tmp_path, monkeypatch):

@@ -158,6 +158,13 @@ def test_warnings_are_anchored_to_the_lines_they_name(make_dump):
         {"logLine": 0, "line": 8, "message": "warning: variable 'c' is reassigned"},
         {"logLine": 1, "line": 1, "message": "note: with a directory"},
     ]
+    assert "errorLines" not in entry  # no error among them
+
+
+def test_a_logs_errors_are_told_from_its_warnings(make_dump):
+    log = "01_after_A.py:2:1: error: broken\n  detail, error: not a diagnostic\n01_after_A.py:1:1: warning: odd\n"
+    dump = load_dump(make_dump({"00_frontend.py": PROGRAM, "01_after_A.py": PROGRAM + "# x\n", "01_after_A.log": log}))
+    assert build(dump, 3)["passes"][0]["errorLines"] == [0]
 
 
 @pytest.mark.parametrize(
@@ -188,16 +195,39 @@ def implicit_lines(data: dict) -> list[str]:
 
 def test_a_concise_dump_flags_the_lines_that_name_tile_types(make_dump):
     comment = "    # pl.Tile[[64], pl.FP32] in a comment names no type\n"
-    data = build(load_dump(make_dump({**CONCISE, "03_after_Note.py": CONCISE["02_after_PadLoad.py"] + comment})))
+    data = build(
+        load_dump(make_dump({**CONCISE, "03_after_Note.py": CONCISE["02_after_InferTileMemorySpace.py"] + comment}))
+    )
     assert data["level"] == "CONCISE"
     tiles = [line for line in data["lines"] if "pl.Tile[" in line and "#" not in line]
     assert len(tiles) == 2 and implicit_lines(data) == tiles  # read from the tree: not the comment
 
 
+def test_lines_naming_tile_types_alike_but_for_their_memref_share_a_type_class(make_dump):
+    """What CONCISE hides (a layout) follows a tile's type, not where it is placed: an address or buffer change
+    keeps the class, a dtype or memory space change does not (the viewer's advice compares classes)."""
+    memref = "pl.MemRef(mem_vec_0, pl.const({}, pl.INT64), 256)"
+    lines = [
+        f"a: pl.Tile[[64], pl.FP32, {memref.format(0)}, pl.Mem.Vec] = f()",
+        f"a: pl.Tile[[64], pl.FP32, {memref.format(256)}, pl.Mem.Vec] = f()",
+        "a: pl.Tile[[64], pl.FP32, pl.Mem.Vec] = f()",
+        "b: pl.Tile[[64], pl.FP32, pl.Mem.Vec] = g(a)",
+        f"a: pl.Tile[[64], pl.FP16, {memref.format(0)}, pl.Mem.Vec] = f()",
+        f"a: pl.Tile[[64], pl.FP32, {memref.format(0)}, pl.Mem.Mat] = f()",
+    ]
+    files = {
+        "00_frontend.py": lines[0] + "\n",
+        **{f"{i:02d}_after_P.py": line + "\n" for i, line in enumerate(lines) if i},
+    }
+    data = build(load_dump(make_dump(files)))
+    classes = dict(zip(implicit_lines(data), data["implicitTypes"], strict=True))
+    assert [classes[line] for line in lines] == [0, 0, 0, 0, 1, 2]
+
+
 def test_only_a_concise_dump_carries_implicit_lines(make_dump):
     explicit = "t: pl.Tile[[64], pl.FP32, pl.TileView(fractal=512)] = f()\n"
     data = build(load_dump(make_dump({"00_frontend.py": explicit, "01_after_A.py": explicit + "u = t\n"})))
-    assert data["level"] == "EXPLICIT" and "implicit" not in data
+    assert data["level"] == "EXPLICIT" and "implicit" not in data and "implicitTypes" not in data
 
 
 @pytest.mark.parametrize(

@@ -9,3 +9,9 @@
 
 ((subscript value: (attribute attribute: (identifier) @implicit))
   (#any-of? @implicit "Tile" "DistributedTensor"))
+
+; The parts of such a type CONCISE prints, but for where it is placed (pl.MemRef(name, address, size)): a
+; change that leaves them as they were (an address, a buffer reused) changes no layout CONCISE hides.
+((subscript value: (attribute attribute: (identifier) @_type) subscript: (_) @implicit.part)
+  (#any-of? @_type "Tile" "DistributedTensor")
+  (#not-match? @implicit.part "^([A-Za-z_][A-Za-z0-9_]*[.])*MemRef[(]"))

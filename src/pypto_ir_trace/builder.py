@@ -15,7 +15,7 @@ from tree_sitter import Tree
 from . import __version__, compare, grammar, highlight, linediff, renumber, runs, structure
 from .chunked import PieceReader
 from .dump import Dump, Snapshot, split_lines
-from .formats import format_of
+from .formats import Format, format_of
 from .incremental import IncrementalParser
 from .model import Anchor, Diff, Input, Newlines, Pass, Piece, Pipeline, Report, Text
 from .structure import Structure
@@ -41,6 +41,7 @@ class _Lines:
         self.marks: dict[int, int] = {}  # line id -> its dump-level marks (formats that have them; few lines)
         # Lines long enough to nest brackets past structure.MAX_NESTING: a text without one is not searched for them.
         self.long: set[int] = set()
+        self.keys: dict[int, str] = {}  # line id -> what it names that a dump level may hide (DumpLevel.keys)
 
     def intern(self, lines: list[str]) -> tuple[list[int], list[tuple[int, int]]]:
         """Line ids, and the [first, stop) row ranges of lines never seen before (only those get highlighted)."""
@@ -67,9 +68,9 @@ class _Lines:
         self.line_elisions += [0] * (len(table) - len(self.line_elisions))
         return ids, new_rows
 
-    def store(self, ids: list[int], facts: tuple[list, list, list, list]) -> None:
+    def store(self, ids: list[int], facts: tuple[list, list, list, list, list]) -> None:
         """What _facts read of a text's new rows, kept per line: the first tree a line is seen in speaks."""
-        spans, names, marks, elisions = facts
+        spans, names, marks, elisions, keys = facts
         table, line_spans = self.spans, self.line_spans
         for row, found in spans:
             if not line_spans[ids[row]]:
@@ -81,6 +82,8 @@ class _Lines:
             self.names[ids[row]] = found
         for row, mark in marks:
             self.marks[ids[row]] = self.marks.get(ids[row], 0) | mark
+        for row, key in keys:
+            self.keys[ids[row]] = key
 
     def forget(self, ids: list[int], rows: list[tuple[int, int]]) -> None:
         """Drops what was stored for the lines in the row ranges (a text read in pieces, then whole)."""
@@ -90,6 +93,7 @@ class _Lines:
                 self.line_elisions[line_id] = 0
                 self.names.pop(line_id, None)
                 self.marks.pop(line_id, None)
+                self.keys.pop(line_id, None)
 
     def level(self, ids: list[int], dump_level: Callable[[int], str | None]) -> str | None:
         marks = 0
@@ -97,10 +101,13 @@ class _Lines:
             marks |= self.marks[line_id]
         return dump_level(marks)
 
-    def implicit(self, texts: list[list[int]], wanted: int) -> tuple[int, ...]:
-        """The ids, among these texts' lines, of those with a wanted mark (sorted)."""
+    def implicit(self, texts: list[list[int]], wanted: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The ids, among these texts' lines, of those with a wanted mark (sorted), and each one's type class:
+        lines of one key share it, numbered in id order."""
         marked = {i for i, marks in self.marks.items() if marks & wanted} if wanted else set()
-        return tuple(sorted(marked.intersection(chain.from_iterable(texts)))) if marked else ()
+        ids = tuple(sorted(marked.intersection(chain.from_iterable(texts)))) if marked else ()
+        classes: dict[str, int] = {}
+        return ids, tuple(classes.setdefault(self.keys.get(i, ""), len(classes)) for i in ids)
 
 
 class _Read:
@@ -242,7 +249,7 @@ def _pipeline(
                     diff, renamed = diffs[old.digest, new.digest]
                 passes.append(
                     replace(
-                        _pass(snapshot, before, after, diff, record.anchors),
+                        _pass(snapshot, before, after, diff, record),
                         renamed=renamed,
                         before_file=_before_file(dump, snapshot),
                     )
@@ -253,7 +260,7 @@ def _pipeline(
             text.read.finish()
         known = record.level
         level = lines.level(texts[snapshot_text[-1]].ids, known.of) if known else None
-        implicit = lines.implicit([text.ids for text in texts], known.implicit(level) if known else 0)
+        implicit, types = lines.implicit([text.ids for text in texts], known.implicit(level) if known else 0)
         return Pipeline(
             name=name,
             format=dump.format,
@@ -263,6 +270,7 @@ def _pipeline(
             level_title=known.title(level) if known and level else "",
             advice=known.advice(level) if known and level else "",
             implicit=implicit,
+            implicit_types=types,
             texts=tuple(_freeze(text, index, passes) for index, text in enumerate(texts)),
             passes=tuple(passes),
             notes=dump.notes,
@@ -397,12 +405,12 @@ class _TextReader:
 
 def _facts(
     record, tree: Tree, lines: list[str], rows: list[tuple[int, int]], offsets: list[int]
-) -> tuple[list, list, list, list]:
+) -> tuple[list, list, list, list, list]:
     """What a tree tells of the lines in the row ranges (only lines seen for the first time: the cost
-    follows what changed): highlight spans, value names, dump-level marks, what may be elided, as (row, ...)
-    pairs."""
+    follows what changed): highlight spans, value names, dump-level marks, what may be elided, dump-level keys,
+    as (row, ...) pairs."""
     language = record.language
-    spans, marks, elisions = [], [], []
+    spans, marks, elisions, keys = [], [], [], []
     extra = (*(record.level.queries if record.level else ()), *(("elide",) if language.elides else ()))
     query = grammar.query(language.grammar, language.name, "highlights", *extra)
     # One object per distinct span list: pickle sends a worker's repeats as references, not copies.
@@ -414,12 +422,13 @@ def _facts(
         ]
         if record.level:
             marks += record.level.marks(captures, offsets, first, stop)
+            keys += record.level.keys(captures, offsets, first, stop)
         if language.elides:
             elisions += highlight.elisions_of(captures, lines, offsets, first, stop)
     names = []
     if language.names_in is not None:
         names = sorted(language.names_in(tree, lines, rows).items())
-    return spans, names, marks, elisions
+    return spans, names, marks, elisions, keys
 
 
 def _newlines(endings: list[str]) -> Newlines:
@@ -441,7 +450,7 @@ def _diff(found: compare.PassDiff) -> Diff:
     )
 
 
-def _pass(snapshot: Snapshot, before: int, after: int, diff: Diff | None, anchors) -> Pass:
+def _pass(snapshot: Snapshot, before: int, after: int, diff: Diff | None, record: Format) -> Pass:
     warnings = snapshot.warnings or None
     return Pass(
         label=snapshot.label,
@@ -457,8 +466,9 @@ def _pass(snapshot: Snapshot, before: int, after: int, diff: Diff | None, anchor
         warnings=warnings,
         anchors=tuple(
             Anchor(log, min(line, _PAST_ANY_SNAPSHOT), message)
-            for log, line, message in (anchors(warnings, snapshot.filename) if warnings else ())
+            for log, line, message in (record.anchors(warnings, snapshot.filename) if warnings else ())
         ),
+        error_lines=tuple(record.errors(warnings)) if warnings else (),
     )
 
 

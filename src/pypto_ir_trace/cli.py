@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 from . import __version__, builder, output, programs, render, structure
-from .dump import DumpError, split_lines
+from .dump import Dump, DumpError, split_lines
 from .formats import FORMATS, display_title, format_of, load, units_of
 from .terminal import visible
 
@@ -20,6 +20,7 @@ PROG = "pypto-ir-trace"
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
 EXIT_INTERRUPTED, EXIT_TERMINATED = 128 + signal.SIGINT, 128 + signal.SIGTERM
 DEFAULT_OUTPUT = "ir_trace.html"
+UNITS_SHOWN = 3  # codegen units named in the "using ..." note; more are counted
 
 
 class _UsageError(programs.UsageError):
@@ -161,14 +162,16 @@ def _run(args: argparse.Namespace) -> int:
             raise _UsageError("--dump-structure reads one dump: drop --baseline")
         if programs.is_root(Path(args.passes_dump)) or programs.is_root(Path(args.baseline)):
             return _run_programs(args, note)
+    elif (message := programs.several(Path(args.passes_dump))) is not None:
+        raise DumpError(message)
     dumps = load(args.passes_dump, args.format)
     baseline = load(args.baseline, args.format) if args.baseline is not None else ()
     left_out = programs.not_compared(dumps, baseline) if baseline else []
     if baseline:
         programs.check_formats(dumps, baseline, args.passes_dump, args.baseline)
     for path, side in ((args.passes_dump, dumps), (args.baseline, baseline)):
-        for inside in sorted({dump.redirected for dump in side} - {""}):
-            note(f"using {Path(path) / inside}")
+        if side and (read := _read_from(Path(path), side, with_units=not baseline)):
+            note(f"using {read}")
     if args.dump_structure:
         with output.reader_may_leave():
             for dump in dumps:
@@ -225,6 +228,20 @@ def _check_not_read(report: str, inputs) -> None:
                 f"refusing to write the report to {report}: reading {given} would read it as one of its dump "
                 "files (give -o a path outside the dump, or another name)"
             )
+
+
+def _read_from(given: Path, side: tuple[Dump, ...], with_units: bool) -> str:
+    """What a compile output directory is read from: its passes_dump/ and, unless two runs compare only that,
+    its ptoas units ("" when the input given is read itself)."""
+    inside = sorted({dump.redirected for dump in side} - {""})
+    if not inside:
+        return ""
+    read = " and ".join(str(given / folder) for folder in inside)
+    units = [dump.name for dump in side if not dump.redirected]  # the pipelines read beside it
+    if with_units and units:
+        shown = ", ".join(units[:UNITS_SHOWN]) + (", ..." if len(units) > UNITS_SHOWN else "")
+        read += f" and {units_of(given)} ({len(units)} codegen unit{'s' if len(units) > 1 else ''}: {shown})"
+    return read
 
 
 def _run_programs(args: argparse.Namespace, note) -> int:

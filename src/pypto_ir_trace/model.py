@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from .structure import Region
 
-SCHEMA = 7
+SCHEMA = 8
 
 
 @dataclass(frozen=True)
@@ -86,6 +86,7 @@ class Pass:
     failed: bool = False
     warnings: str | None = None
     anchors: tuple[Anchor, ...] = ()
+    error_lines: tuple[int, ...] = ()  # log lines that start an error diagnostic (Format.errors); the rest warn
     # (before line, after line) of changed lines equal under one consistent renaming of value names
     # within their function (renumber.py), sorted by after line; only for languages with value names
     renamed: tuple[tuple[int, int], ...] = ()
@@ -118,6 +119,10 @@ class Pipeline:
     # CONCISE only: ids of the lines naming a type whose layout CONCISE leaves out (level.scm's @implicit), sorted;
     # a diff that inserts or deletes one gets the advice to re-dump at EXPLICIT
     implicit: tuple[int, ...] = ()
+    # each implicit line's type class, in the order of `implicit`: lines of one class name the same types but
+    # for where they are placed, so a pass that deletes and inserts as many of each class changes no hidden
+    # layout (an address assigned, a buffer reused) and gets no advice
+    implicit_types: tuple[int, ...] = ()
     renumbering: bool = False  # its language has value names: passes carry `renamed` pairs
 
 
@@ -239,6 +244,7 @@ def _pipeline(pipeline: Pipeline) -> dict:
         entry["advice"] = pipeline.advice
     if pipeline.implicit:  # as gaps: the ids run mostly consecutive, and gaps compress to almost nothing
         entry["implicit"] = [b - a for a, b in zip((0, *pipeline.implicit), pipeline.implicit)]
+        entry["implicitTypes"] = list(pipeline.implicit_types)
     if pipeline.notes:
         entry["notes"] = list(pipeline.notes)
     if pipeline.renumbering:
@@ -280,6 +286,8 @@ def _pass(p: Pass) -> dict:
         entry["warnings"] = p.warnings
     if p.anchors:
         entry["anchors"] = [{"logLine": a.log_line, "line": a.line, "message": a.message} for a in p.anchors]
+    if p.error_lines:
+        entry["errorLines"] = list(p.error_lines)
     if p.diff is not None:  # the Diff record's fields, flattened into the pass's
         entry["pieces"] = [_piece(piece) for piece in p.diff.pieces]
         entry["insertedIds"] = list(p.diff.inserted_ids)

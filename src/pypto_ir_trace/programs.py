@@ -12,7 +12,7 @@ from pathlib import Path
 
 from . import builder, index, outdir, render
 from .dump import Dump, DumpError
-from .formats import FORMATS, load, one_file
+from .formats import FORMATS, load, one_file, units_of
 from .model import Report
 
 NAMES = ("this run", "baseline")  # the two pipelines of a two-run report
@@ -48,6 +48,32 @@ def is_root(path: Path) -> bool:
     """A directory of programs: not a dump itself, with at least one entry that is one (one rule for every
     format: a folder holding one program's dump is a root of one program)."""
     return _listing(path) is not None
+
+
+def several(path: Path) -> str | None:
+    """When path is a directory of several programs, the error for a run of one: one program of each kind
+    found (a PyPTO dump, an MLIR tree, a stream) given as an example, and how to compare them all."""
+    if units_of(path).is_dir():  # a compile output's ptoas units are one program's pipelines
+        return None
+    listing = _listing(path)
+    if listing is None or len(listing[0]) < 2:
+        return None
+    examples: dict[str, Path] = {}  # kind -> its first program
+    for program in listing[0].values():
+        examples.setdefault(_kind(program), program)
+    shown = "; ".join(f"{program}, {kind}" for kind, program in examples.items())
+    return (
+        f"{path} is a directory of {len(listing[0])} programs, not one dump: give one of them (e.g. {shown}), "
+        "or compare two such directories with --baseline"
+    )
+
+
+def _kind(program: Path) -> str:
+    """What a program of a root is, in its format's words (a folder holding a stream file: the stream's)."""
+    claims = _claims(program)
+    if not claims and program.is_dir() and (file := one_file(program)) is not None:
+        claims = _claims(file)
+    return claims[0].description if claims else "a dump"
 
 
 def _listing(path: Path) -> tuple[dict[str, Path], list[str]] | None:

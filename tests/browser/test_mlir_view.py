@@ -255,16 +255,16 @@ def test_pypto_has_no_renumbering_switch(open_report):
     assert page.get_by_role("checkbox", name="Ignore renumbering").count() == 0
 
 
-def test_a_streams_diagnostics_are_the_failed_passs_warnings(open_report):
+def test_a_streams_diagnostics_are_the_failed_passs_errors(open_report):
     page = open_report("mlir/failing_bufferize/stream.txt").page
     button = nav(page).get_by_role("button", name=re.compile("^5 one-shot-bufferize"))
-    assert button.get_by_role("img", name="warning").count() == 1
+    assert button.get_by_role("img", name="error").count() == 1  # `error:` diagnostics: not warnings
     assert button.get_by_role("img", name="failed").count() == 1
     button.click()
     expect_heading(page, "5 one-shot-bufferize")
-    warnings = page.get_by_role("region", name="Warnings")
-    assert warnings.is_visible()
-    assert "cannot bufferize bodiless function" in warnings.inner_text()
+    errors = page.get_by_role("region", name="Errors")
+    assert errors.is_visible()
+    assert "cannot bufferize bodiless function" in errors.inner_text()
     assert page.get_by_text(re.compile("the pipeline stopped here")).is_visible()
 
 

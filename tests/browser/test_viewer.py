@@ -216,6 +216,31 @@ def test_selected_pass_scrolls_into_view(open_report):
     assert list_box["y"] <= box["y"] and box["y"] + box["height"] <= list_box["y"] + list_box["height"] + 1
 
 
+LIST_GEOMETRY = """() => {
+  const list = document.getElementById('pass-list');
+  const top = list.getBoundingClientRect().top + list.clientTop, bottom = top + list.clientHeight;
+  const rows = [...list.children].filter(li => !li.hidden).map(li => li.getBoundingClientRect());
+  const cut = rows.find(r => r.bottom > top + 0.5);
+  const at = list.querySelector("[aria-current='true']").parentElement.getBoundingClientRect();
+  return {top, bottom, selected: [at.top, at.bottom], firstTop: cut.top,
+          atEnd: list.scrollTop >= list.scrollHeight - list.clientHeight - 1};
+}"""
+
+
+@pytest.mark.parametrize("viewport", [(1400, 900), (1024, 768)])
+def test_a_pass_far_down_is_shown_whole_below_the_filters_with_no_row_cut_under_them(open_report, viewport):
+    """Rows differ in height (long names wrap), so the nearest scroll left the list's top row cut in half
+    under the filters; the selected pass and the rows at the top edge are whole."""
+    page = open_report(FLASH, viewport=viewport, fragment="#pass=30").page
+    for step in range(4):
+        if step:
+            page.keyboard.press("j")
+        geometry = page.evaluate(LIST_GEOMETRY)
+        assert geometry["top"] - 0.5 <= geometry["selected"][0] and geometry["selected"][1] <= geometry["bottom"] + 0.5
+        assert geometry["firstTop"] >= geometry["top"] - 0.5 or geometry["atEnd"], (step, geometry)
+    assert page.get_by_role("checkbox", name="No-op").bounding_box()["y"] < geometry["top"]
+
+
 def test_help_shows_the_keys(open_report):
     page = open_report(FUNCTIONS).page
     dialog = page.get_by_role("dialog", name="Keyboard shortcuts")

@@ -85,3 +85,48 @@ def test_a_long_log_is_built_as_it_scrolls(open_report, tmp_path):
     assert pre.evaluate("node => node.textContent") == "just one line\n"
     page.keyboard.press("k")
     assert pre.evaluate("node => node.textContent.split('\\n').length") == built
+
+
+def test_errors_are_named_and_counted_apart_from_warnings(open_report, tmp_path):
+    """A log's `error:` lines make the pass one with errors: in the header, the pass list and the panel."""
+    page = open_report(
+        write(
+            tmp_path,
+            {
+                "00_frontend.py": "a\nb\n",
+                "01_after_Warn.py": "a\nc\n",
+                "01_after_Warn.log": "01_after_Warn.py:2:1: warning: odd\n",
+                "02_after_Fail.py": "a\nd\n",
+                "02_after_Fail.log": "02_after_Fail.py:2:1: error: bad\n  detail\n02_after_Fail.py:1:1: warning: meh\n",
+            },
+        )
+    ).page
+    assert page.locator("#summary").inner_text() == (
+        "2 of 2 passes changed the IR \u00b7 1 with errors \u00b7 1 with warnings"
+    )
+    passes = page.get_by_role("navigation", name="Passes")
+    assert (
+        passes.get_by_role("button", name=re.compile("^01")).get_by_role("img").get_attribute("aria-label") == "warning"
+    )
+    failing = passes.get_by_role("button", name=re.compile("^02"))
+    assert failing.get_by_role("img").get_attribute("aria-label") == "error"
+    failing.click()
+    panel = page.get_by_role("region", name="Errors")
+    assert panel.get_by_role("heading").inner_text() == "1 error emitted by this pass"
+    assert panel.locator(".log-error").all_inner_texts() == ["02_after_Fail.py:2:1: error: bad\n"]
+    assert not warnings_region(page).is_visible()
+    passes.get_by_role("button", name=re.compile("^01")).click()
+    assert warnings_region(page).get_by_role("heading").inner_text() == "Warnings emitted by this pass"
+    assert warnings_region(page).locator(".log-error").count() == 0
+
+
+def test_an_mlir_error_diagnostic_is_an_error(open_report):
+    page = open_report("mlir/failing_bufferize/stream.txt").page
+    page.get_by_role("navigation", name="Passes").get_by_role(
+        "button", name=re.compile("^5 one-shot-bufferize")
+    ).click()
+    panel = page.get_by_role("region", name="Errors")
+    assert panel.get_by_role("heading").inner_text() == "2 errors emitted by this pass"
+    assert [line.split(": ")[1] for line in panel.locator(".log-error").all_inner_texts()] == ["error", "error"]
+    assert "1 with errors" in page.locator("#summary").inner_text()
+    assert "with warnings" not in page.locator("#summary").inner_text()

@@ -25,6 +25,10 @@ class DumpLevel:
     marks: Callable[[dict, list[int], int, int], list[tuple[int, int]]]
     of: Callable[[int], str | None]  # the level the or-ed marks of a snapshot's lines say (None: cannot tell)
     implicit: Callable[[str | None], int]  # level -> the marks of lines naming what it leaves out; 0: none
+    # (captures, line offsets, first, stop) -> [(row, key)] for rows naming what a level may leave out: rows of
+    # one key name it alike in all the level prints of it that bears on what it hides (a change keeping the
+    # key cannot have changed that)
+    keys: Callable[[dict, list[int], int, int], list[tuple[int, str]]]
     title: Callable[[str], str]  # level -> what the viewer's level badge says of it
     advice: Callable[[str], str]  # level -> the note on a pass changing a line it leaves implicit ("": none)
 
@@ -39,6 +43,7 @@ class Format:
     read: Callable[[Path], Dump]
     # (warnings text, snapshot file name) -> [(log line, snapshot line, message)], 0-based
     anchors: Callable[[str, str], list[tuple[int, int, str]]]
+    errors: Callable[[str], list[int]]  # warnings text -> the log lines (0-based) that start an error diagnostic
     input_name: str  # what the pipeline's input is, shown beside its label ("00 frontend")
     # (the input given, a path) -> whether reading that input reads a file at path (a report written there
     # would be read by the next run): beyond the files the dump was read from, those it would read if they existed
@@ -59,7 +64,9 @@ def _same_file(given: Path, path: Path) -> bool:
 
 def _mlir(**fields: Any) -> Format:
     """An MLIR format: the language its dumps are printed in, its diagnostics and its input are shared."""
-    return Format(language=LANGUAGES["mlir"], anchors=mlir.anchors, input_name=mlir.INPUT_NAME, **fields)
+    return Format(
+        language=LANGUAGES["mlir"], anchors=mlir.anchors, errors=mlir.errors, input_name=mlir.INPUT_NAME, **fields
+    )
 
 
 FORMATS = {
@@ -73,6 +80,7 @@ FORMATS = {
             looks_like=pypto.looks_like,
             read=pypto.read,
             anchors=pypto.anchors,
+            errors=pypto.errors,
             input_name=pypto.INPUT_NAME,
             reads_path=pypto.reads_path,
             level=DumpLevel(
@@ -80,6 +88,7 @@ FORMATS = {
                 marks=pypto.level_marks,
                 of=pypto.dump_level,
                 implicit=pypto.implicit_marks,
+                keys=pypto.implicit_keys,
                 title=pypto.level_title,
                 advice=pypto.advice,
             ),
@@ -120,7 +129,7 @@ def load(path: str | Path, name: str | None = None) -> tuple[Dump, ...]:
     if not root.exists():
         raise DumpError(f"input directory does not exist: {root}")
     if name is not None:
-        return (_read(FORMATS[name], root),)
+        return (_read_as(FORMATS[name], root),)
     units = units_of(root)
     if units.is_dir():
         pipelines = [replace(_read(FORMATS["pypto"], root), name="PyPTO")] if FORMATS["pypto"].looks_like(root) else []
@@ -169,6 +178,21 @@ def _holds_a_file(root: Path) -> bool:
 def _read(record: Format, root: Path) -> Dump:
     dump = record.read(root)
     return dump if dump.format == record.name else replace(dump, format=record.name)
+
+
+def _read_as(record: Format, root: Path) -> Dump:
+    """Read by the format the user named; when it cannot and the input has another format's layout, the
+    error names that format and how to pick it (what went wrong reading it as the wrong one is beside the point)."""
+    try:
+        return _read(record, root)
+    except DumpError:
+        other = next((r for r in FORMATS.values() if r is not record and r.looks_like(root)), None)
+        if other is None:
+            raise
+    raise DumpError(
+        f"{root} is not {record.description}: it looks like {other.description} "
+        f"(--format {other.name}, or leave --format out to detect it)"
+    )
 
 
 def _read_file(root: Path) -> Dump:

@@ -76,6 +76,15 @@ def anchors(warnings: str, filename: str) -> list[tuple[int, int, str]]:
     return found
 
 
+def errors(warnings: str) -> list[int]:
+    """The log lines that report an error (`file:line:col: error: message`), 0-based."""
+    return [
+        index
+        for index, text in enumerate(warnings.split("\n"))
+        if (match := _LOG_LINE.fullmatch(text.rstrip("\r"))) and match["message"].startswith("error:")
+    ]
+
+
 EXPLICIT, IMPLICIT = 1, 2  # a line's level marks: what it shows of the dump level (grammars/python/level.scm)
 
 
@@ -88,6 +97,20 @@ def level_marks(captures: dict, offsets: list[int], first: int, stop: int) -> li
             if first <= row < stop:
                 found.append((row, mark))
     return found
+
+
+def implicit_keys(captures: dict, offsets: list[int], first: int, stop: int) -> list[tuple[int, str]]:
+    """(row, key) for the rows of [first, stop) naming tile or distributed tensor types: the types as CONCISE
+    prints them, less where they are placed (level.scm's @implicit.part leaves pl.MemRef out). A pass that keeps
+    every changed line's key (addresses assigned, buffers reused, values renamed) changes no hidden layout:
+    on the real dumps, exactly the passes whose EXPLICIT dump changes a type but for its MemRef change a key."""
+    nodes = sorted([*captures.get("implicit", ()), *captures.get("implicit.part", ())], key=lambda n: n.start_byte)
+    parts: dict[int, list[str]] = {}
+    for node in nodes:
+        row = bisect_right(offsets, node.start_byte, first, stop + 1) - 1
+        if first <= row < stop:
+            parts.setdefault(row, []).append(node.text.decode("utf-8", errors="replace"))
+    return [(row, "\x1f".join(found)) for row, found in parts.items()]
 
 
 def dump_level(marks: int) -> str | None:

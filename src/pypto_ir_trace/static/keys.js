@@ -9,7 +9,7 @@ const IRTraceKeys = (() => {
    * the help text. An action that returns false leaves the key to the browser.
    */
   const SHORTCUTS = [
-    { keys: { j: "next", ArrowDown: "next" }, scope: "page", help: "Next visible pass" },
+    { keys: { j: "next", ArrowDown: "next" }, scope: "page", help: "Next visible pass (on a focused selector, \u2193 / \u2191 step its options)" },
     { keys: { k: "previous", ArrowUp: "previous" }, scope: "page", help: "Previous visible pass" },
     { keys: { n: "nextChange" }, scope: "page", help: "Next change in this pass, brought on screen" },
     { keys: { p: "previousChange" }, scope: "page", help: "Previous change in this pass" },
@@ -31,17 +31,22 @@ const IRTraceKeys = (() => {
     "Alt+ArrowDown": "Alt+\u2193", "Alt+ArrowUp": "Alt+\u2191", "Alt+ArrowLeft": "Alt+\u2190", "Alt+ArrowRight": "Alt+\u2192",
   };
   const NOT_TYPING = new Set(["checkbox", "radio", "button", "submit", "reset", "range", "color", "file", "image"]);
+  // The keys a focused closed select steps its options with (Chromium fires "change" for each): a keyboard
+  // user picks a function that way. Alt with any key opens its list.
+  const SELECT_KEYS = new Set(["ArrowUp", "ArrowDown", "Home", "End", "PageUp", "PageDown"]);
 
   /**
-   * Keys belong to text fields; a focused checkbox or select is not typing. A closed select keeps
-   * only the keys the table does not claim (letters, Space and Alt+\u2193 open or pick options), so a
-   * function just picked does not trap j / k; an open select's popup gets the keys before the page.
+   * Keys belong to text fields; a focused checkbox or select is not typing. A focused select keeps the
+   * keys it steps its options with (SELECT_KEYS) and Alt+key, while letters stay shortcuts (its find-as-
+   * you-type gives way), so j / k change pass right after picking; an open select's popup gets the keys first.
    */
   function isTyping(target) {
     if (!target || target.nodeType !== 1) return false;
     if (target.isContentEditable || target.tagName === "TEXTAREA") return true;
     return target.tagName === "INPUT" && !NOT_TYPING.has(target.type);
   }
+
+  const selectOwns = event => event.target.tagName === "SELECT" && (event.altKey || SELECT_KEYS.has(event.key));
 
   const keyName = event => (event.altKey ? "Alt+" : "") + (event.shiftKey && event.key.length > 1 ? "Shift+" + event.key : event.key);
 
@@ -53,7 +58,7 @@ const IRTraceKeys = (() => {
     }
     target.addEventListener("keydown", event => {
       if (event.ctrlKey || event.metaKey || event.defaultPrevented) return;
-      if (scope === "page" && (isTyping(event.target) || (event.altKey && event.target.tagName === "SELECT"))) return;
+      if (scope === "page" && (isTyping(event.target) || selectOwns(event))) return;
       const action = table.get(keyName(event));
       if (action && actions[action](event) !== false) event.preventDefault();
     });

@@ -21,17 +21,24 @@ const IRTraceLevel = (() => {
       el.summary.before(badge);
     }
 
-    /** True when the pass inserts or deletes a line naming a tile or distributed tensor type (the model's `implicit`). */
+    /**
+     * True when the pass changes the tile or distributed tensor types its lines name (the model's `implicit`
+     * classes): the lines it deletes and those it inserts do not name them alike. One that only places them
+     * (an address assigned, a buffer reused) or renames values deletes and inserts as many of each class.
+     */
     function touchesImplicit(pass) {
       if (!pass.pieces) return false;
       if (touches.has(pass)) return touches.get(pass);
+      const balance = new Map();  // type class -> lines inserted less lines deleted
+      const count = (id, by) => { if (implicit.has(id)) balance.set(implicit.get(id), (balance.get(implicit.get(id)) || 0) + by); };
       const before = pipeline.ids(pass.before);
-      let found = pass.insertedIds.some(id => implicit.has(id));
+      for (const id of pass.insertedIds) count(id, 1);
       for (const piece of pass.pieces) {
         for (const block of piece.blocks) {
-          for (let i = 0; !found && i < block.deleted; i++) found = implicit.has(before[block.b + block.equal + i]);
+          for (let i = 0; i < block.deleted; i++) count(before[block.b + block.equal + i], -1);
         }
       }
+      const found = [...balance.values()].some(n => n !== 0);
       touches.set(pass, found);
       return found;
     }

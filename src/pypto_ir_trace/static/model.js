@@ -3,7 +3,7 @@
  * The one reader of the report data: the only file that knows the JSON's shape. It turns the JSON
  * built by model.py into the named plain objects below; every other file reads only those.
  *
- * The JSON (schema 6, model.py's to_json), named fields; positional only inside segments, spans and implicit.
+ * The JSON (schema 8, model.py's to_json), named fields; positional only inside segments, spans and implicit.
  * Each key is the camelCase of the model.py field it carries, and this reader keeps that name:
  *   {schema, generator, title, context, limits, classes, lines, spans, lineSpans, pipelines, elisions?, lineElisions?,
  *    runs?}
@@ -13,10 +13,12 @@
  *   one enclosing them; a table of distinct lists too; both absent when no line has any)
  *   pipelines[i] = {name, format, title, input: {file, label, name}, level?, levelTitle?, advice?, implicit?, notes?,
  *                   renumbering?, texts, passes}
- *   implicit = [gap, ...]: sorted line ids, each given as its difference from the one before (the first from 0)
+ *   implicit = [gap, ...]: sorted line ids, each given as its difference from the one before (the first from 0);
+ *   implicitTypes = [class, ...]: each such line's type class, in the same order (with implicit)
  *   texts[t] = {ids} | {producedBy}, then {eol, final} | {eols}, regions [{key, kind, start, end, error?}], untrusted?
  *   passes[p] = {label, name, file, detail?, failed?, before, after, inserted, deleted, beforeFile?, warnings?,
- *                anchors? [{logLine, line, message}], pieces? [{key, beforeKey?, inserted, deleted, segments}], insertedIds?,
+ *                anchors? [{logLine, line, message}], errorLines? [logLine], pieces? [{key, beforeKey?, inserted, deleted,
+ *                segments}], insertedIds?,
  *                byRegion? {key: [inserted, deleted]}, renamed? [[bLine, aLine]]}
  *   segments = [[bStart, aStart, equal, deleted, inserted, equal, deleted, inserted, ...]]
  *   runs = {this, baseline, inputs, rows, firstDivergent, reconverged}: only when the report compares two runs
@@ -51,8 +53,9 @@
  *     level              the detail the compiler printed at ("EXPLICIT", "CONCISE"), or null when unknown
  *     levelTitle         what the level badge says of it, in the format's words ("" without a level)
  *     advice             the note for a pass that changes an `implicit` line: how to see what it hides ("": none)
- *     implicit           Set of the ids of the lines that name a type whose layout CONCISE leaves out (tiles,
- *                        distributed tensors; grammars/python/level.scm): empty unless level is "CONCISE"
+ *     implicit           Map from the ids of the lines that name a type whose layout CONCISE leaves out (tiles,
+ *                        distributed tensors; grammars/python/level.scm) to their type class: lines of one class
+ *                        name the same types but for where they are placed; empty unless level is "CONCISE"
  *     input              the snapshot before the first pass: its file name, label, name ("frontend") and text index
  *     texts[t]           each distinct snapshot: {regions: [{key, kind, start, end, error}], byKey: Map(key ->
  *                        region), untrusted: reason | null}
@@ -61,10 +64,11 @@
  *     compare(tb, ta)    any two texts diffed like a pass (compare.js): {before, after, inserted, deleted, pieces,
  *                        insertedIds, byRegion, paired}, the diff fields of a pass below
  *   passes[p] = {index, label, name, file, detail, failed, changed, before, after, inserted, deleted, beforeFile,
- *                warnings, anchors, pieces, insertedIds, byRegion, paired, renamed}
+ *                warnings, anchors, errorLines, pieces, insertedIds, byRegion, paired, renamed}
  *     before / after     text indices; a no-op pass has before == after (changed false) and pieces null
  *     warnings           the pass's .log text ("" when none); anchors: [{logLine, line, message}], log lines that
- *                        name `line` of the after snapshot
+ *                        name `line` of the after snapshot; errorLines: the log lines that start an error
+ *                        diagnostic (the others are warnings, notes, remarks)
  *     pieces             [{key, beforeKey, inserted, deleted, blocks}] in after-file order; key null = outside every
                         region; beforeKey: the before region's key when the region was paired by content (a function
                         the pass renamed, or the part of a split most like it; key is the after region's), else null;
@@ -98,7 +102,7 @@
 const IRTraceModel = (() => {
   /** The report of one inflated JSON document. */
   /** The schema this reader reads: model.py's SCHEMA when both were written (a test holds them together). */
-  const SCHEMA = 7;
+  const SCHEMA = 8;
 
   /** Data of another schema (a report written by another version, its data carried elsewhere) is refused by
    * name, never drawn wrong. */
@@ -183,7 +187,8 @@ const IRTraceModel = (() => {
       };
     }
     return {
-      name: raw.name, format: raw.format, title: raw.title, level: raw.level || null, implicit: readGaps(raw.implicit),
+      name: raw.name, format: raw.format, title: raw.title, level: raw.level || null,
+      implicit: readImplicit(raw.implicit, raw.implicitTypes),
       levelTitle: raw.levelTitle || "", advice: raw.advice || "",
       notes: raw.notes || [],
       renumbering: Boolean(raw.renumbering),
@@ -192,11 +197,12 @@ const IRTraceModel = (() => {
   }
 
   /** The Set of ids [gap, ...] stands for. */
-  function readGaps(gaps) {
-    const ids = new Set();
+  /** The implicit lines' ids (given as gaps) -> their type classes (given in the same order). */
+  function readImplicit(gaps, types) {
+    const classes = new Map();
     let id = 0;
-    for (const gap of gaps || []) ids.add(id += gap);
-    return ids;
+    (gaps || []).forEach((gap, i) => classes.set(id += gap, types[i]));
+    return classes;
   }
 
   function readText(entry) {
@@ -212,6 +218,7 @@ const IRTraceModel = (() => {
       beforeFile: entry.beforeFile || "",
       warnings: entry.warnings || "",
       anchors: (entry.anchors || []).map(({ logLine, line, message }) => ({ logLine, line, message })),
+      errorLines: entry.errorLines || [],
       renamed: (entry.renamed || []).map(([b, a]) => [b, a]),
     };
     // Decoded when first read: opening a report reads a few passes, not all of them (and a two-run row's
@@ -305,7 +312,7 @@ const IRTraceModel = (() => {
         before: row.identical ? at[0] : offset + at[1], after: at[0], inserted: row.inserted, deleted: row.deleted,
         renamed: entry.renamed,
       };
-      if (own && own.warnings) Object.assign(pass, { warnings: own.warnings, anchors: own.anchors || [] });
+      if (own && own.warnings) Object.assign(pass, { warnings: own.warnings, anchors: own.anchors || [], errorLines: own.errorLines || [] });
       if (!row.identical) diffLater(pass, offset + at[1], at[0]);
       entries.push(pass);
       return { row, at, files: [fileOf(ours, last[0]), fileOf(theirs, last[1])] };

@@ -57,7 +57,9 @@
 
   function summary(passes) {
     const changed = passes.filter(pass => pass.changed).length;
-    const warned = passes.filter(pass => pass.warnings).length;
-    return `${changed} of ${passes.length} passes changed the IR` + (warned ? ` \u00b7 ${warned} with warnings` : "");
+    const failing = passes.filter(pass => pass.errorLines.length).length;
+    const warned = passes.filter(pass => pass.warnings && !pass.errorLines.length).length;
+    return `${changed} of ${passes.length} passes changed the IR` + (failing ? ` \u00b7 ${failing} with errors` : "") +
+      (warned ? ` \u00b7 ${warned} with warnings` : "");
   }
 })();

@@ -19,7 +19,7 @@ const IRTracePassList = (() => {
         button.dataset.index = String(p);
         // Spaces between the parts make the accessible name read "04 ConvertToSSA +10 −9".
         const meta = app.make("span", "pass-meta");
-        if (pass.warnings) meta.append(" ", warningBadge(app.make));
+        if (pass.warnings) meta.append(" ", warningBadge(app.make, (pass.errorLines || []).length));
         if (pass.failed) meta.append(" ", failedBadge(app.make));
         button.append(app.make("span", "pass-label", pass.label), " ", passName(app.make, pass.name), " ", meta);
         button.addEventListener("click", () => app.select(p));
@@ -91,11 +91,50 @@ const IRTracePassList = (() => {
       if (current) current.setAttribute("aria-current", "true");
     }
 
-    /** Scroll the selected button into the list's view; keyboard users in the list stay on it. Reads layout: call last. */
+    /** Scroll the selected pass whole into the list's view, below the filters; keyboard users in the list stay
+     * on it. Reads layout: call last. */
     function revealSelected() {
       if (!current) return;
-      current.scrollIntoView({ block: "nearest" });
+      const item = current.parentElement, { top, bottom } = scrollport();
+      const box = item.getBoundingClientRect();
+      if (box.top < top || box.bottom > bottom) {
+        item.scrollIntoView({ block: "nearest" });
+        wholeTopRow(item);
+      }
       if (el.list.contains(el.list.ownerDocument.activeElement)) current.focus({ preventScroll: true });
+    }
+
+    /** The list's visible box, inside its border (its padding scrolls with the rows). */
+    function scrollport() {
+      const top = el.list.getBoundingClientRect().top + el.list.clientTop;
+      return { top, bottom: top + el.list.clientHeight };
+    }
+
+    /**
+     * A row cut in half under the filters looks like a fault (stepping down leaves one there: rows differ in
+     * height): scroll on to the next row's top while the selected row stays whole. At the list's end there is
+     * nothing further to scroll.
+     */
+    function wholeTopRow(item) {
+      const { top } = scrollport();
+      const row = firstBelow(top);
+      if (!row) return;
+      const cut = row.getBoundingClientRect();
+      if (cut.top >= top - 0.5 || row === item) return;
+      const by = cut.bottom - top;
+      if (item.getBoundingClientRect().top - by >= top) el.list.scrollTop += by;
+    }
+
+    /** The first shown row whose bottom lies below y (a binary search: only a few rows' layout read). */
+    function firstBelow(y) {
+      const shown = visible();
+      let low = 0, high = shown.length;
+      while (low < high) {
+        const mid = (low + high) >> 1;
+        if (buttons[shown[mid]].parentElement.getBoundingClientRect().bottom > y) high = mid;
+        else low = mid + 1;
+      }
+      return low < shown.length ? buttons[shown[low]].parentElement : null;
     }
 
     /** With a function picked, mark the passes that change it, under the name it has in each (following.js). */
@@ -138,7 +177,7 @@ const IRTracePassList = (() => {
     return node;
   }
 
-  /** A badge read out by its name: "warning", or "failed" (the pipeline stopped there). */
+  /** A badge read out by its name: "warning", "error", or "failed" (the pipeline stopped there). */
   function badge(make, className, glyph, name, title) {
     const node = make("span", className, glyph);
     node.setAttribute("role", "img");
@@ -146,8 +185,9 @@ const IRTracePassList = (() => {
     node.title = title;
     return node;
   }
-  function warningBadge(make) {
-    return badge(make, "badge", "!", "warning", "This pass emitted warnings");
+  function warningBadge(make, errors) {
+    if (!errors) return badge(make, "badge", "!", "warning", "This pass emitted warnings");
+    return badge(make, "badge error", "!", "error", `This pass reported ${errors} error${errors === 1 ? "" : "s"}`);
   }
 
   function failedBadge(make) {

@@ -23,7 +23,7 @@
 (() => {
   // What Pass effect takes from this run's pass; `changed` is not among them: in both views it says whether
   // the runs differ after the row (the filters).
-  const EFFECT_FIELDS = ["before", "after", "inserted", "deleted", "pieces", "insertedIds", "byRegion", "anchors", "warnings", "file", "renamed"];
+  const EFFECT_FIELDS = ["before", "after", "inserted", "deleted", "pieces", "insertedIds", "byRegion", "anchors", "warnings", "errorLines", "file", "renamed"];
   const TAGS = { "this run only": "added", "baseline only": "removed" };
   const shared = new WeakMap();  // app -> what both views read of its rows (rowsOf)
   const runsReport = report => Boolean(report.runs);
@@ -146,7 +146,7 @@
       const { row, at, files } = rows[p];
       const own = row.this === null  // only the baseline runs this pass: this run stays where it was
         ? { before: at[0], after: at[0], inserted: 0, deleted: 0, pieces: null, insertedIds: [], byRegion: new Map(), anchors: [],
-          warnings: "", file: files[0], renamed: [] }
+          warnings: "", errorLines: [], file: files[0], renamed: [] }
         : ours.passes[row.this];
       const rowFields = Object.keys(passes[p]).filter(field => !EFFECT_FIELDS.includes(field));
       const diff = Object.fromEntries([...rowFields.map(field => [field, passes[p][field]]), ...EFFECT_FIELDS.map(field => [field, own[field]])]);

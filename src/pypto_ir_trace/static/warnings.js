@@ -2,7 +2,8 @@
 /*
  * The warnings panel: the pass's .log text, built a chunk at a time as it scrolls into view (a log of
  * 20,000 lines costs a pass switch only its first chunk); a log line that names a line of the
- * snapshot is a button that shows that line, one that names a line past the end says so.
+ * snapshot is a button that shows that line, one that names a line past the end says so. Errors are told
+ * apart from warnings (the format reads the severity: errorLines): named in the heading, each marked.
  */
 const IRTraceWarnings = (() => {
   const PAST_ANY_SNAPSHOT = 2 ** 31;  // builder.py stores any larger line number a log names as this one
@@ -34,8 +35,10 @@ const IRTraceWarnings = (() => {
       shown = null;
       if (!pass.warnings) return;
       if (!split.has(pass.index)) split.set(pass.index, pass.warnings.split("\n"));
+      const errors = new Set(pass.errorLines || []);
+      title(el.warnings, errors.size);
       shown = {
-        pass, lines: split.get(pass.index), built: 0,
+        pass, lines: split.get(pass.index), built: 0, errors,
         target: new Map(pass.anchors.map(anchor => [anchor.logLine, anchor.line])),
         length: pipeline.ids(pass.after).length,
       };
@@ -60,21 +63,24 @@ const IRTraceWarnings = (() => {
 
     function logLine(index, ending) {
       const { pass, target, length } = shown;
-      const text = shown.lines[index];
-      if (!target.has(index)) return doc.createTextNode(text + ending);
-      const line = target.get(index);
-      const row = app.make("span");
-      if (line >= length) {  // the log names a line the snapshot does not have: nothing to show
+      const text = shown.lines[index], error = shown.errors.has(index);
+      if (!target.has(index) && !error) return doc.createTextNode(text + ending);
+      const row = app.make("span", error ? "log-error" : "");
+      const line = target.has(index) ? target.get(index) : -1;
+      if (line < 0) {
+        row.append(text);
+      } else if (line >= length) {  // the log names a line the snapshot does not have: nothing to show
         row.append(text, app.make("span", "warning-missing",
           ` \u2014 ${line < PAST_ANY_SNAPSHOT ? `line ${line + 1}` : "that line"} is not in ${pass.file} ` +
-          `(${length} line${length === 1 ? "" : "s"})`), ending);
-        return row;
+          `(${length} line${length === 1 ? "" : "s"})`));
+      } else {
+        const button = app.make("button", "warning-line", text);
+        button.type = "button";
+        button.title = `Show line ${line + 1} of ${pass.file}`;
+        button.addEventListener("click", () => showAfterLine(line));
+        row.append(button);
       }
-      const button = app.make("button", "warning-line", text);
-      button.type = "button";
-      button.title = `Show line ${line + 1} of ${pass.file}`;
-      button.addEventListener("click", () => showAfterLine(line));
-      row.append(button, ending);
+      row.append(ending);
       return row;
     }
 
@@ -92,6 +98,14 @@ const IRTraceWarnings = (() => {
     }
 
     return { show, clear };
+  }
+
+  /** The panel's heading and name: the errors counted, when the pass reported any. */
+  function title(panel, errors) {
+    panel.querySelector("h3").textContent = errors
+      ? `${errors} error${errors === 1 ? "" : "s"} emitted by this pass` : "Warnings emitted by this pass";
+    panel.classList.toggle("errors", errors > 0);
+    panel.setAttribute("aria-label", errors ? "Errors" : "Warnings");
   }
 
   return { create };

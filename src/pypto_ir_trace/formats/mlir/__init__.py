@@ -7,7 +7,7 @@ from __future__ import annotations
 from .headers import HEADER_PREFIX, Header, parse_header
 from .snapshots import INPUT as INPUT_NAME
 from .stream import HELP as STREAM_HELP
-from .stream import anchors, looks_like_stream, read_stream
+from .stream import anchors, errors, looks_like_stream, read_stream
 from .tree import HELP as TREE_HELP
 from .tree import looks_like_tree, read_tree, tree_below, tree_depth
 from .tree import reads_path as tree_reads_path
@@ -19,6 +19,7 @@ __all__ = [
     "TREE_HELP",
     "Header",
     "anchors",
+    "errors",
     "looks_like_stream",
     "looks_like_tree",
     "parse_header",

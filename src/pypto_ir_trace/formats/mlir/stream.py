@@ -99,6 +99,13 @@ def anchors(warnings: str, filename: str) -> list[tuple[int, int, str]]:
     return found
 
 
+def errors(warnings: str) -> list[int]:
+    """The log lines that start an error diagnostic (`loc: error: ...`); the lines after it up to the next
+    diagnostic (the source line, the caret) belong to it."""
+    lines = warnings.split("\n")
+    return [i for i, line in enumerate(lines) if (match := DIAGNOSTIC.match(line)) and match["severity"] == "error"]
+
+
 def _diagnostics(stretch: Stretch) -> str | None:
     """The lines between two dumps, or None when they are blank."""
     text = stretch.read().strip("\n") if stretch.stop > stretch.start else ""

@@ -135,10 +135,7 @@ def _tree_files(root: Path) -> tuple[list[_TreeFile], list[str]]:
         counters = tuple(int(c) for c in match["counters"].split("_"))
         files.append(_TreeFile(rel, file, counters, header, rel.parts[:-1]))
     if not files:
-        raise DumpError(
-            f"no MLIR dump files under {root} "
-            "(--mlir-print-ir-module-scope writes nothing without --mlir-disable-threading)"
-        )
+        raise DumpError(f"no MLIR dump files under {root}{_why_none(root, ignored)}")
     return files, ignored
 
 
@@ -199,6 +196,15 @@ def _align(root: Path, entries: list[_TreeFile], notes: list[str]) -> list[_Tree
         notes.append(f"the given folder is inside a dump tree: its files are read as dumps of {'/'.join(outer)}")
         return [replace(e, folders=(*outer, *e.rel.parts[:-1])) for e in entries]
     return entries
+
+
+def _why_none(root: Path, ignored: list[str]) -> str:
+    """Why a tree may hold no dump: only an empty one is what the threading error leaves behind."""
+    if ignored:
+        return f" ({len(ignored)} .mlir file{'s' if len(ignored) > 1 else ''} not named <k>_<j>_<pass>.mlir, e.g. {ignored[0]})"
+    if any(files for _, _, files in os.walk(root)):
+        return " (no .mlir file in it)"
+    return " (--mlir-print-ir-module-scope writes nothing without --mlir-disable-threading)"
 
 
 def _mlir_files(root: Path):
