@@ -63,6 +63,8 @@ def check_exact(before_text: str, after_text: str) -> compare.PassDiff:
         b_regions = {r.key: r for r in b_structure.regions}
         a_regions = {r.key: r for r in a_structure.regions}
         inserted = iter(diff.inserted_ids)
+        # a before region paired by content (renamed, split) belongs to its pair's piece, not to its namesake's
+        claimed = {piece.before_key for piece in diff.pieces if piece.before_key is not None}
         for piece in diff.pieces:
             old, new = [], []
             for b, _, eq, deleted, ins in blocks(piece.segments):
@@ -71,7 +73,8 @@ def check_exact(before_text: str, after_text: str) -> compare.PassDiff:
                 new.extend(next(inserted) for _ in range(ins))
             if piece.key is None:
                 continue
-            region = b_regions.get(piece.key)
+            owner = piece.before_key if piece.before_key is not None else piece.key
+            region = b_regions.get(owner) if piece.before_key is not None or owner not in claimed else None
             assert old == (b_ids[region.start : region.end] if region else [])
             region = a_regions.get(piece.key)
             assert new == (a_ids[region.start : region.end] if region else [])
