@@ -133,7 +133,8 @@ const IRTraceReveal = (() => {
       const better = (u, v) => { for (let i = 0; i < u.length; i++) if (u[i] !== v[i]) return u[i] > v[i]; return false; };
       // a scroll that must be made goes a few characters further than the mark: the reader sees where it ends
       const candidates = [0, ...spots.map(s => Math.max(0, Math.min(s.x - head, s.x + whole(s) + margin - s.room))),
-        ...spots.map(s => Math.max(0, s.x - margin - head)), ...firsts.map(s => s.start + copied)];
+        ...spots.map(s => Math.max(0, s.x - margin - head)), ...spots.map(s => Math.max(0, s.x - head)),
+        ...firsts.map(s => s.start + copied)];  // x - head: the furthest scroll that still shows a mark
       return candidates.reduce((best, left) => (better(score(left), score(best)) ? left : best), 0);
     }
 
