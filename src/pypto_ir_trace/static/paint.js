@@ -8,8 +8,7 @@ const IRTracePaint = (() => {
   for (let c = 0; c < 0x20; c++) if (c !== 9) CONTROL_GLYPHS.set(c, String.fromCharCode(0x2400 + c));
   // eslint-disable-next-line no-control-regex -- control characters are what it finds, to show them as glyphs
   const CONTROL_RE = /[\u0000-\u0008\u000a-\u001f\u007f\u2028\u2029]/;
-  // eslint-disable-next-line no-control-regex -- the same characters, every one of them
-  const CONTROL_RE_ALL = /[\u0000-\u0008\u000a-\u001f\u007f\u2028\u2029]/g;
+  const CONTROL_RE_ALL = new RegExp(CONTROL_RE.source, "g");  // the same characters, every one of them
   const R = IRTraceRows;
   // A longer line shows its start and a button for the rest (a dense constant of 5 MB took the browser seconds
   // to lay out on every paint); the rest is laid out only when asked for. Copying the source copies it all.

@@ -135,7 +135,12 @@ const IRTraceReveal = (() => {
       const candidates = [0, ...spots.map(s => Math.max(0, Math.min(s.x - head, s.x + whole(s) + margin - s.room))),
         ...spots.map(s => Math.max(0, s.x - margin - head)), ...spots.map(s => Math.max(0, s.x - head)),
         ...firsts.map(s => s.start + copied)];  // x - head: the furthest scroll that still shows a mark
-      return candidates.reduce((best, left) => (better(score(left), score(best)) ? left : best), 0);
+      let best = 0, bestScore = score(0);  // each candidate scored once: a score counts every mark
+      for (const left of candidates) {
+        const found = score(left);
+        if (better(found, bestScore)) [best, bestScore] = [left, found];
+      }
+      return best;
     }
 
     /**
