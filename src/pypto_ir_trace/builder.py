@@ -12,7 +12,7 @@ from typing import TypeVar
 
 from tree_sitter import Tree
 
-from . import __version__, compare, grammar, highlight, linediff, renumber, runs, structure
+from . import __version__, compare, grammar, highlight, linediff, opcounts, pipeline_map, renumber, runs, structure
 from .chunked import PieceReader
 from .dump import Dump, Snapshot, split_lines
 from .formats import Format, format_of
@@ -42,6 +42,7 @@ class _Lines:
         # Lines long enough to nest brackets past structure.MAX_NESTING: a text without one is not searched for them.
         self.long: set[int] = set()
         self.keys: dict[int, str] = {}  # line id -> what it names that a dump level may hide (DumpLevel.keys)
+        self.ops: dict[int, tuple[str, ...]] = {}  # line id -> the ops it runs (languages that name them)
 
     def intern(self, lines: list[str]) -> tuple[list[int], list[tuple[int, int]]]:
         """Line ids, and the [first, stop) row ranges of lines never seen before (only those get highlighted)."""
@@ -68,9 +69,9 @@ class _Lines:
         self.line_elisions += [0] * (len(table) - len(self.line_elisions))
         return ids, new_rows
 
-    def store(self, ids: list[int], facts: tuple[list, list, list, list, list]) -> None:
+    def store(self, ids: list[int], facts: tuple[list, list, list, list, list, list]) -> None:
         """What _facts read of a text's new rows, kept per line: the first tree a line is seen in speaks."""
-        spans, names, marks, elisions, keys = facts
+        spans, names, marks, elisions, keys, ops = facts
         table, line_spans = self.spans, self.line_spans
         for row, found in spans:
             if not line_spans[ids[row]]:
@@ -84,6 +85,8 @@ class _Lines:
             self.marks[ids[row]] = self.marks.get(ids[row], 0) | mark
         for row, key in keys:
             self.keys[ids[row]] = key
+        for row, found in ops:
+            self.ops[ids[row]] = found
 
     def forget(self, ids: list[int], rows: list[tuple[int, int]]) -> None:
         """Drops what was stored for the lines in the row ranges (a text read in pieces, then whole)."""
@@ -94,6 +97,7 @@ class _Lines:
                 self.names.pop(line_id, None)
                 self.marks.pop(line_id, None)
                 self.keys.pop(line_id, None)
+                self.ops.pop(line_id, None)
 
     def level(self, ids: list[int], dump_level: Callable[[int], str | None]) -> str | None:
         marks = 0
@@ -238,20 +242,24 @@ def _pipeline(
             if not snapshot.is_input:
                 before = _before(snapshot, snapshot_text, text_index)
                 texts[before].root = texts[before].root or texts[before].produced_by is None
-                diff, renamed = None, ()
+                diff, renamed, ops = None, (), ()
                 if before != after:
                     old, new = texts[before], texts[after]
                     if (old.digest, new.digest) not in diffs:  # the other run may have made this very change
                         found = _diff(compare.diff_pass(old.ids, old.structure, new.ids, new.structure))
-                        diffs[old.digest, new.digest] = found, names.renamed(old, new, found)
+                        counted = opcounts.deltas(
+                            [p.segments for p in found.pieces], old.ids, found.inserted_ids, lines.ops
+                        )
+                        diffs[old.digest, new.digest] = found, names.renamed(old, new, found), counted
                     if new.produced_by is None and not new.root and after != 0:
                         new.produced_by = len(passes)
-                    diff, renamed = diffs[old.digest, new.digest]
+                    diff, renamed, ops = diffs[old.digest, new.digest]
                 passes.append(
                     replace(
                         _pass(snapshot, before, after, diff, record),
                         renamed=renamed,
                         before_file=_before_file(dump, snapshot),
+                        ops=ops,
                     )
                 )
             snapshot_text.append(after)
@@ -275,6 +283,9 @@ def _pipeline(
             passes=tuple(passes),
             notes=dump.notes,
             renumbering=record.language.names_in is not None,
+            pipeline_map=pipeline_map.build(
+                [text.structure.regions for text in texts], [len(text.ids) for text in texts], snapshot_text[0], passes
+            ),
         )
 
 
@@ -405,13 +416,18 @@ class _TextReader:
 
 def _facts(
     record, tree: Tree, lines: list[str], rows: list[tuple[int, int]], offsets: list[int]
-) -> tuple[list, list, list, list, list]:
+) -> tuple[list, list, list, list, list, list]:
     """What a tree tells of the lines in the row ranges (only lines seen for the first time: the cost
     follows what changed): highlight spans, value names, dump-level marks, what may be elided, dump-level keys,
-    as (row, ...) pairs."""
+    the ops they run, as (row, ...) pairs."""
     language = record.language
     spans, marks, elisions, keys = [], [], [], []
-    extra = (*(record.level.queries if record.level else ()), *(("elide",) if language.elides else ()))
+    ops: list[tuple[int, tuple[str, ...]]] = []
+    extra = (
+        *(record.level.queries if record.level else ()),
+        *(("elide",) if language.elides else ()),
+        *((opcounts.QUERY,) if language.ops else ()),
+    )
     query = grammar.query(language.grammar, language.name, "highlights", *extra)
     # One object per distinct span list: pickle sends a worker's repeats as references, not copies.
     shapes: dict[tuple[int, ...], tuple[int, ...]] = {}
@@ -425,10 +441,12 @@ def _facts(
             keys += record.level.keys(captures, offsets, first, stop)
         if language.elides:
             elisions += highlight.elisions_of(captures, lines, offsets, first, stop)
+        if language.ops:
+            ops += opcounts.ops_of(captures, lines, offsets, first, stop)
     names = []
     if language.names_in is not None:
         names = sorted(language.names_in(tree, lines, rows).items())
-    return spans, names, marks, elisions, keys
+    return spans, names, marks, elisions, keys, ops
 
 
 def _newlines(endings: list[str]) -> Newlines:

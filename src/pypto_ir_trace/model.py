@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from .structure import Region
 
-SCHEMA = 8
+SCHEMA = 9
 
 
 @dataclass(frozen=True)
@@ -93,6 +93,8 @@ class Pass:
     # what the pass is diffed against when not the snapshot before it (an MLIR Before dump, an op's own
     # previous dump, an op cut out of a module dump); "": that one
     before_file: str = ""
+    # what the pass did to the program's ops (opcounts.py): (op, count after minus before), largest change first
+    ops: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -102,6 +104,18 @@ class Input:
     file: str
     label: str  # "00" in a passes_dump; MLIR counts passes from 1, its input is "0"
     name: str  # what the input is, beside its label (Format.input_name: "frontend", "(input not dumped)")
+
+
+@dataclass(frozen=True)
+class PipelineMap:
+    """The pipeline at a glance (pipeline_map.py): a row per function, a column per pass."""
+
+    functions: tuple[str, ...]  # every function a snapshot defines, in program order: the rows
+    start: tuple[int, ...]  # each function's lines in the input (0: not there), by row
+    lines: tuple[int, ...]  # the IR's lines after each pass
+    # per pass: (row, inserted, deleted, lines after) of each function it changes, adds, removes or resizes,
+    # flattened, by row (lines after 0: removed); a function not named keeps its lines
+    cells: tuple[tuple[int, ...], ...]
 
 
 @dataclass(frozen=True)
@@ -124,6 +138,7 @@ class Pipeline:
     # layout (an address assigned, a buffer reused) and gets no advice
     implicit_types: tuple[int, ...] = ()
     renumbering: bool = False  # its language has value names: passes carry `renamed` pairs
+    pipeline_map: PipelineMap | None = None
 
 
 @dataclass(frozen=True)
@@ -145,6 +160,8 @@ class RunRow:
     # (this run's hunk, the baseline's), -1 for a hunk facing none; () when hunk k faces hunk k for every k
     facing: tuple[tuple[int, int], ...] = ()
     differing: tuple[int, ...] = ()  # the steps whose hunks make different edits
+    # (key, inserted, deleted) of each function that differs between the two snapshots, sorted (that diff's)
+    by_region: tuple[tuple[str, int, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -227,6 +244,8 @@ def _run_row(row: RunRow) -> dict:
         entry["facing"] = [list(hunks) for hunks in row.facing]
     if row.differing:
         entry["differing"] = list(row.differing)
+    if row.by_region:
+        entry["byRegion"] = {key: [inserted, deleted] for key, inserted, deleted in row.by_region}
     return entry
 
 
@@ -251,6 +270,14 @@ def _pipeline(pipeline: Pipeline) -> dict:
         entry["renumbering"] = True
     entry["texts"] = [_text(text) for text in pipeline.texts]
     entry["passes"] = [_pass(p) for p in pipeline.passes]
+    if pipeline.pipeline_map is not None:
+        found = pipeline.pipeline_map
+        entry["pipelineMap"] = {
+            "functions": list(found.functions),
+            "start": list(found.start),
+            "lines": list(found.lines),
+            "cells": list(found.cells),  # tuples encode as arrays
+        }
     return entry
 
 
@@ -294,6 +321,8 @@ def _pass(p: Pass) -> dict:
         entry["byRegion"] = {key: [inserted, deleted] for key, inserted, deleted in p.diff.by_region}
     if p.renamed:
         entry["renamed"] = [list(pair) for pair in p.renamed]
+    if p.ops:
+        entry["ops"] = [list(op) for op in p.ops]
     return entry
 
 

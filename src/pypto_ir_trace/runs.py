@@ -43,7 +43,10 @@ def section(
                 counted[at_ours, at_theirs] = RunRow(None, None, True, 0, 0)
             else:
                 pairs = renamed(old, new, found)
-                counted[at_ours, at_theirs] = RunRow(None, None, False, found.inserted, found.deleted, pairs)
+                by_region = tuple((key, ins, dels) for key, (ins, dels) in sorted(found.by_region.items()))
+                counted[at_ours, at_theirs] = RunRow(
+                    None, None, False, found.inserted, found.deleted, pairs, by_region=by_region
+                )
         same = counted[at_ours, at_theirs]
         mine = ours.passes[in_ours] if in_ours is not None else None
         other = theirs.passes[in_theirs] if in_theirs is not None else None
@@ -58,6 +61,7 @@ def section(
             verdict.same if verdict else None,
             verdict.facing if verdict else (),
             verdict.differing if verdict else (),
+            same.by_region,
         )
 
     at_ours = at_theirs = 0  # each run's current snapshot: its input, then the text after its latest pass

@@ -28,8 +28,11 @@ class Language:
     # None: always parsed whole (chunked.py)
     cuts: Callable[[list[str], int], list[tuple[int, int, range]]] | None = None
     elides: bool = False  # grammars/<name>/elide.scm names sub-expressions the viewer may elide (highlight.py)
+    ops: bool = False  # grammars/<name>/ops.scm names the program's ops (opcounts.py: a pass's op count deltas)
 
 
-PYTHON = Language("python", python.GRAMMAR, python.analyze, python.calm_boundary, cuts=python.cuts, elides=True)
-MLIR = Language("mlir", mlir.LANGUAGE, mlir.analyze, names_in=mlir.names_in)
+PYTHON = Language(
+    "python", python.GRAMMAR, python.analyze, python.calm_boundary, cuts=python.cuts, elides=True, ops=True
+)
+MLIR = Language("mlir", mlir.LANGUAGE, mlir.analyze, names_in=mlir.names_in, ops=True)
 LANGUAGES = {language.name: language for language in (PYTHON, MLIR)}

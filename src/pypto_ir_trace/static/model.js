@@ -3,7 +3,7 @@
  * The one reader of the report data: the only file that knows the JSON's shape. It turns the JSON
  * built by model.py into the named plain objects below; every other file reads only those.
  *
- * The JSON (schema 8, model.py's to_json), named fields; positional only inside segments, spans and implicit.
+ * The JSON (schema 9, model.py's to_json), named fields; positional only inside segments, spans and implicit.
  * Each key is the camelCase of the model.py field it carries, and this reader keeps that name:
  *   {schema, generator, title, context, limits, classes, lines, spans, lineSpans, pipelines, elisions?, lineElisions?,
  *    runs?}
@@ -12,19 +12,24 @@
  *   elisions[lineElisions[id]] = [step, length, ...] (each start from the one before: nested ranges follow the
  *   one enclosing them; a table of distinct lists too; both absent when no line has any)
  *   pipelines[i] = {name, format, title, input: {file, label, name}, level?, levelTitle?, advice?, implicit?, notes?,
- *                   renumbering?, texts, passes}
+ *                   renumbering?, texts, passes, pipelineMap?}
  *   implicit = [gap, ...]: sorted line ids, each given as its difference from the one before (the first from 0);
  *   implicitTypes = [class, ...]: each such line's type class, in the same order (with implicit)
  *   texts[t] = {ids} | {producedBy}, then {eol, final} | {eols}, regions [{key, kind, start, end, error?}], untrusted?
  *   passes[p] = {label, name, file, detail?, failed?, before, after, inserted, deleted, beforeFile?, warnings?,
  *                anchors? [{logLine, line, message}], errorLines? [logLine], pieces? [{key, beforeKey?, inserted, deleted,
  *                segments}], insertedIds?,
- *                byRegion? {key: [inserted, deleted]}, renamed? [[bLine, aLine]]}
+ *                byRegion? {key: [inserted, deleted]}, renamed? [[bLine, aLine]], ops? [[op, delta]]}
+ *   pipelineMap = {functions, start, lines, cells}: the map (pipeline_map.py): functions in program order (the
+ *                rows), start[row] their lines in the input, lines[p] the IR's lines after pass p, cells[p] =
+ *                [row, inserted, deleted, linesAfter, ...] of each function pass p changes, adds, removes (0 lines
+ *                after) or resizes; a function not named keeps its lines
  *   segments = [[bStart, aStart, equal, deleted, inserted, equal, deleted, inserted, ...]]
  *   runs = {this, baseline, inputs, rows, firstDivergent, reconverged}: only when the report compares two runs
  *     this, baseline     indices into pipelines: this run's pipeline and the baseline's
  *     inputs             {this: null, baseline: null, identical, inserted, deleted, renamed?}: the two inputs compared
- *     rows[r]            {this, baseline, identical, inserted, deleted, renamed?, sameEffect?, facing?, differing?}:
+ *     rows[r]            {this, baseline, identical, inserted, deleted, renamed?, sameEffect?, facing?, differing?,
+ *                        byRegion?}: byRegion {key: [inserted, deleted]}: the functions that differ after the row;
  *                        the passes aligned by name (align.py); this / baseline are pass indices, null for a pass
  *                        only the other run runs; identical: the two runs' snapshots after the row (a run without
  *                        the pass: its previous one) are byte-identical; inserted / deleted: the baseline's snapshot
@@ -47,7 +52,9 @@
  *                        in UTF-16 units, by start, an enclosing one first; elides: whether any line has some
  *     context            unchanged lines kept around a change (--context)
  *   pipeline = {name, format, title, level, levelTitle, advice, implicit, notes, renumbering, input: {file, label, name, text},
- *               texts, passes, ids(t), source(t), compare(tb, ta)}
+ *               texts, passes, map, ids(t), source(t), compare(tb, ta)}
+ *     map                {functions, start, lines, cells: per pass [{row, inserted, deleted, lines}]}, as in the JSON,
+ *                        or null (a two-run report's rows pipeline: its map is this run's, runs.ours.map)
  *     notes              what the reader should know about the dump (ordering caveats, ...): strings
  *     renumbering        its language has value names: passes carry `renamed` (Ignore renumbering applies)
  *     level              the detail the compiler printed at ("EXPLICIT", "CONCISE"), or null when unknown
@@ -64,7 +71,8 @@
  *     compare(tb, ta)    any two texts diffed like a pass (compare.js): {before, after, inserted, deleted, pieces,
  *                        insertedIds, byRegion, paired}, the diff fields of a pass below
  *   passes[p] = {index, label, name, file, detail, failed, changed, before, after, inserted, deleted, beforeFile,
- *                warnings, anchors, errorLines, pieces, insertedIds, byRegion, paired, renamed}
+ *                warnings, anchors, errorLines, pieces, insertedIds, byRegion, paired, renamed, ops}
+ *     ops                [[op, delta]]: how the pass changed the count of each op (largest change first); [] for none
  *     before / after     text indices; a no-op pass has before == after (changed false) and pieces null
  *     warnings           the pass's .log text ("" when none); anchors: [{logLine, line, message}], log lines that
  *                        name `line` of the after snapshot; errorLines: the log lines that start an error
@@ -102,7 +110,7 @@
 const IRTraceModel = (() => {
   /** The report of one inflated JSON document. */
   /** The schema this reader reads: model.py's SCHEMA when both were written (a test holds them together). */
-  const SCHEMA = 8;
+  const SCHEMA = 9;
 
   /** Data of another schema (a report written by another version, its data carried elsewhere) is refused by
    * name, never drawn wrong. */
@@ -193,7 +201,18 @@ const IRTraceModel = (() => {
       notes: raw.notes || [],
       renumbering: Boolean(raw.renumbering),
       input: { ...raw.input, text: 0 }, texts, passes, ids, source, compare,
+      map: raw.pipelineMap ? readMap(raw.pipelineMap) : null,
     };
+  }
+
+  /** The map's cells per pass as objects; the rest as in the JSON. */
+  function readMap({ functions, start, lines, cells }) {
+    const cellsOf = flat => {
+      const out = [];
+      for (let i = 0; i < flat.length; i += 4) out.push({ row: flat[i], inserted: flat[i + 1], deleted: flat[i + 2], lines: flat[i + 3] });
+      return out;
+    };
+    return { functions, start, lines, cells: cells.map(cellsOf) };
   }
 
   /** The Set of ids [gap, ...] stands for. */
@@ -220,6 +239,7 @@ const IRTraceModel = (() => {
       anchors: (entry.anchors || []).map(({ logLine, line, message }) => ({ logLine, line, message })),
       errorLines: entry.errorLines || [],
       renamed: (entry.renamed || []).map(([b, a]) => [b, a]),
+      ops: (entry.ops || []).map(([op, delta]) => [op, delta]),
     };
     // Decoded when first read: opening a report reads a few passes, not all of them (and a two-run row's
     // diff is made only then).
@@ -312,6 +332,7 @@ const IRTraceModel = (() => {
         before: row.identical ? at[0] : offset + at[1], after: at[0], inserted: row.inserted, deleted: row.deleted,
         renamed: entry.renamed,
       };
+      if (own && own.ops) pass.ops = own.ops;  // what this run's pass did to the ops
       if (own && own.warnings) Object.assign(pass, { warnings: own.warnings, anchors: own.anchors || [], errorLines: own.errorLines || [] });
       if (!row.identical) diffLater(pass, offset + at[1], at[0]);
       entries.push(pass);
@@ -336,10 +357,11 @@ const IRTraceModel = (() => {
     };
   }
 
-  function readRow({ this: ours, baseline, identical, inserted, deleted, sameEffect, facing, differing }) {
+  function readRow({ this: ours, baseline, identical, inserted, deleted, sameEffect, facing, differing, byRegion }) {
     return {
       this: ours, baseline, identical, inserted, deleted, sameEffect: sameEffect === undefined ? null : sameEffect,
       facing: facing ? facing.map(([mine, other]) => [mine, other]) : null, differing: differing || [],
+      byRegion: readCounts(byRegion),
     };
   }
 

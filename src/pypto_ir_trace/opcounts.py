@@ -1,0 +1,52 @@
+"""What a pass did to the program's ops, in one line (`pl.tile.load +32, pl.tensor.matmul −4`).
+
+Which nodes are ops is the language's knowledge (grammars/<language>/ops.scm's @op); here each line's op
+names are read from the walk's captures, once per distinct line, and a pass's delta is counted over the
+lines its diff deletes and inserts: the cost follows the change, and the figures are exactly those of the
+lines the diff view shows as changed.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
+
+QUERY = "ops"
+
+
+def ops_of(captures: dict, lines: list[str], offsets: list[int], first: int, stop: int) -> Iterator[tuple[int, tuple]]:
+    """(row, op names on it in order) for the rows of [first, stop) that name any."""
+    found: dict[int, list[str]] = {}
+    for node in captures.get("op", ()):
+        start, end = node.start_byte, node.end_byte
+        row = bisect_right(offsets, start) - 1
+        if first <= row < stop and end < offsets[row + 1]:  # a name is on one line
+            line = lines[row]
+            low, high = start - offsets[row], end - offsets[row]
+            name = line[low:high] if line.isascii() else line.encode("utf-8", "surrogatepass")[low:high].decode()
+            found.setdefault(row, []).append(name.strip('"'))  # a generic MLIR op's name is quoted
+    for row in sorted(found):
+        yield row, tuple(found[row])
+
+
+def deltas(
+    segments: Sequence[Sequence[Sequence[int]]],
+    before: Sequence[int],
+    inserted_ids: Sequence[int],
+    ops: Mapping[int, tuple[str, ...]],
+) -> tuple[tuple[str, int], ...]:
+    """(op, count after minus count before) of a diff, the largest change first, then by name; `segments`:
+    each piece's (model.Piece), `before`: the before text's line ids, `ops`: line id -> its op names."""
+    count: Counter[str] = Counter()
+    for line_id in inserted_ids:
+        count.update(ops.get(line_id, ()))
+    for piece in segments:
+        for segment in piece:
+            b = segment[0]
+            for at in range(2, len(segment), 3):
+                b += segment[at]
+                for line_id in before[b : b + segment[at + 1]]:
+                    count.subtract(ops.get(line_id, ()))
+                b += segment[at + 1]
+    return tuple(sorted(((op, n) for op, n in count.items() if n), key=lambda item: (-abs(item[1]), item[0])))
