@@ -33,3 +33,12 @@ def test_highlight_classes_are_styled():
     css = resources.files("pypto_ir_trace").joinpath("static", "viewer.css").read_text(encoding="utf-8")
     for name in highlight.classes():
         assert f".hl-{name}" in css, f"highlight capture @{name} has no CSS class"
+
+
+@pytest.mark.parametrize("language", LANGUAGES.values(), ids=list(LANGUAGES))
+def test_a_language_names_its_ops_with_one_capture(language):
+    assert language.ops == ("ops" in grammar.query_names(language.name))
+    if language.ops:  # opcounts.py reads @op; names starting with _ are the query's own predicates
+        query = grammar.query(language.grammar, language.name, "ops")
+        names = {query.capture_name(i) for i in range(query.capture_count)}
+        assert "op" in names and all(name == "op" or name.startswith("_") for name in names)

@@ -74,6 +74,7 @@ const IRTraceApp = (() => {
     app.print = IRTracePrint.create({ el, panes: app.panes, make: app.make });
     app.sidebar = IRTraceSidebar.create(app);
     app.together = IRTraceTogether.create(app);
+    app.map = IRTraceMap.create(app);
   }
 
   /** What a set of panes is created with (IRTracePanes.create): `el` holds their markup, {diff, panes}. */
@@ -151,6 +152,7 @@ const IRTraceApp = (() => {
 
   // ---- selecting a pass ---------------------------------------------------------------------------------
 
+  // eslint-disable-next-line max-lines-per-function -- one closure: select, its empty state, its panes and notes
   function selecting(app) {
     const { el, state, pipeline, passes } = app;
 
@@ -160,6 +162,7 @@ const IRTraceApp = (() => {
       state.selected = p;
       if (p >= 0) state.anchor = p;
       app.passList.markSelected(p);
+      app.map.passShown(p);  // the op counts' line under the heading, the map's marks
       const named = box => `\u201c${box.labels[0].textContent.trim()}\u201d`;  // the filters' words: a report's kind says them
       if (p < 0) return showEmpty(passes.length
         ? `No pass matches the filters. Turn on ${named(el.changed)} or ${named(el.noop)} to see passes.`
@@ -348,6 +351,7 @@ const IRTraceApp = (() => {
       } else app.passList.markHistory(state.wantedKey);
       if (!app.passList.isVisible(link.pass)) app.passList.showAll();
       app.select(link.pass);
+      app.map.toggle(link.map);
       return true;
     }
 

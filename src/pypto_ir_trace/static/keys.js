@@ -20,6 +20,7 @@ const IRTraceKeys = (() => {
     { keys: { "Alt+ArrowDown": "lineDown", "Alt+ArrowUp": "lineUp" }, scope: "page", help: "Scroll the code a line down / up" },
     { keys: { "Alt+ArrowLeft": "left", "Alt+ArrowRight": "right" }, scope: "page", help: "Scroll the code sideways" },
     { keys: { "/": "search" }, scope: "page", help: "Search all passes (text or /regex/)" },
+    { keys: { m: "map" }, scope: "page", help: "The pipeline map (functions by passes), or back to the diff; in the map: arrows move, Enter opens, Esc returns" },
     { keys: { Enter: "nextCountChange", "Shift+Enter": "previousCountChange" }, scope: "search",
       help: "In the search: next / previous pass that changes the match count" },
     { keys: { Escape: "clearSearch" }, scope: "search", help: "In the search: clear it" },

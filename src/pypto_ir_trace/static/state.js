@@ -18,6 +18,7 @@ const IRTraceState = (() => {
       extra: {},        // link parameters of add-on views (e.g. the two-run view's {view: "effect"})
       pipe: null,       // the pipeline's name when the report holds several (else null: not in links)
       ignoreRenumbering: false,  // renamed lines shown as unchanged (pipelines with value names)
+      map: false,       // the pipeline map is shown instead of the diff (map.js)
     };
   }
 
@@ -33,6 +34,7 @@ const IRTraceState = (() => {
     if (state.layout !== "split") params.set("layout", state.layout);
     if (state.base !== null) params.set("base", snapshotLabel(state, passes, state.base));
     if (state.wrap) params.set("wrap", "1");
+    if (state.map) params.set("map", "1");
     for (const [name, value] of Object.entries(state.extra || {})) params.set(name, value);
     return params.toString();
   }
@@ -50,6 +52,7 @@ const IRTraceState = (() => {
       layout: ["split", "stacked", "unified"].includes(layout) ? layout : null,
       base: snapshotOf(passes, params.get("base"), inputLabel),
       wrap: params.has("wrap") ? params.get("wrap") === "1" : null,
+      map: params.get("map") === "1",
     };
   }
 

@@ -1,0 +1,347 @@
+"use strict";
+/*
+ * The pipeline map: the whole pipeline at a glance, a panel the viewer shows in place of the diff (the "Map"
+ * button, `m`, `map=1` in links; Escape or the button again returns to the diff). Not a view on the seam
+ * (views.js): a view answers what one pass shows, the map shows every pass at once, and it serves every view
+ * (in two runs it marks where the runs differ).
+ *
+ * A row per function (the model's map: pipeline_map.py, program order), a column per pass the pass list shows
+ * (no-op passes narrow, or hidden with the No-op filter); a cell's shade is the lines the pass inserted and
+ * deleted in the function, on a log scale so one changed line shows beside a thousand; its name says the exact
+ * counts and what else happened (added, removed, parsed with errors, warnings, a failed pass, the runs
+ * differing). Above it, the IR's lines after each pass (and the picked function's), aligned with the columns.
+ * Activating a cell shows that pass with the function picked; a row header picks the function; a column
+ * header shows the pass. Every figure is the model's (built once); the page only lays them out.
+ */
+const IRTraceMap = (() => {
+  const LEVELS = 6;  // shades of change
+  const FLAG = { born: 1, removed: 2, errors: 4, warned: 8, differs: 16, firstDiffers: 32 };
+  const SORTS = { program: "Program order", total: "Total change", first: "First pass that touches it" };
+  const NOOP_WIDTH = 4, WIDTH = [16, 36], ROW = 20, HEAD = 44, ROW_HEADER = 240;  // WIDTH: a changed pass's least, most
+
+  /**
+   * The map's table, once per pipeline: rows (functions), columns (app.passes), and per cell (row r, column c
+   * at r * columns + c) the lines inserted, deleted, the function's lines after, and its FLAGs; per column the
+   * IR's lines after and the pass this run ran there (two runs: a row of the aligned runs, null where only the
+   * baseline ran one).
+   */
+  function tabulate(app) {
+    const runs = app.report.runs;
+    const own = runs ? runs.ours : app.pipeline;
+    const found = own.map;
+    const columns = app.passes.length;
+    const functions = found.functions.slice();
+    const index = new Map(functions.map((key, r) => [key, r]));
+    const passOf = c => (runs ? runs.rows[c].row.this : c);  // this run's pass at column c (null: none)
+    if (runs) {  // a function only the baseline has still differs: a row of its own
+      for (const { row } of runs.rows) for (const key of row.byRegion.keys()) if (!index.has(key)) index.set(key, functions.push(key) - 1);
+    }
+    const size = functions.length * columns;
+    const table = {
+      functions, columns, passOf, inserted: new Int32Array(size), deleted: new Int32Array(size), lines: new Int32Array(size),
+      flags: new Uint8Array(size), diffInserted: new Int32Array(size), diffDeleted: new Int32Array(size),
+      total: new Array(columns), inputLines: own.ids(0).length, columnWarned: new Array(columns).fill(false),
+      start: Int32Array.from({ length: functions.length }, (_, r) => found.start[r] || 0),
+    };
+    let current = table.start.slice();
+    let irLines = table.inputLines;
+    for (let c = 0; c < columns; c++) {
+      const p = passOf(c);
+      const next = current.slice();
+      if (p !== null && p !== undefined) {
+        const pass = own.passes[p];
+        for (const cell of found.cells[p]) {
+          const at = cell.row * columns + c;
+          table.inserted[at] = cell.inserted;
+          table.deleted[at] = cell.deleted;
+          if (!current[cell.row] && cell.lines) table.flags[at] |= FLAG.born;
+          if (current[cell.row] && !cell.lines) table.flags[at] |= FLAG.removed;
+          next[cell.row] = cell.lines;
+        }
+        irLines = found.lines[p];
+        markText(table, own.texts[pass.after], pass, index, c);
+      }
+      for (let r = 0; r < functions.length; r++) table.lines[r * columns + c] = next[r];
+      table.total[c] = irLines;
+      current = next;
+    }
+    if (runs) markRuns(table, runs, index);
+    rowFigures(table);
+    return table;
+  }
+
+  /** Errors inside a function of the pass's snapshot, and warnings that name a line of one. */
+  function markText(table, text, pass, index, c) {
+    for (const region of text.regions) {
+      if (region.error && index.has(region.key)) table.flags[index.get(region.key) * table.columns + c] |= FLAG.errors;
+    }
+    for (const { line } of pass.anchors) {
+      const region = text.regions.find(({ start, end }) => start <= line && line < end);
+      if (region && index.has(region.key)) table.flags[index.get(region.key) * table.columns + c] |= FLAG.warned;
+    }
+    table.columnWarned[c] = Boolean(pass.warnings);
+  }
+
+  /** Two runs: where each function differs after each row, its first such row standing out. */
+  function markRuns(table, runs, index) {
+    const seen = new Set();
+    runs.rows.forEach(({ row }, c) => {
+      for (const [key, { inserted, deleted }] of row.byRegion) {
+        const r = index.get(key), at = r * table.columns + c;
+        table.flags[at] |= FLAG.differs | (seen.has(r) ? 0 : FLAG.firstDiffers);
+        table.diffInserted[at] = inserted;
+        table.diffDeleted[at] = deleted;
+        seen.add(r);
+      }
+    });
+    table.firstDivergent = runs.firstDivergent;
+  }
+
+  /** Each row's total change, its first pass that touches it, and the largest cell (the shades' scale). */
+  function rowFigures(table) {
+    const { columns } = table;
+    table.rowTotal = new Array(table.functions.length).fill(0);
+    table.rowFirst = new Array(table.functions.length).fill(Infinity);
+    table.largest = 1;
+    table.functions.forEach((_, r) => {
+      for (let c = 0; c < columns; c++) {
+        const at = r * columns + c, change = table.inserted[at] + table.deleted[at];
+        table.rowTotal[r] += change;
+        if (change > table.largest) table.largest = change;
+        if ((change || table.flags[at] & (FLAG.born | FLAG.removed)) && table.rowFirst[r] === Infinity) table.rowFirst[r] = c;
+      }
+    });
+  }
+
+  /** The shade of a change: 0 none, else 1..LEVELS on a log scale (one line is level 1, the largest LEVELS). */
+  const level = (change, largest) => (change ? Math.max(1, Math.ceil(LEVELS * Math.log1p(change) / Math.log1p(largest))) : 0);
+
+  /** The row order: program order, by total change (largest first), or by the first pass that touches it. */
+  function order(table, sort) {
+    const rows = table.functions.map((_, r) => r);
+    if (sort === "total") rows.sort((a, b) => table.rowTotal[b] - table.rowTotal[a] || a - b);
+    if (sort === "first") rows.sort((a, b) => table.rowFirst[a] - table.rowFirst[b] || a - b);
+    return rows;
+  }
+
+  /** "pl.tile.load +32, pl.tensor.matmul −4" of a pass's op count deltas (the first `most`, then how many more). */
+  function opsText(ops, most = 6) {
+    const shown = ops.slice(0, most).map(([op, delta]) => `${op} ${delta > 0 ? "+" : "\u2212"}${Math.abs(delta)}`);
+    return shown.join(", ") + (ops.length > most ? `, and ${ops.length - most} more` : "");
+  }
+
+  /** The largest step of the IR's size between two shown passes, in words (null: it never changes). */
+  function largestStep(table, passes, shown) {
+    let best = null, previous = table.inputLines, from = "the input";
+    for (const c of shown) {
+      const step = table.total[c] - previous;
+      if (step && (!best || Math.abs(step) > Math.abs(best.step))) best = { c, step, before: previous, after: table.total[c], from };
+      previous = table.total[c];
+      from = `${passes[c].label}`;
+    }
+    return best;
+  }
+
+  const plural = (n, word) => `${n.toLocaleString("en-US")} ${word}${n === 1 ? "" : "s"}`;
+  const signed = n => (n >= 0 ? `+${n.toLocaleString("en-US")}` : `\u2212${(-n).toLocaleString("en-US")}`);
+
+  // eslint-disable-next-line max-lines-per-function -- a module's closure: the panel's parts share the table, the grid and the open state
+  function create(app) {
+    const { el, state, passes } = app;
+    const root = el.root;
+    const $ = id => root.querySelector("#" + id);
+    const ui = {
+      button: $("map-toggle"), panel: $("map"), host: $("map-grid"), sort: $("map-sort"), detail: $("map-detail"),
+      step: $("map-step"), summary: $("map-summary"), ops: $("pass-ops"), main: root.querySelector(".main"),
+    };
+    let table = null, rows = [], grid = null, chart = null, wide = WIDTH[0];
+    const runs = app.report.runs;
+
+    const visibleColumns = () => passes.map((_, c) => c).filter(c => app.passList.isVisible(c));
+    const widthOf = c => (!app.passList.isVisible(c) ? 0 : passes[c].changed ? wide : NOOP_WIDTH);
+    /** A changed pass's column: as wide as the panel allows the shown columns, within WIDTH. */
+    function fitColumns() {
+      const shown = visibleColumns(), changed = shown.filter(c => passes[c].changed).length;
+      const room = ui.host.clientWidth - ROW_HEADER - 2 - NOOP_WIDTH * (shown.length - changed);
+      wide = Math.max(WIDTH[0], Math.min(WIDTH[1], Math.floor(room / Math.max(changed, 1))));
+    }
+    const keyOf = r => table.functions[rows[r]];
+    const short = key => key.slice(key.lastIndexOf(".") + 1) || key;  // the class qualifier is the same on every row
+
+    function build() {
+      table = tabulate(app);
+      rows = order(table, ui.sort.value);
+      chart = IRTraceMapChart.create(app.make, ROW_HEADER);
+      grid = IRTraceHeatGrid.create(ui.host, {
+        label: "Pipeline map", above: chart.element, rowHeaderWidth: ROW_HEADER, rowHeight: ROW, headerHeight: HEAD,
+        rows: () => rows.length,
+        columns: () => passes.map((_, c) => widthOf(c)),
+        corner: node => { node.textContent = runs ? "Function (this run)" : "Function"; node.title = "Rows: functions. Columns: passes"; },
+        columnHeader, rowHeader, cell,
+        activate, focused: describe, escape: () => { toggle(false); ui.button.focus(); },
+      });
+    }
+
+    function columnName(c) {
+      const pass = passes[c], p = table.passOf(c);
+      const parts = [`${pass.label} ${pass.name}`];
+      if (!pass.changed) parts.push(runs ? "runs identical after it" : "no-op");
+      if (p !== null && p !== undefined) {
+        const ownPass = (runs ? runs.ours : app.pipeline).passes[p];
+        if (ownPass.changed) parts.push(`+${ownPass.inserted} \u2212${ownPass.deleted}`);
+        if (ownPass.failed) parts.push("failed: the pipeline stopped here");
+        if (ownPass.errorLines.length) parts.push("with errors");
+        else if (ownPass.warnings) parts.push("with warnings");
+        parts.push(`${plural(table.total[c], "line")} after`);
+        if (ownPass.ops.length) parts.push(`ops: ${opsText(ownPass.ops)}`);
+      }
+      if (runs && c === table.firstDivergent) parts.push("the runs diverge first here");
+      return parts.join(", ");
+    }
+    function columnHeader(c, node) {
+      const pass = passes[c];
+      const p = table.passOf(c), ownPass = p === null || p === undefined ? null : (runs ? runs.ours : app.pipeline).passes[p];
+      if (pass.changed) node.append(app.make("span", "hg-label", pass.label));
+      node.setAttribute("aria-label", columnName(c));
+      node.title = columnName(c);
+      node.classList.toggle("noop", !pass.changed);
+      node.classList.toggle("selected", c === state.selected);
+      node.classList.toggle("failed", Boolean(ownPass && ownPass.failed));
+      node.classList.toggle("warned", table.columnWarned[c]);
+      node.classList.toggle("first-divergent", Boolean(runs) && c === table.firstDivergent);
+    }
+    function rowHeader(r, node) {
+      const key = keyOf(r), total = table.rowTotal[rows[r]];
+      node.append(app.make("span", "map-name", short(key)), app.make("span", "map-total", total ? String(total) : "\u2013"));
+      node.setAttribute("aria-label", `${key}, ${total ? `${plural(total, "line")} changed in all` : "never changed"}`);
+      node.title = `${key}: ${plural(total, "line")} inserted or deleted by all passes`;
+      node.classList.toggle("picked", key === state.wantedKey);
+    }
+    function cellName(r, c) {
+      const key = keyOf(r), at = rows[r] * table.columns + c, flags = table.flags[at];
+      const ins = table.inserted[at], del = table.deleted[at], lines = table.lines[at];
+      const parts = [`${passes[c].label} ${passes[c].name}`, key];
+      const there = lines || flags & FLAG.removed;
+      parts.push(ins || del ? `+${ins} \u2212${del}` : there ? "unchanged" : "not in the program here");
+      if (flags & FLAG.born) parts.push("added");
+      if (flags & FLAG.removed) parts.push("removed");
+      else if (lines) parts.push(`${plural(lines, "line")} after`);
+      if (flags & FLAG.errors) parts.push("parsed with errors");
+      if (flags & FLAG.warned) parts.push("a warning names it");
+      const p = table.passOf(c);
+      if (p !== null && p !== undefined && (runs ? runs.ours : app.pipeline).passes[p].failed) parts.push("the pass failed");
+      if (flags & FLAG.differs) {
+        parts.push(`runs differ after it: +${table.diffInserted[at]} \u2212${table.diffDeleted[at]}`);
+        if (flags & FLAG.firstDiffers) parts.push("first divergence of this function");
+      }
+      return parts.join(", ");
+    }
+    function cell(r, c, node) {
+      const at = rows[r] * table.columns + c, flags = table.flags[at];
+      const shade = level(table.inserted[at] + table.deleted[at], table.largest);
+      if (shade) node.classList.add(`l${shade}`);
+      const mark = flags & FLAG.errors ? "!" : flags & FLAG.born ? "+" : flags & FLAG.removed ? "\u00d7" : flags & FLAG.warned ? "w" : "";
+      if (mark && passes[c].changed) node.textContent = mark;
+      if (flags & FLAG.errors) node.classList.add("errors");
+      if (flags & FLAG.differs) node.classList.add(flags & FLAG.firstDiffers ? "first-differs" : "differs");
+      if (!table.lines[at] && !(flags & FLAG.removed)) node.classList.add("absent");
+      if (c === state.selected) node.classList.add("selected");
+      node.setAttribute("aria-label", cellName(r, c));
+      node.title = cellName(r, c);
+    }
+
+    /** Enter or a click: a cell shows the pass with its function picked, a row header picks the function,
+     * a column header shows the pass. */
+    function activate(r, c) {
+      if (r >= 0 && c < 0) return pick(keyOf(r));
+      if (c < 0) return undefined;
+      toggle(false);
+      if (!app.passList.isVisible(c)) app.passList.showAll();
+      app.select(c);
+      if (r >= 0) app.pickFunction(keyOf(r));
+      ui.button.focus();
+      return undefined;
+    }
+    function pick(key) {
+      app.pickFunction(key);  // the diff behind keeps it; the chart draws its size
+      refresh();
+      app.announce(`Picked ${key}: its size is drawn over the pipeline; Enter on a cell opens that pass.`);
+    }
+    function describe(r, c) {
+      if (r < 0 && c < 0) ui.detail.textContent = "Rows: functions; columns: passes. Enter opens, Escape returns to the diff.";
+      else if (r < 0) ui.detail.textContent = columnName(c);
+      else if (c < 0) ui.detail.textContent = `${keyOf(r)}: ${plural(table.rowTotal[rows[r]], "line")} changed in all`;
+      else ui.detail.textContent = cellName(r, c);
+    }
+
+    function drawChart() {
+      const shown = visibleColumns();
+      const picked = table.functions.indexOf(state.wantedKey);
+      chart.draw({
+        widths: passes.map((_, c) => widthOf(c)), total: table.total, input: table.inputLines,
+        own: picked < 0 ? null : passes.map((_, c) => table.lines[picked * table.columns + c]),
+        ownInput: picked < 0 ? 0 : table.start[picked],
+        selected: state.selected,
+      });
+      const step = largestStep(table, passes, shown);
+      const last = shown.length ? shown[shown.length - 1] : -1;
+      const peak = shown.reduce((best, c) => (table.total[c] > table.total[best] ? c : best), shown[0]);
+      const words = step
+        ? `The largest step: ${passes[step.c].label} ${passes[step.c].name}, ${plural(step.before, "line")} \u2192 ${step.after.toLocaleString("en-US")} (${signed(step.step)}).`
+        : "The IR's size never changes.";
+      ui.step.textContent = words;
+      ui.summary.textContent = `IR size over the pipeline: ${plural(table.inputLines, "line")} in the input` +
+        (last >= 0 ? `, ${plural(table.total[last], "line")} after ${passes[last].label} ${passes[last].name}` : "") +
+        (shown.length ? `, the most (${plural(table.total[peak], "line")}) after ${passes[peak].label} ${passes[peak].name}. ` : ". ") + words +
+        (picked >= 0 ? ` The picked function, ${state.wantedKey}, is drawn too (${plural(table.lines[picked * table.columns + Math.max(last, 0)], "line")} at the end).` : "");
+    }
+
+    function toggle(on) {
+      const open = on === undefined ? ui.panel.hidden : on;
+      if (open === !ui.panel.hidden) return;
+      ui.panel.hidden = !open;
+      ui.main.classList.toggle("map-open", open);
+      ui.button.setAttribute("aria-pressed", String(open));
+      state.map = open;
+      if (open) {
+        if (!table) build();
+        refresh();
+        if (state.selected >= 0) grid.setActive(grid.activeCell().row, state.selected);
+        grid.focus();
+      }
+      app.writeLink();
+    }
+    /** Columns follow the filters and the selected pass; the picked function's row and size follow it too. */
+    function refresh() {
+      if (!table || ui.panel.hidden) return;
+      fitColumns();
+      drawChart();  // first: the grid's headers stick under it
+      grid.refresh();
+    }
+
+    /** A pass is shown (or none, -1): the line of its op count deltas under its heading; the map's marks follow. */
+    function passShown(p) {
+      const pass = p >= 0 ? app.shown(p) : null;
+      const ops = pass && state.base === null ? pass.ops || [] : [];
+      ui.ops.hidden = !ops.length;
+      ui.ops.textContent = ops.length ? `Ops: ${opsText(ops)}` : "";
+      ui.ops.title = ops.length ? `How this pass changed the count of each op:\n${opsText(ops, Infinity).split(", ").join("\n")}` : "";
+      refresh();
+    }
+
+    ui.button.addEventListener("click", () => toggle());
+    ui.sort.replaceChildren(...Object.entries(SORTS).map(([value, label]) => {
+      const option = app.make("option", "", label);
+      option.value = value;
+      return option;
+    }));
+    ui.sort.addEventListener("change", () => {
+      rows = order(table, ui.sort.value);
+      grid.refresh();
+    });
+    for (const box of [el.changed, el.noop]) box.addEventListener("change", refresh);
+    return { toggle, passShown, refresh, isOpen: () => !ui.panel.hidden };
+  }
+
+  return { create, tabulate, level, order, opsText, FLAG };
+})();
