@@ -168,7 +168,9 @@ def render(report: Report) -> str:
     model = to_json(report)
     template = _template()
     runs = report.runs is not None  # the runs view ships only in the reports that compare two runs
-    style = _asset("static", "viewer.css") + _asset("static", "map.css") + (_asset("static", "runs.css") if runs else "")
+    style = (
+        _asset("static", "viewer.css") + _asset("static", "map.css") + (_asset("static", "runs.css") if runs else "")
+    )
     loader = "\n".join(_asset("static", entry["file"]) for entry in scripts()["loader"])
     viewer_hash, viewer = _viewer(runs)
     csp = (

@@ -216,18 +216,18 @@ const IRTraceHeatGrid = (() => {
       const node = cellOf(event.target);
       if (!node) return;
       active = { row: Number(node.dataset.row), column: Number(node.dataset.column) };
-      render();
-      focusActive();
       spec.activate(active.row, active.column);
     });
+    // A cell focused by a click: it becomes the active one (roving tabindex), without rebuilding the rows under
+    // the pointer (the click that follows must find its cell).
     grid.addEventListener("focusin", event => {
       const node = cellOf(event.target);
-      if (node && (Number(node.dataset.row) !== active.row || Number(node.dataset.column) !== active.column)) {
-        active = { row: Number(node.dataset.row), column: Number(node.dataset.column) };
-        render();
-        focusActive();
-      }
-      if (node) spec.focused(active.row, active.column);
+      if (!node) return;
+      const previous = nodeOf(active.row, active.column);
+      if (previous && previous !== node) previous.tabIndex = -1;
+      node.tabIndex = 0;
+      active = { row: Number(node.dataset.row), column: Number(node.dataset.column) };
+      spec.focused(active.row, active.column);
     });
     grid.addEventListener("mouseover", event => {
       const node = cellOf(event.target);

@@ -158,10 +158,12 @@ const IRTraceMap = (() => {
     const runs = app.report.runs;
 
     const visibleColumns = () => passes.map((_, c) => c).filter(c => app.passList.isVisible(c));
-    const widthOf = c => (!app.passList.isVisible(c) ? 0 : passes[c].changed ? wide : NOOP_WIDTH);
+    /** A column with something to show: its pass changed the IR (two runs: this run's did, or the runs differ). */
+    const eventful = c => passes[c].changed || Boolean(runs && table.passOf(c) !== null && runs.ours.passes[table.passOf(c)].changed);
+    const widthOf = c => (!app.passList.isVisible(c) ? 0 : eventful(c) ? wide : NOOP_WIDTH);
     /** A changed pass's column: as wide as the panel allows the shown columns, within WIDTH. */
     function fitColumns() {
-      const shown = visibleColumns(), changed = shown.filter(c => passes[c].changed).length;
+      const shown = visibleColumns(), changed = shown.filter(eventful).length;
       const room = ui.host.clientWidth - ROW_HEADER - 2 - NOOP_WIDTH * (shown.length - changed);
       wide = Math.max(WIDTH[0], Math.min(WIDTH[1], Math.floor(room / Math.max(changed, 1))));
     }
@@ -201,10 +203,10 @@ const IRTraceMap = (() => {
     function columnHeader(c, node) {
       const pass = passes[c];
       const p = table.passOf(c), ownPass = p === null || p === undefined ? null : (runs ? runs.ours : app.pipeline).passes[p];
-      if (pass.changed) node.append(app.make("span", "hg-label", pass.label));
+      if (eventful(c)) node.append(app.make("span", "hg-label", pass.label));
       node.setAttribute("aria-label", columnName(c));
       node.title = columnName(c);
-      node.classList.toggle("noop", !pass.changed);
+      node.classList.toggle("noop", !eventful(c));
       node.classList.toggle("selected", c === state.selected);
       node.classList.toggle("failed", Boolean(ownPass && ownPass.failed));
       node.classList.toggle("warned", table.columnWarned[c]);
@@ -240,8 +242,9 @@ const IRTraceMap = (() => {
       const at = rows[r] * table.columns + c, flags = table.flags[at];
       const shade = level(table.inserted[at] + table.deleted[at], table.largest);
       if (shade) node.classList.add(`l${shade}`);
-      const mark = flags & FLAG.errors ? "!" : flags & FLAG.born ? "+" : flags & FLAG.removed ? "\u00d7" : flags & FLAG.warned ? "w" : "";
-      if (mark && passes[c].changed) node.textContent = mark;
+      const mark = flags & FLAG.errors ? "!" : flags & FLAG.born ? "+" : flags & FLAG.removed ? "\u00d7" : flags & FLAG.warned ? "w"
+        : flags & FLAG.firstDiffers ? "\u2260" : "";
+      if (mark && eventful(c)) node.textContent = mark;
       if (flags & FLAG.errors) node.classList.add("errors");
       if (flags & FLAG.differs) node.classList.add(flags & FLAG.firstDiffers ? "first-differs" : "differs");
       if (!table.lines[at] && !(flags & FLAG.removed)) node.classList.add("absent");

@@ -1,0 +1,124 @@
+"""The pipeline map (issue 20) in real Chromium, by role and name: the grid of functions by passes, its cells' counts
+against the diff view's, the keyboard (arrows, Enter, Escape), links, sorting and filters, the IR size chart's
+text equivalent, the op counts' line, two runs' divergence, and an MLIR tree's functions."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+QWEN3 = "models_qwen3_decode_explicit/passes_dump"
+PAIR = (
+    "runs/variants_memory_planner_dsa_rp__03_LlamaMiniProgram_explicit/passes_dump",
+    "--baseline",
+    str(
+        __import__("pathlib").Path(__file__).resolve().parents[2]
+        / "fixtures"
+        / "runs"
+        / "variants_memory_planner_ptoas__01_LlamaMiniProgram_explicit"
+        / "passes_dump"
+    ),
+)
+COUNTS = re.compile(r"\+(\d+) \u2212(\d+)")
+
+
+def grid(page):
+    return page.get_by_role("grid", name="Pipeline map")
+
+
+def open_map(page):
+    page.keyboard.press("m")
+    assert page.get_by_role("button", name="Map", exact=True).get_attribute("aria-pressed") == "true"
+    assert grid(page).is_visible()
+    return grid(page)
+
+
+def link_says(page, part, present=True):
+    page.wait_for_function("([part, present]) => location.hash.includes(part) === present", arg=[part, present])
+
+
+def test_the_map_of_a_real_dump_counts_what_the_diff_view_shows(open_report, real_dumps):
+    """qwen3 decode (EXPLICIT): every function of the pipeline a row, outlined ones born at their pass; a cell
+    opens its pass with its function picked, and the heading's counts are the cell's."""
+    page = open_report(str(real_dumps / QWEN3), viewport=(1400, 900)).page
+    assert "pl.tile.load +32" not in page.locator("#pass-ops").inner_text()  # 01 InlineFunctions changes no op
+    map_ = open_map(page)
+    link_says(page, "map=1")
+    names = map_.get_by_role("rowheader").all_inner_texts()
+    assert any(name.startswith("down_proj_residual_aic") for name in names)
+    expand = map_.get_by_role("columnheader", name=re.compile(r"^22 ExpandMixedKernel, \+65 \u221231"))
+    assert "ops: pl.func_attr +4" in expand.get_attribute("title")
+    born = map_.get_by_role(
+        "gridcell", name=re.compile(r"^22 ExpandMixedKernel, _jit_qwen3_decode\.down_proj_residual_aic, ")
+    )
+    assert "added" in born.get_attribute("aria-label")
+    chart = page.get_by_role("img", name="IR size over the pipeline")
+    described = page.locator("#" + chart.get_attribute("aria-describedby")).text_content()
+    assert "225 lines in the input" in described and "largest step: 29 LowerPipelineLoops" in described
+    cell = map_.get_by_role(
+        "gridcell", name=re.compile(r"^11 ConvertTensorToTileOps, _jit_qwen3_decode\.gate_proj, \+")
+    )
+    inserted, deleted = COUNTS.search(cell.get_attribute("aria-label")).groups()
+    cell.click()
+    assert not grid(page).is_visible()
+    assert page.get_by_role("heading", name="11 ConvertTensorToTileOps").is_visible()
+    assert page.get_by_role("combobox", name="Function").input_value() == "_jit_qwen3_decode.gate_proj"
+    assert page.locator("#pass-counts").inner_text() == f"+{inserted} \u2212{deleted}"
+    assert page.locator("#pass-ops").inner_text().startswith("Ops: pl.tile.load +32")
+    assert page.get_by_role("region", name="After").locator(".row.ins").first.is_visible()  # its first change on screen
+    link_says(page, "map=1", present=False)
+
+
+def test_the_map_by_keyboard_links_sorting_and_filters(open_report):
+    page = open_report("viewer/functions", fragment="#pass=03&map=1").page
+    map_ = grid(page)
+    assert map_.is_visible()  # the link opened the map
+    columns = map_.get_by_role("columnheader").count()
+    focused = page.evaluate("document.activeElement.getAttribute('aria-label')")
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowRight")
+    moved = page.evaluate("document.activeElement.getAttribute('aria-label')")
+    assert moved != focused and page.evaluate("document.activeElement.getAttribute('role')") == "gridcell"
+    assert page.locator("#map-detail").inner_text() == moved  # what a focused cell holds, shown in words too
+    pass_name, key = moved.split(", ")[:2]
+    page.keyboard.press("Enter")  # opens that pass with that function
+    assert page.get_by_role("heading", name=pass_name).is_visible()
+    assert page.get_by_role("combobox", name="Function").input_value() == key
+    open_map(page)
+    page.keyboard.press("Escape")  # back to the diff
+    assert not grid(page).is_visible()
+    assert page.get_by_role("region", name="After").is_visible()
+    open_map(page)
+    page.get_by_role("combobox", name="Sort rows").select_option(label="Total change")
+    labels = [header.get_attribute("aria-label") for header in map_.get_by_role("rowheader").all()]
+    totals = [
+        int(m.group(1).replace(",", "")) if (m := re.search(r"([\d,]+) lines? changed", label)) else 0
+        for label in labels
+    ]
+    assert totals == sorted(totals, reverse=True) and totals[0] > 0
+    page.get_by_role("checkbox", name="No-op").uncheck()  # no-op passes leave the map as they leave the list
+    assert map_.get_by_role("columnheader").count() < columns
+
+
+def test_two_runs_mark_where_they_first_differ(open_report):
+    page = open_report(*PAIR).page
+    map_ = open_map(page)
+    header = map_.get_by_role("columnheader", name=re.compile(r"^34 AllocateMemoryAddr"))
+    assert "the runs diverge first here" in header.get_attribute("aria-label")
+    first = map_.get_by_role("gridcell", name=re.compile(r"^34 AllocateMemoryAddr, LlamaMiniProgram\.kernel_add, "))
+    assert "runs differ after it: +2 \u22122, first divergence of this function" in first.get_attribute("aria-label")
+    later = map_.get_by_role("gridcell", name=re.compile(r"^35 FoldNoOpReshape, LlamaMiniProgram\.kernel_add, "))
+    assert "runs differ after it" in later.get_attribute("aria-label")
+    assert "first divergence" not in later.get_attribute("aria-label")
+
+
+def test_an_mlir_tree_maps_its_functions_and_counts_ops(open_report):
+    page = open_report("mlir/multi_func/tree_dir").page
+    map_ = open_map(page)
+    rows = map_.get_by_role("rowheader").all_inner_texts()
+    assert rows and all("@" in row for row in rows)
+    ops = [h.get_attribute("title") for h in map_.get_by_role("columnheader").all()]
+    assert any(re.search(r"ops: [a-z]+\.[a-z_]+ [+\u2212]\d", title or "") for title in ops)
