@@ -39,8 +39,8 @@ const IRTraceHeatGrid = (() => {
     host.replaceChildren(...(top ? [top] : []), grid);
     host.classList.add("hg-host");
 
-    let widths = [], lefts = [], total = 0, active = { row: 0, column: 0 }, frame = 0;
-    const aboveHeight = () => (top ? top.offsetHeight : 0);
+    let widths = [], lefts = [], total = 0, active = { row: 0, column: 0 }, frame = 0, above = 0;
+    const aboveHeight = () => above;  // measured once per refresh: reading it is a layout
 
     function measure() {
       widths = spec.columns();
@@ -55,7 +55,8 @@ const IRTraceHeatGrid = (() => {
       if (top) top.style.width = width;
       body.style.height = `${rows * spec.rowHeight}px`;
       head.style.height = `${spec.headerHeight}px`;
-      head.style.top = `${aboveHeight()}px`;
+      above = top ? top.offsetHeight : 0;
+      head.style.top = `${above}px`;
       active = clampTo(active.row, active.column);
     }
 
@@ -127,14 +128,23 @@ const IRTraceHeatGrid = (() => {
       }
       head.setAttribute("aria-rowindex", "1");
       head.replaceChildren(...heads);
-      const rows = [];
       const wanted = [];
       for (let r = range.rows[0]; r < range.rows[1]; r++) wanted.push(r);
       if (active.row >= 0 && !wanted.includes(active.row)) wanted.push(active.row);
-      for (const r of wanted) rows.push(buildRow(r, range));
-      body.replaceChildren(...rows);
+      // A row already built for these columns is kept (scrolling down builds only the rows it brings in); the
+      // active row is built afresh, so its roving tabindex is right.
+      const fresh = new Map();
+      const key = `${range.columns[0]}:${range.columns[1]}`;
+      for (const r of wanted) {
+        const kept = built.get(r);
+        fresh.set(r, kept && kept.key === key && r !== active.row && r !== wasActive ? kept : { key, row: buildRow(r, range) });
+      }
+      built = fresh;
+      wasActive = active.row;
+      body.replaceChildren(...[...fresh.values()].map(entry => entry.row));
       if (hadFocus) focusActive();
     }
+    let built = new Map(), wasActive = -1;  // row -> {key: its columns, row: its element}
     function buildRow(r, range) {
       const row = make("div", "hg-row", "row");
       row.style.top = `${r * spec.rowHeight}px`;
@@ -235,17 +245,24 @@ const IRTraceHeatGrid = (() => {
     });
     host.addEventListener("scroll", () => { if (!frame) frame = win.requestAnimationFrame(render); }, { passive: true });
 
-    function refresh() {
+    /** Everything again (the rows, the columns or what they show changed); with `focus`, the active cell
+     * brought on screen and focused, in the same one rendering. */
+    function refresh(focus) {
       measure();
+      built = new Map();
+      if (focus) reveal();
       render();
+      if (focus) focusActive();
     }
 
     return {
       refresh,
       focus: () => { reveal(); render(); focusActive(); },
+      /** Forget the rows built: what they show changed (the rows' order, the picked function, the selected pass). */
+      forget: () => { built = new Map(); },
       activeCell: () => ({ ...active }),
       moveTo,
-      setActive: (row, column) => { active = clampTo(row, column); },
+      setActive: (row, column) => { active = { row, column }; },  // kept within the grid by the next refresh
     };
   }
 

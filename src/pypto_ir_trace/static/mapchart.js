@@ -65,7 +65,7 @@ const IRTraceMapChart = (() => {
         parts.unshift(mark);
       }
       svg.replaceChildren(...parts);
-      axis.replaceChildren(make("span", "map-axis-top", `${most.toLocaleString("en-US")} lines`),
+      axis.replaceChildren(make("span", "map-axis-top", `${new Intl.NumberFormat("en-US").format(most)} lines`),
         make("span", "map-axis-key", own ? "IR \u2014 picked function \u2504" : "IR lines after each pass"), make("span", "map-axis-zero", "0"));
     }
 
