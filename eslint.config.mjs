@@ -26,6 +26,7 @@ function inOrder(entries, earlier = {}) {
 
 const loader = inOrder(manifest.loader);
 const viewer = inOrder(manifest.viewer, loader.known);
+const index = inOrder(manifest.index);  // the index page's script: heatgrid.js is shared with the viewer
 
 export default [
   { ignores: ["node_modules/", "**/.venv/"] },
@@ -48,4 +49,5 @@ export default [
   },
   ...loader.configs,
   ...viewer.configs,
+  ...index.configs.filter(config => !viewer.configs.some(other => other.files[0] === config.files[0])),
 ];

@@ -59,7 +59,13 @@ def dump_of(workdir: Path, case: str, seed: int) -> Path:
     dump = workdir / case / "passes_dump"
     if not any(dump.glob("*.py")):
         dump = gen_dump.generate(
-            workdir / case, functions=spec.functions, lines=spec.lines, passes=spec.passes, broken=1, broken_class=True, seed=seed
+            workdir / case,
+            functions=spec.functions,
+            lines=spec.lines,
+            passes=spec.passes,
+            broken=1,
+            broken_class=True,
+            seed=seed,
         ).path
     return dump
 
@@ -70,7 +76,9 @@ def added_bytes(report_json: dict) -> dict:
     for pipeline in report_json["pipelines"]:
         added["pipelineMap"].append(pipeline.get("pipelineMap", {}))
         added["ops"] += [p["ops"] for p in pipeline["passes"] if "ops" in p]
-    added["runs byRegion"] = [row["byRegion"] for row in (report_json.get("runs") or {}).get("rows", []) if "byRegion" in row]
+    added["runs byRegion"] = [
+        row["byRegion"] for row in (report_json.get("runs") or {}).get("rows", []) if "byRegion" in row
+    ]
     sizes = {}
     for name, value in added.items():
         raw = json.dumps(value, separators=(",", ":")).encode()
@@ -108,16 +116,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--report", type=Path, help="measure this report instead")
     parser.add_argument("--times", type=int, default=5, help="openings after the first")
     parser.add_argument("--steps", type=int, default=30, help="scrolls of the grid")
-    parser.add_argument("--sizes", action="store_true", help="also build the model in-process and print the bytes the map adds")
+    parser.add_argument(
+        "--sizes", action="store_true", help="also build the model in-process and print the bytes the map adds"
+    )
+    parser.add_argument("--rebuild", action="store_true", help="build the reports again (the code changed)")
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/pypto-ir-trace-bench"))
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     args.workdir.mkdir(parents=True, exist_ok=True)
     jobs = [("report", args.report, None)] if args.report else []
-    for case in ([] if args.report else args.cases.split(",")):
+    for case in [] if args.report else args.cases.split(","):
         dump = dump_of(args.workdir, case, args.seed)
         report = args.workdir / f"{case}-map.html"
-        if not report.exists() or report.stat().st_mtime < dump.stat().st_mtime:
+        if args.rebuild or not report.exists():
             run.run_cli(dump, report)
         jobs.append((case, report, dump))
     for name, report, dump in jobs:

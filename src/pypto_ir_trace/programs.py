@@ -38,6 +38,9 @@ class Program:
     rows: int = 0  # aligned rows
     passes: tuple[int, int] = (0, 0)  # passes in this run, in the baseline
     one_side: int = 0  # rows of a pass only one run runs: identical IR, yet the pipelines differ
+    # each aligned row (the inputs' first when they differ): (label, pass name, identical, inserted, deleted): the
+    # runs' snapshots after it, compared; the index's programs x passes grid (programs_grid.py)
+    steps: tuple[tuple[str, str, bool, int, int], ...] = ()
 
 
 def _looks_like_dump(path: Path) -> bool:
@@ -260,18 +263,39 @@ def _summary(name: str, file: str, report: Report) -> Program:
         found = runs.rows[runs.first_divergent]
         first = row_name(report, found)
     one_side = sum(row.this is None or row.baseline is None for row in runs.rows)
-    return Program(
-        name,
-        status,
-        file,
-        first,
-        found.inserted if found else 0,
-        found.deleted if found else 0,
-        differing,
-        len(runs.rows),
-        _passes(report),
-        one_side,
+    return replace(
+        Program(
+            name,
+            status,
+            file,
+            first,
+            found.inserted if found else 0,
+            found.deleted if found else 0,
+            differing,
+            len(runs.rows),
+            _passes(report),
+            one_side,
+        ),
+        steps=_steps(report),
     )
+
+
+def _steps(report: Report) -> tuple[tuple[str, str, bool, int, int], ...]:
+    """Each aligned row as the report's pass list names it (label, name), and how the runs differ after it."""
+    runs = report.runs
+    assert runs is not None  # a report of two runs
+    pipelines = report.pipelines
+    steps = []
+    if not runs.inputs.identical:
+        steps.append((pipelines[runs.this].input.label, "input", False, runs.inputs.inserted, runs.inputs.deleted))
+    for row in runs.rows:
+        mine = pipelines[runs.this].passes[row.this] if row.this is not None else None
+        other = pipelines[runs.baseline].passes[row.baseline] if row.baseline is not None else None
+        if mine is not None:
+            steps.append((mine.label, mine.name, row.identical, row.inserted, row.deleted))
+        elif other is not None:  # as the two-run page labels a baseline-only row
+            steps.append((f"b{other.label}", other.name, row.identical, row.inserted, row.deleted))
+    return tuple(steps)
 
 
 def row_name(report: Report, row) -> str:

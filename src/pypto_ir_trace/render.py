@@ -169,7 +169,10 @@ def render(report: Report) -> str:
     template = _template()
     runs = report.runs is not None  # the runs view ships only in the reports that compare two runs
     style = (
-        _asset("static", "viewer.css") + _asset("static", "map.css") + (_asset("static", "runs.css") if runs else "")
+        _asset("static", "viewer.css")
+        + _asset("static", "heatgrid.css")
+        + _asset("static", "map.css")
+        + (_asset("static", "runs.css") if runs else "")
     )
     loader = "\n".join(_asset("static", entry["file"]) for entry in scripts()["loader"])
     viewer_hash, viewer = _viewer(runs)

@@ -37,10 +37,11 @@ def test_the_script_manifest_lists_every_script_once_with_the_names_it_defines()
     """static/scripts.json is the page's one list: a script left out of it would never run, a name it misstates
     would hide a use before definition from ESLint."""
     static = resources.files("pypto_ir_trace").joinpath("static")
-    entries = [entry for group in ("loader", "viewer") for entry in render.scripts()[group]]
-    listed = [entry["file"] for entry in entries]
+    groups = [render.scripts()[group] for group in ("loader", "viewer", "index")]  # index: the index page's
+    entries = [entry for group in groups for entry in group]
+    listed = {entry["file"] for entry in entries}
     assert sorted(listed) == sorted(path.name for path in static.iterdir() if path.name.endswith(".js"))
-    assert len(set(listed)) == len(listed)
+    assert all(len({entry["file"] for entry in group}) == len(group) for group in groups)
     for entry in entries:
         text = static.joinpath(entry["file"]).read_text(encoding="utf-8")
         defined = re.findall(r"^(?:const|(?:async )?function) (\w+)", text, re.M)

@@ -15,6 +15,10 @@
  *   rows()           how many rows; columns(): their widths in pixels, in order (a width 0 column is hidden)
  *   corner(node)     fills the header of the row headers' column
  *   columnHeader(c, node), rowHeader(r, node), cell(r, c, node): fill a fresh node (text, aria-label, title, classes)
+ *   kind(r, c)       "cell" for a cell with something to show; "empty" or "absent" for one without: such cells are
+ *                    not built (unless active: arrows reach every cell), absent ones drawn as one band per run of
+ *                    them (most of a large map is unchanged: this keeps a screen's DOM to what it says)
+ *   marked()         the column drawn highlighted the whole grid down (the selected pass), or -1
  *   activate(r, c)   Enter or a click: r -1 is the header row, c -1 the row headers' column
  *   focused(r, c)    the active cell moved (or was hovered): say what it holds elsewhere
  *   escape()         Escape pressed in the grid
@@ -115,6 +119,7 @@ const IRTraceHeatGrid = (() => {
       const range = onScreen();
       const hadFocus = grid.contains(doc.activeElement);
       const corner = make("div", "hg-corner", "columnheader");
+      corner.style.width = `${spec.rowHeaderWidth}px`;
       corner.setAttribute("aria-colindex", "1");
       spec.corner(corner);
       focusable(corner, -1, -1);
@@ -135,27 +140,42 @@ const IRTraceHeatGrid = (() => {
       // active row is built afresh, so its roving tabindex is right.
       const fresh = new Map();
       const key = `${range.columns[0]}:${range.columns[1]}`;
+      const moved = wasActive.row !== active.row || wasActive.column !== active.column;
       for (const r of wanted) {
         const kept = built.get(r);
-        fresh.set(r, kept && kept.key === key && r !== active.row && r !== wasActive ? kept : { key, row: buildRow(r, range) });
+        const stale = !kept || kept.key !== key || (moved && (r === active.row || r === wasActive.row));
+        fresh.set(r, stale ? { key, row: buildRow(r, range) } : kept);
       }
       built = fresh;
-      wasActive = active.row;
-      body.replaceChildren(...[...fresh.values()].map(entry => entry.row));
-      if (hadFocus) focusActive();
+      wasActive = { ...active };
+      const marked = spec.marked();
+      const mark = marked >= 0 && widths[marked] ? [columnMark(marked)] : [];
+      body.replaceChildren(...mark, ...[...fresh.values()].map(entry => entry.row));
+      if (hadFocus && !grid.contains(doc.activeElement)) focusActive();  // only when its node was rebuilt: focus() lays out
     }
-    let built = new Map(), wasActive = -1;  // row -> {key: its columns, row: its element}
+    let built = new Map(), wasActive = { row: -1, column: -1 };  // row -> {key: its columns, row: its element}
     function buildRow(r, range) {
       const row = make("div", "hg-row", "row");
+      let band = null;  // the run of absent cells being drawn
       row.style.top = `${r * spec.rowHeight}px`;
       row.style.height = `${spec.rowHeight}px`;
       row.setAttribute("aria-rowindex", String(r + 2));
       const header = make("div", "hg-rowhead", "rowheader");
+      header.style.width = `${spec.rowHeaderWidth}px`;
       header.setAttribute("aria-colindex", "1");
       spec.rowHeader(r, header);
       focusable(header, r, -1);
       row.append(header);
       for (const c of columnsOf(range.columns, r)) {
+        const kind = spec.kind(r, c);
+        if (kind !== "cell" && !(r === active.row && c === active.column)) {
+          if (kind !== "absent") band = null;
+          else if (band && band.end === lefts[c]) band.end += widths[c];
+          else row.append((band = { node: make("div", "hg-band absent"), start: lefts[c], end: lefts[c] + widths[c] }).node);
+          if (band) Object.assign(band.node.style, { left: `${spec.rowHeaderWidth + band.start}px`, width: `${band.end - band.start}px` });
+          continue;
+        }
+        band = null;
         const cell = make("div", "hg-cell", "gridcell");
         place(cell, c);
         spec.cell(r, c, cell);
@@ -163,6 +183,13 @@ const IRTraceHeatGrid = (() => {
         row.append(cell);
       }
       return row;
+    }
+
+    function columnMark(c) {
+      const node = make("div", "hg-mark");
+      node.setAttribute("aria-hidden", "true");
+      Object.assign(node.style, { left: `${spec.rowHeaderWidth + lefts[c]}px`, width: `${widths[c]}px` });
+      return node;
     }
 
     const nodeOf = (row, column) => grid.querySelector(`[data-row="${row}"][data-column="${column}"]`);

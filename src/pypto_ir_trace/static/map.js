@@ -180,7 +180,8 @@ const IRTraceMap = (() => {
         rows: () => rows.length,
         columns: () => passes.map((_, c) => widthOf(c)),
         corner: node => { node.textContent = runs ? "Function (this run)" : "Function"; node.title = "Rows: functions. Columns: passes"; },
-        columnHeader, rowHeader, cell,
+        columnHeader, rowHeader, cell, kind,
+        marked: () => (state.selected >= 0 && app.passList.isVisible(state.selected) ? state.selected : -1),
         activate, focused: describe, escape: () => { toggle(false); ui.button.focus(); },
       });
     }
@@ -250,10 +251,13 @@ const IRTraceMap = (() => {
       if (flags & FLAG.errors) node.classList.add("errors");
       if (flags & FLAG.differs) node.classList.add(flags & FLAG.firstDiffers ? "first-differs" : "differs");
       if (!table.lines[at] && !(flags & FLAG.removed)) node.classList.add("absent");
-      if (c === state.selected) node.classList.add("selected");
-      const name = cellName(r, c);
-      node.setAttribute("aria-label", name);
-      node.title = name;
+      node.setAttribute("aria-label", cellName(r, c));  // hovered, the line under the grid says it (describe)
+    }
+    /** What a cell shows: something (a change, a mark), nothing, or the function's absence. */
+    function kind(r, c) {
+      const at = rows[r] * table.columns + c;
+      if (table.inserted[at] || table.deleted[at] || table.flags[at]) return "cell";
+      return table.lines[at] ? "empty" : "absent";
     }
 
     /** Enter or a click: a cell shows the pass with its function picked, a row header picks the function,

@@ -1,0 +1,122 @@
+"use strict";
+/*
+ * The index page's programs x passes grid (programs_grid.py gives its data, heatgrid.js draws it): a row per
+ * program whose two runs were compared, a column per pass; a cell is marked where the runs differ after the pass
+ * (shaded by how much, the program's first such pass filled), and opens that program's report at that pass.
+ * The first row counts, per pass, the programs that differ there; passes can be ordered by that count.
+ */
+(() => {
+  const LEVELS = 6, WIDTH = 18, ROW = 20, HEAD = 44, ROW_HEADER = 300;
+  const doc = document;
+  const data = JSON.parse(doc.getElementById("programs-grid-data").textContent);
+  const host = doc.getElementById("programs-grid"), detail = doc.getElementById("programs-detail");
+  const rowsOrder = doc.getElementById("programs-order"), columnsOrder = doc.getElementById("passes-order");
+  const programs = data.programs, columns = data.columns.length;
+
+  // Per program, per column: how much the runs differ after that pass (-1: the program runs no such pass), its
+  // label in links, and the program's first differing column.
+  const cells = programs.map(program => {
+    const differs = new Int32Array(columns).fill(-1), labels = new Array(columns);
+    program.columns.forEach((c, i) => { differs[c] = program.differs[i]; labels[c] = program.labels[i]; });
+    const first = program.columns.find((c, i) => program.differs[i] > 0);
+    return { differs, labels, first: first === undefined ? -1 : first, count: program.differs.filter(Boolean).length };
+  });
+  // A column's label: the pass's label in the first program that runs it (pipelines mostly agree).
+  const labels = Array.from({ length: columns }, (_, c) => (cells.find(cell => cell.labels[c] !== undefined) || { labels: [] }).labels[c] || "");
+  const counts = Array.from({ length: columns }, (_, c) => cells.filter(cell => cell.differs[c] > 0).length);
+  const firsts = Array.from({ length: columns }, (_, c) => cells.filter(cell => cell.first === c).length);
+  const differing = cells.filter(cell => cell.count).length;
+  const largest = Math.max(1, ...programs.flatMap(program => program.differs));
+  const level = (value, most) => (value > 0 ? Math.max(1, Math.ceil(LEVELS * Math.log1p(value) / Math.log1p(most))) : 0);
+  const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+  let rows = [], order = [];  // rows[r]: program index (-1: the summary row); order[k]: the column shown k-th
+  function arrange() {
+    const byName = programs.map((_, i) => i);
+    const sorts = {
+      name: byName,
+      first: byName.slice().sort((a, b) => (cells[a].first < 0) - (cells[b].first < 0) || cells[a].first - cells[b].first || a - b),
+      count: byName.slice().sort((a, b) => cells[b].count - cells[a].count || a - b),
+    };
+    rows = [-1, ...sorts[rowsOrder.value]];
+    order = Array.from({ length: columns }, (_, c) => c);
+    if (columnsOrder.value === "count") order.sort((a, b) => counts[b] - counts[a] || a - b);
+  }
+
+  const columnName = c => `${labels[c]} ${data.columns[c]}: ${plural(counts[c], "program")} differ after it, ` +
+    `the first divergence of ${plural(firsts[c], "program")}`;
+  function cellName(r, k) {
+    const c = order[k], p = rows[r];
+    if (p < 0) return `${data.columns[c]}, all programs: ${plural(counts[c], "program")} differ after it`;
+    const cell = cells[p], name = programs[p].name;
+    if (cell.differs[c] < 0) return `${data.columns[c]}, ${name}: no such pass in this program`;
+    if (!cell.differs[c]) return `${data.columns[c]}, ${name}: runs identical after it`;
+    return `${data.columns[c]}, ${name}: runs differ after it, ${plural(cell.differs[c], "line")}` +
+      (cell.first === c ? ", the first divergence" : "");
+  }
+
+  const grid = IRTraceHeatGrid.create(host, {
+    label: "Programs by pass", above: null, rowHeaderWidth: ROW_HEADER, rowHeight: ROW, headerHeight: HEAD,
+    rows: () => rows.length,
+    columns: () => order.map(() => WIDTH),
+    corner(node) { node.textContent = "Program"; },
+    columnHeader(k, node) {
+      const c = order[k];
+      const label = doc.createElement("span");
+      label.className = "hg-label";
+      label.textContent = labels[c];
+      node.append(label);
+      node.setAttribute("aria-label", columnName(c));
+      node.title = columnName(c);
+    },
+    rowHeader(r, node) {
+      const p = rows[r];
+      const name = doc.createElement("span");
+      name.className = "pm-name";
+      name.textContent = p < 0 ? "Programs that differ" : programs[p].name;
+      const total = doc.createElement("span");
+      total.className = "pm-total";
+      total.textContent = p < 0 ? `${differing} of ${programs.length}` : String(cells[p].count);
+      node.append(name, total);
+      node.classList.toggle("pm-summary", p < 0);
+      node.setAttribute("aria-label", p < 0 ? `${differing} of ${plural(programs.length, "program")} differ: how many after each pass`
+        : `${programs[p].name}, runs differ after ${plural(cells[p].count, "pass")}`);
+      node.title = p < 0 ? "Per pass, how many programs differ after it" : programs[p].name;
+    },
+    kind(r, k) {
+      const c = order[k], p = rows[r];
+      if (p < 0) return counts[c] ? "cell" : "empty";
+      return cells[p].differs[c] > 0 ? "cell" : cells[p].differs[c] < 0 ? "absent" : "empty";
+    },
+    marked: () => -1,
+    cell(r, k, node) {
+      const c = order[k], p = rows[r];
+      node.setAttribute("aria-label", cellName(r, k));  // hovered, the line under the grid says it
+      if (p < 0) {
+        node.classList.add("pm-count");
+        if (counts[c]) node.classList.add(`d${level(counts[c], programs.length)}`);
+        node.textContent = counts[c] ? String(counts[c]) : "";
+        return;
+      }
+      const value = cells[p].differs[c];
+      if (value < 0) node.classList.add("absent");
+      else if (cells[p].first === c) { node.classList.add("first-differs"); node.textContent = "\u2260"; }
+      else if (value) node.classList.add(`d${level(value, largest)}`);
+    },
+    activate(r, k) {  // a program's cell opens its report at that pass; its name opens it where it first differs
+      const p = rows[r];
+      if (p < 0 || (k < 0 && cells[p].first < 0)) return;
+      const c = k < 0 ? cells[p].first : order[k];
+      if (cells[p].differs[c] < 0) return;
+      window.location.href = `${encodeURIComponent(programs[p].report)}#pass=${encodeURIComponent(cells[p].labels[c])}`;
+    },
+    focused(r, k) { detail.textContent = r < 0 && k < 0 ? "" : r < 0 ? columnName(order[k]) : k < 0 ? (rows[r] < 0 ? "" : programs[rows[r]].name) : cellName(r, k); },
+    escape() {},
+  });
+
+  for (const select of [rowsOrder, columnsOrder]) select.addEventListener("change", () => { arrange(); grid.refresh(); });
+  arrange();
+  // As tall as its rows, up to most of the window: a few programs leave no empty box.
+  host.style.height = `${Math.min(rows.length * ROW + HEAD + 4, Math.max(240, 0.7 * window.innerHeight))}px`;
+  grid.refresh();
+})();
