@@ -287,7 +287,10 @@ def test_index_names_every_programs_first_divergent_pass(tmp_path):
         data = render.decode_data(report.read_text(encoding="utf-8"))  # each program opens into its report
         assert ("runs" in data) == (row["status"] in ("differs", "identical"))
     page = (out / "index.html").read_text(encoding="utf-8")
-    assert "<details" in page and "<script" not in page
+    assert "<details" in page
+    # one script (the programs grid's), allowed by its hash; its data is JSON, not run
+    assert page.count("<script>") == 1 and re.search(r"script-src (&#39;|')sha256-[A-Za-z0-9+/=]+\1;", page)
+    assert page.count('<script type="application/json" id="programs-grid-data">') == 1
 
 
 def test_index_directory_is_replaced_whole_and_only_when_ours(tmp_path, capsys):

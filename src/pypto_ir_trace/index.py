@@ -1,5 +1,6 @@
 """The index page of a directory of two-run reports: every program, its first divergent pass and the size
-of the difference there; identical programs collapsed. Static HTML: no script, no network."""
+of the difference there; identical programs collapsed; and a programs x passes grid of where the runs differ
+(programs_grid.py), drawn by the page's one script (allowed by its hash). No network."""
 
 from __future__ import annotations
 

@@ -122,3 +122,55 @@ def test_an_mlir_tree_maps_its_functions_and_counts_ops(open_report):
     assert rows and all("@" in row for row in rows)
     ops = [h.get_attribute("title") for h in map_.get_by_role("columnheader").all()]
     assert any(re.search(r"ops: [a-z]+\.[a-z_]+ [+\u2212]\d", title or "") for title in ops)
+
+
+def test_the_index_grid_shows_where_each_programs_runs_differ(browser, tmp_path):
+    """Three programs, two edited from their 30th and 36th snapshots on, one at its 12th alone: the grid marks each program's
+    first divergence, the summary row counts the programs per pass, passes order by that count, and a cell opens
+    the program's report at its pass."""
+    import shutil
+
+    from pypto_ir_trace import cli
+
+    fixtures = __import__("pathlib").Path(__file__).resolve().parents[2] / "fixtures" / "real"
+    names = ("advanced_01_split_k_concise", "advanced_01_split_k_explicit", "models_03_flash_attention_concise")
+    new, old = tmp_path / "new", tmp_path / "old"
+    for name in names:
+        for root in (new, old):
+            shutil.copytree(fixtures / name, root / name)
+    for at, name, only in ((29, names[1], False), (35, names[0], False), (11, names[2], True)):
+        snapshots = sorted((new / name / "passes_dump").glob("*.py"))
+        for snapshot in snapshots[at : at + 1 if only else None]:
+            snapshot.write_text(snapshot.read_text(encoding="utf-8") + "# edited\n", encoding="utf-8")
+    out = tmp_path / "reports"
+    assert cli.main([str(new), "--baseline", str(old), "-o", str(out), "-q"]) == 0
+    context = browser.new_context(viewport={"width": 1024, "height": 768})
+    problems = []
+    try:
+        page = context.new_page()
+        page.on("console", lambda message: problems.append(message.text))
+        page.on("pageerror", lambda error: problems.append(str(error)))
+        page.goto((out / "index.html").as_uri())
+        grid_ = page.get_by_role("grid", name="Programs by pass")
+        summary = grid_.get_by_role("rowheader").first
+        assert summary.get_attribute("aria-label") == "3 of 3 programs differ: how many after each pass"
+        first = grid_.get_by_role(
+            "gridcell", name=f"29 LowerPipelineLoops, {names[1]}: runs differ after it, 1 line, the first divergence"
+        )
+        assert first.is_visible()
+        assert grid_.get_by_role(
+            "gridcell", name=re.compile(r"^11 ConvertTensorToTileOps, all programs: 1 program differ")
+        ).is_visible()
+        page.get_by_role("combobox", name="Order passes").select_option(label="most programs differing first")
+        tallest = grid_.get_by_role("columnheader").nth(1).get_attribute("aria-label")
+        assert re.match(
+            r"35 \w+: 2 programs differ after it", tallest
+        )  # the first pass both edited programs differ after
+        first.focus()
+        page.keyboard.press("Enter")
+        page.wait_for_selector("body[data-ready='true']", state="attached")
+        assert page.url.endswith(f"{names[1]}.html#pass=29")
+        assert page.get_by_role("heading", name="29 LowerPipelineLoops").is_visible()
+    finally:
+        context.close()
+    assert problems == []

@@ -46,12 +46,12 @@
   const columnName = c => `${labels[c]} ${data.columns[c]}: ${plural(counts[c], "program")} differ after it, ` +
     `the first divergence of ${plural(firsts[c], "program")}`;
   function cellName(r, k) {
-    const c = order[k], p = rows[r];
-    if (p < 0) return `${data.columns[c]}, all programs: ${plural(counts[c], "program")} differ after it`;
+    const c = order[k], p = rows[r], pass = `${labels[c]} ${data.columns[c]}`;
+    if (p < 0) return `${pass}, all programs: ${plural(counts[c], "program")} differ after it`;
     const cell = cells[p], name = programs[p].name;
-    if (cell.differs[c] < 0) return `${data.columns[c]}, ${name}: no such pass in this program`;
-    if (!cell.differs[c]) return `${data.columns[c]}, ${name}: runs identical after it`;
-    return `${data.columns[c]}, ${name}: runs differ after it, ${plural(cell.differs[c], "line")}` +
+    if (cell.differs[c] < 0) return `${pass}, ${name}: no such pass in this program`;
+    if (!cell.differs[c]) return `${pass}, ${name}: runs identical after it`;
+    return `${pass}, ${name}: runs differ after it, ${plural(cell.differs[c], "line")}` +
       (cell.first === c ? ", the first divergence" : "");
   }
 
