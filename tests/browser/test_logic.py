@@ -314,7 +314,8 @@ RUNS = """(data) => {
   return {
     ours: runs.ours.name, theirs: runs.theirs.name, offset: runs.offset, inputs: runs.inputs,
     firstDivergent: runs.firstDivergent,
-    reconverged: runs.reconverged, rows: runs.rows.map(({row, at, files}) => ({row, at, files})),
+    reconverged: runs.reconverged,
+    rows: runs.rows.map(({row, at, files}) => ({row: {...row, byRegion: Object.fromEntries(row.byRegion)}, at, files})),
     passes: pipeline.passes.map(pass => ({label: pass.label, name: pass.name, file: pass.file, changed: pass.changed,
       before: pass.before, after: pass.after, inserted: pass.inserted, deleted: pass.deleted,
       rebuilt: pass.pieces ? Array.from(IRTraceModel.applyPass(pipeline.ids(pass.before), pass)) : null})),
@@ -343,6 +344,7 @@ def test_the_reader_gives_two_runs_as_their_aligned_rows(logic):
             "sameEffect": r.get("sameEffect"),  # absent: one run lacks the pass
             "facing": r.get("facing"),  # absent: hunk k faces hunk k
             "differing": r.get("differing", []),
+            "byRegion": {k: {"inserted": i, "deleted": d} for k, (i, d) in r.get("byRegion", {}).items()},
         }
         for r in data["runs"]["rows"]
     ]
@@ -376,9 +378,11 @@ LINK = """([state, hash]) => {
 def test_links_round_trip_and_ignore_what_the_report_lacks(logic):
     fragment, _ = logic(LINK, [{"selected": 2, "wantedKey": "P.f&g", "layout": "stacked", "base": 0}, ""])
     _, parsed = logic(LINK, [{}, "#" + fragment])
-    assert parsed == {"pass": 2, "fn": "P.f&g", "layout": "stacked", "base": 0, "wrap": None}
+    assert parsed == {"pass": 2, "fn": "P.f&g", "layout": "stacked", "base": 0, "wrap": None, "map": False}
     _, parsed = logic(LINK, [{}, "#pass=03&layout=sideways&base=99"])
-    assert parsed == {"pass": -1, "fn": None, "layout": None, "base": None, "wrap": None}
+    assert parsed == {"pass": -1, "fn": None, "layout": None, "base": None, "wrap": None, "map": False}
+    fragment, _ = logic(LINK, [{"selected": 0, "map": True}, ""])
+    assert fragment == "pass=01&map=1" and logic(LINK, [{}, "#" + fragment])[1]["map"] is True  # the pipeline map
     assert logic(LINK, [{"selected": 0}, ""])[0] == "pass=01"
     fragment, _ = logic(LINK, [{"selected": 1, "layout": "unified", "wrap": True}, ""])
     assert fragment == "pass=02&layout=unified&wrap=1"

@@ -130,14 +130,14 @@ const IRTraceMap = (() => {
     return shown.join(", ") + (ops.length > most ? `, and ${ops.length - most} more` : "");
   }
 
-  /** The largest step of the IR's size between two shown passes, in words (null: it never changes). */
-  function largestStep(table, passes, shown) {
-    let best = null, previous = table.inputLines, from = "the input";
+  /** The largest step of the IR's size between two shown passes (null: it never changes). A step from nothing is
+   * not one: an MLIR input is not dumped, and the first dump prints the whole IR. */
+  function largestStep(table, shown) {
+    let best = null, previous = table.inputLines;
     for (const c of shown) {
       const step = table.total[c] - previous;
-      if (step && (!best || Math.abs(step) > Math.abs(best.step))) best = { c, step, before: previous, after: table.total[c], from };
+      if (step && previous && (!best || Math.abs(step) > Math.abs(best.step))) best = { c, step, before: previous, after: table.total[c] };
       previous = table.total[c];
-      from = `${passes[c].label}`;
     }
     return best;
   }
@@ -293,7 +293,7 @@ const IRTraceMap = (() => {
         ownInput: picked < 0 ? 0 : table.start[picked],
         selected: state.selected,
       });
-      const step = largestStep(table, passes, shown);
+      const step = largestStep(table, shown);
       const last = shown.length ? shown[shown.length - 1] : -1;
       const peak = shown.reduce((best, c) => (table.total[c] > table.total[best] ? c : best), shown[0]);
       const words = step
@@ -315,7 +315,8 @@ const IRTraceMap = (() => {
       state.map = open;
       if (open) {
         if (!table) build();
-        if (state.selected >= 0) grid.setActive(grid.activeCell().row, state.selected);
+        const picked = rows.findIndex(r => table.functions[r] === state.wantedKey);  // its row, else where the reader was
+        if (state.selected >= 0) grid.setActive(picked >= 0 ? picked : grid.activeCell().row, state.selected);
         refresh(true);
       }
       app.writeLink();

@@ -66,7 +66,7 @@ const IRTraceMapChart = (() => {
       }
       svg.replaceChildren(...parts);
       axis.replaceChildren(make("span", "map-axis-top", `${new Intl.NumberFormat("en-US").format(most)} lines`),
-        make("span", "map-axis-key", own ? "IR \u2014 picked function \u2504" : "IR lines after each pass"), make("span", "map-axis-zero", "0"));
+        make("span", "map-axis-key", own ? "IR lines after each pass; dashed: the picked function's" : "IR lines after each pass"), make("span", "map-axis-zero", "0"));
     }
 
     return { element, draw };
