@@ -339,6 +339,41 @@ const IRTraceMap = (() => {
       refresh();
     }
 
+    /** Paper gets the whole map (the screen holds only what is on it): the chart, then a table of every row and
+     * shown column, shades and marks as on screen; dropped after printing. */
+    let sheet = null;
+    function printable() {
+      dropPrintable();
+      if (ui.panel.hidden || !table || !ui.panel.isConnected) return;  // a pipeline no longer shown keeps quiet
+      sheet = app.make("div", "map-print");
+      sheet.setAttribute("aria-hidden", "true");  // a copy of the grid, for paper only
+      const shown = visibleColumns().filter(eventful), grid = app.make("table");
+      const head = app.make("tr");
+      head.append(app.make("th", "", "Function"), ...shown.map(c => app.make("th", "", passes[c].label)));
+      grid.append(head);
+      rows.forEach((_, r) => {
+        const line = app.make("tr");
+        line.append(app.make("th", "", `${short(keyOf(r))} ${table.rowTotal[rows[r]]}`));
+        for (const c of shown) {
+          const node = app.make("td");
+          if (kind(r, c) !== "empty") cell(r, c, node);
+          if (kind(r, c) === "absent") node.className = "absent";
+          line.append(node);
+        }
+        grid.append(line);
+      });
+      sheet.append(chart.element.cloneNode(true), grid);
+      ui.panel.append(sheet);
+    }
+    function dropPrintable() {
+      if (sheet) sheet.remove();
+      sheet = null;
+    }
+    const win = root.ownerDocument ? root.ownerDocument.defaultView : root.defaultView;
+    win.addEventListener("beforeprint", printable);
+    win.addEventListener("afterprint", dropPrintable);
+    if (win.matchMedia) win.matchMedia("print").addEventListener("change", event => (event.matches ? printable() : dropPrintable()));
+
     ui.button.addEventListener("click", () => toggle());
     ui.sort.replaceChildren(...Object.entries(SORTS).map(([value, label]) => {
       const option = app.make("option", "", label);
