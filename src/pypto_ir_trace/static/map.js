@@ -226,8 +226,8 @@ const IRTraceMap = (() => {
       const key = keyOf(r), at = rows[r] * table.columns + c, flags = table.flags[at];
       const ins = table.inserted[at], del = table.deleted[at], lines = table.lines[at];
       const parts = [`${passes[c].label} ${passes[c].name}`, key];
-      const there = lines || flags & FLAG.removed;
-      parts.push(ins || del ? `+${ins} \u2212${del}` : there ? "unchanged" : "not in the program here");
+      parts.push(`+${ins} \u2212${del}`);
+      if (!ins && !del) parts.push(lines || flags & FLAG.removed ? "unchanged" : "not in the program here");
       if (flags & FLAG.born) parts.push("added");
       if (flags & FLAG.removed) parts.push("removed");
       else if (lines) parts.push(`${plural(lines, "line")} after`);
@@ -263,7 +263,7 @@ const IRTraceMap = (() => {
     /** Enter or a click: a cell shows the pass with its function picked, a row header picks the function,
      * a column header shows the pass. */
     function activate(r, c) {
-      if (r >= 0 && c < 0) return pick(keyOf(r));
+      if (r >= 0 && c < 0) return state.selected >= 0 ? pick(keyOf(r)) : undefined;  // a function is picked in a pass
       if (c < 0) return undefined;
       toggle(false);
       if (!app.passList.isVisible(c)) app.passList.showAll();
@@ -307,7 +307,7 @@ const IRTraceMap = (() => {
     }
 
     function toggle(on) {
-      const open = on === undefined ? ui.panel.hidden : on;
+      const open = (on === undefined ? ui.panel.hidden : on) && passes.length > 0;
       if (open === !ui.panel.hidden) return;
       ui.panel.hidden = !open;
       ui.main.classList.toggle("map-open", open);
@@ -374,6 +374,8 @@ const IRTraceMap = (() => {
     win.addEventListener("afterprint", dropPrintable);
     if (win.matchMedia) win.matchMedia("print").addEventListener("change", event => (event.matches ? printable() : dropPrintable()));
 
+    ui.button.disabled = passes.length === 0;  // the dump holds only its input: no pass to map
+    if (ui.button.disabled) ui.button.title = "No pass to map: the dump holds only its input";
     ui.button.addEventListener("click", () => toggle());
     ui.sort.replaceChildren(...Object.entries(SORTS).map(([value, label]) => {
       const option = app.make("option", "", label);
