@@ -24,23 +24,37 @@ def _keys(steps: Sequence[tuple[str, str, bool, int, int]]) -> list[str]:
 
 
 def data(programs: Sequence) -> dict:
-    """{columns: [name, ...], programs: [{name, report, labels, columns, differs}]} of the programs compared (both
-    runs present): per aligned row, its label in the report's links, its column, and how much the runs differ
-    after it (inserted + deleted lines, at least 1 when they differ; 0: identical)."""
+    """The grid of the programs compared (both runs present), compact (256 programs' grid is a few KB):
+    {columns: [pass name], labels: [a column's label in links, as the first program running it says],
+     programs: [{name, report, spans: [[first column, count], ...]: its rows' columns, in runs,
+                 labels: {row: label} where its label differs from its column's, differs: [[row, lines], ...]:
+                 the rows after which its runs differ and by how many lines (at least 1)}]}."""
     compared = [program for program in programs if program.steps]
     keys = [_keys(program.steps) for program in compared]
     columns = merge_orders(keys)
     at = {key: c for c, key in enumerate(columns)}
+    labels: list[str | None] = [None] * len(columns)
+    for program, mine in zip(compared, keys):
+        for (label, *_), key in zip(program.steps, mine):
+            labels[at[key]] = labels[at[key]] or label
     return {
         "columns": [key.split("#")[0] for key in columns],
-        "programs": [
-            {
-                "name": program.name,
-                "report": program.report,
-                "labels": [label for label, *_ in program.steps],
-                "columns": [at[key] for key in mine],
-                "differs": [0 if same else max(1, ins + dels) for _, _, same, ins, dels in program.steps],
-            }
-            for program, mine in zip(compared, keys)
-        ],
+        "labels": labels,
+        "programs": [_program(program, [at[key] for key in mine], labels) for program, mine in zip(compared, keys)],
+    }
+
+
+def _program(program, columns: list[int], labels: list) -> dict:
+    spans: list[list[int]] = []
+    for c in columns:
+        if spans and spans[-1][0] + spans[-1][1] == c:
+            spans[-1][1] += 1
+        else:
+            spans.append([c, 1])
+    return {
+        "name": program.name,
+        "report": program.report,
+        "spans": spans,
+        "labels": {str(r): step[0] for r, (step, c) in enumerate(zip(program.steps, columns)) if step[0] != labels[c]},
+        "differs": [[r, max(1, ins + dels)] for r, (_, _, same, ins, dels) in enumerate(program.steps) if not same],
     }

@@ -13,20 +13,22 @@
   const rowsOrder = doc.getElementById("programs-order"), columnsOrder = doc.getElementById("passes-order");
   const programs = data.programs, columns = data.columns.length;
 
-  // Per program, per column: how much the runs differ after that pass (-1: the program runs no such pass), its
-  // label in links, and the program's first differing column.
+  // Per program, per column: how much the runs differ after that pass (-1: the program runs no such pass, 0: the
+  // runs are identical there), its label in links, and the program's first differing column.
+  const labels = data.labels;
   const cells = programs.map(program => {
-    const differs = new Int32Array(columns).fill(-1), labels = new Array(columns);
-    program.columns.forEach((c, i) => { differs[c] = program.differs[i]; labels[c] = program.labels[i]; });
-    const first = program.columns.find((c, i) => program.differs[i] > 0);
-    return { differs, labels, first: first === undefined ? -1 : first, count: program.differs.filter(Boolean).length };
+    const differs = new Int32Array(columns).fill(-1), mine = [];
+    for (const [first, count] of program.spans) for (let c = first; c < first + count; c++) mine.push(c);
+    mine.forEach(c => { differs[c] = 0; });
+    for (const [r, lines] of program.differs) differs[mine[r]] = lines;
+    const own = new Map(Object.entries(program.labels).map(([r, label]) => [mine[Number(r)], label]));
+    const first = program.differs.length ? mine[program.differs[0][0]] : -1;
+    return { differs, labelOf: c => (own.has(c) ? own.get(c) : labels[c]), first, count: program.differs.length };
   });
-  // A column's label: the pass's label in the first program that runs it (pipelines mostly agree).
-  const labels = Array.from({ length: columns }, (_, c) => (cells.find(cell => cell.labels[c] !== undefined) || { labels: [] }).labels[c] || "");
   const counts = Array.from({ length: columns }, (_, c) => cells.filter(cell => cell.differs[c] > 0).length);
   const firsts = Array.from({ length: columns }, (_, c) => cells.filter(cell => cell.first === c).length);
   const differing = cells.filter(cell => cell.count).length;
-  const largest = Math.max(1, ...programs.flatMap(program => program.differs));
+  const largest = Math.max(1, ...programs.flatMap(program => program.differs.map(([, lines]) => lines)));
   const level = (value, most) => (value > 0 ? Math.max(1, Math.ceil(LEVELS * Math.log1p(value) / Math.log1p(most))) : 0);
   const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
@@ -46,7 +48,7 @@
   const columnName = c => `${labels[c]} ${data.columns[c]}: ${plural(counts[c], "program")} differ after it, ` +
     `the first divergence of ${plural(firsts[c], "program")}`;
   function cellName(r, k) {
-    const c = order[k], p = rows[r], pass = `${labels[c]} ${data.columns[c]}`;
+    const c = order[k], p = rows[r], pass = `${p < 0 ? labels[c] : cells[p].labelOf(c)} ${data.columns[c]}`;
     if (p < 0) return `${pass}, all programs: ${plural(counts[c], "program")} differ after it`;
     const cell = cells[p], name = programs[p].name;
     if (cell.differs[c] < 0) return `${pass}, ${name}: no such pass in this program`;
@@ -108,7 +110,7 @@
       if (p < 0 || (k < 0 && cells[p].first < 0)) return;
       const c = k < 0 ? cells[p].first : order[k];
       if (cells[p].differs[c] < 0) return;
-      window.location.href = `${encodeURIComponent(programs[p].report)}#pass=${encodeURIComponent(cells[p].labels[c])}`;
+      window.location.href = `${encodeURIComponent(programs[p].report)}#pass=${encodeURIComponent(cells[p].labelOf(c))}`;
     },
     focused(r, k) { detail.textContent = r < 0 && k < 0 ? "" : r < 0 ? columnName(order[k]) : k < 0 ? (rows[r] < 0 ? "" : programs[rows[r]].name) : cellName(r, k); },
     escape() {},
