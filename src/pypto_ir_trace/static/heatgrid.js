@@ -171,7 +171,11 @@ const IRTraceHeatGrid = (() => {
         if (kind !== "cell" && !(r === active.row && c === active.column)) {
           if (kind !== "absent") band = null;
           else if (band && band.end === lefts[c]) band.end += widths[c];
-          else row.append((band = { node: make("div", "hg-band absent"), start: lefts[c], end: lefts[c] + widths[c] }).node);
+          else {
+            band = { node: make("div", "hg-band absent"), start: lefts[c], end: lefts[c] + widths[c] };
+            band.node.setAttribute("aria-hidden", "true");  // the cells it stands for say so when focused
+            row.append(band.node);
+          }
           if (band) Object.assign(band.node.style, { left: `${spec.rowHeaderWidth + band.start}px`, width: `${band.end - band.start}px` });
           continue;
         }
