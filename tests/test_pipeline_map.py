@@ -133,3 +133,30 @@ def test_the_map_counts_what_the_diff_view_counts_on_generated_pipelines(texts):
             (root / name).write_bytes(text.encode("utf-8", "surrogatepass").decode("utf-8", "replace").encode())
         data = build(load_dump(root))
     check_map(data)
+
+
+def test_two_runs_name_each_function_that_differs_after_a_row():
+    """A row's functions that differ are those of the two snapshots' diff (the Across runs view), with its counts."""
+    from pypto_ir_trace import compare, programs, structure
+    from pypto_ir_trace.languages import PYTHON
+
+    pair = ROOT / "fixtures" / "runs" / "variants_memory_planner_dsa_rp__03_LlamaMiniProgram_explicit" / "passes_dump"
+    baseline = (
+        ROOT / "fixtures" / "runs" / "variants_memory_planner_ptoas__01_LlamaMiniProgram_explicit" / "passes_dump"
+    )
+    report = programs.build_pair((load_dump(pair),), (load_dump(baseline),), 3)
+    runs = report.runs
+    snapshots = [load_dump(pair).snapshots, load_dump(baseline).snapshots]
+    checked = 0
+    for row in runs.rows:
+        if row.this is None or row.baseline is None or row.identical:
+            continue
+        texts = [snapshots[0][row.this + 1].text, snapshots[1][row.baseline + 1].text]
+        ids: dict[str, int] = {}
+        lines = [text.splitlines() for text in texts]
+        numbered = [[ids.setdefault(line, len(ids)) for line in side] for side in lines]
+        shapes = [PYTHON.analyze(structure.parse(side, PYTHON), side) for side in lines]
+        found = compare.diff_pass(numbered[1], shapes[1], numbered[0], shapes[0])
+        assert dict((key, (i, d)) for key, i, d in row.by_region) == found.by_region
+        checked += 1
+    assert checked >= 10  # the runs differ after 15 rows
