@@ -83,7 +83,7 @@
       node.classList.toggle("pm-summary", p < 0);
       node.setAttribute("aria-label", p < 0 ? `${differing} of ${plural(programs.length, "program")} differ: how many after each pass`
         : `${programs[p].name}, runs differ after ${plural(cells[p].count, "pass")}`);
-      node.title = p < 0 ? "Per pass, how many programs differ after it" : programs[p].name;
+      node.title = p < 0 ? "Per pass, how many programs differ after it (Enter or a click: order the passes by it)" : programs[p].name;
     },
     kind(r, k) {
       const c = order[k], p = rows[r];
@@ -107,6 +107,12 @@
     },
     activate(r, k) {  // a program's cell opens its report at that pass; its name opens it where it first differs
       const p = rows[r];
+      if (p < 0 && k < 0) {  // the summary row's header sorts the passes by its counts, and back
+        columnsOrder.value = columnsOrder.value === "count" ? "pipeline" : "count";
+        arrange();
+        grid.refresh();
+        return;
+      }
       if (p < 0 || (k < 0 && cells[p].first < 0)) return;
       const c = k < 0 ? cells[p].first : order[k];
       if (cells[p].differs[c] < 0) return;
