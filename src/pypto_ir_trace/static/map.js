@@ -228,7 +228,7 @@ const IRTraceMap = (() => {
       const parts = [`${passes[c].label} ${passes[c].name}`, key];
       parts.push(`+${ins} \u2212${del}`);
       if (!ins && !del) parts.push(lines || flags & FLAG.removed ? "unchanged" : "not in the program here");
-      if (flags & FLAG.born) parts.push("added");
+      if (flags & FLAG.born) parts.push(pairedFrom(c, key) ? `added, diffed against ${pairedFrom(c, key)} (paired by content)` : "added");
       if (flags & FLAG.removed) parts.push("removed");
       else if (lines) parts.push(`${plural(lines, "line")} after`);
       if (flags & FLAG.errors) parts.push("parsed with errors");
@@ -240,6 +240,13 @@ const IRTraceMap = (() => {
         if (flags & FLAG.firstDiffers) parts.push("first divergence of this function");
       }
       return parts.join(", ");
+    }
+    /** The function a pass paired a new one with by content (a rename, the largest part of a split), or null. */
+    function pairedFrom(c, key) {
+      const p = table.passOf(c);
+      if (p === null || p === undefined) return null;
+      for (const [old, fresh] of (runs ? runs.ours : app.pipeline).passes[p].paired) if (fresh === key) return old;
+      return null;
     }
     function cell(r, c, node) {
       const at = rows[r] * table.columns + c, flags = table.flags[at];
