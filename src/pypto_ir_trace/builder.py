@@ -434,9 +434,10 @@ def _facts(
 def _newlines(endings: list[str]) -> Newlines:
     if not endings:
         return Newlines("\n", False)
-    eol = endings[0]
-    if eol and endings.count(eol) >= len(endings) - 1 and endings[-1] in (eol, ""):  # counted at C speed
-        return Newlines(eol, endings[-1] == eol)
+    eol, last = endings[0], endings[-1]
+    # Every line ends in eol, the last one perhaps in nothing (counted at C speed)
+    if eol and endings.count(eol) == len(endings) - (last == ""):
+        return Newlines(eol, last == eol)
     return Newlines(eols=tuple(endings))
 
 
