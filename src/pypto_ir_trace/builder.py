@@ -398,7 +398,7 @@ class _TextReader:
             if reading is not None:
                 self.lines.forget(ids, new_rows)  # one reading speaks for a text: its pieces' facts go
             tree = self.parser.parse(split, ids, long_lines)
-            found = self.record.language.analyze(tree, split)
+            found = self.parser.structure(tree, split)
             self.lines.store(ids, _facts(self.record, tree, split, new_rows, self.parser.offsets))
         return structure.too_deep(found, split, long_lines)
 
