@@ -14,7 +14,7 @@ from modeltools import load_dump
 from pypto_ir_trace import structure
 from pypto_ir_trace.dump import split_lines
 from pypto_ir_trace.incremental import IncrementalParser
-from pypto_ir_trace.languages import MLIR, PYTHON
+from pypto_ir_trace.languages import LANGUAGES, MLIR, PYTHON
 
 
 @pytest.mark.parametrize("name", sorted(p.name for p in REAL.iterdir() if p.is_dir()))
@@ -92,19 +92,25 @@ def _apply(lines: list[str], edits) -> list[str]:
     return lines
 
 
-def _check_sequence(texts: list[list[str]]) -> None:
-    parser = IncrementalParser(PYTHON)
+def _check_sequence(texts: list[list[str]], language=PYTHON) -> None:
+    """Each text's structure, found incrementally after the ones before it, is the one a fresh parse gives
+    (compared with the real language record: `language` may count its calls)."""
+    parser = IncrementalParser(language)
+    reference = LANGUAGES[language.name]
     table: dict[str, int] = {}
     for lines in texts:
         tree = parser.parse(lines, [table.setdefault(line, len(table)) for line in lines])
-        assert PYTHON.analyze(tree, lines) == PYTHON.analyze(structure.parse(lines, PYTHON), lines), lines
+        assert parser.structure(tree, lines) == reference.analyze(structure.parse(lines, reference), lines), lines
 
 
-@settings(
+RANDOM_EDITS = settings(
     max_examples=int(os.environ.get("HYPOTHESIS_EXAMPLES", "150")),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
+
+
+@RANDOM_EDITS
 @given(
     st.lists(st.sampled_from(PIECES), min_size=3, max_size=12),
     st.lists(st.lists(EDIT, min_size=1, max_size=2), min_size=1, max_size=3),
@@ -177,19 +183,7 @@ MLIR_EDIT = st.tuples(
 )
 
 
-def _mlir_structures(texts: list[list[str]], language=MLIR) -> None:
-    parser = IncrementalParser(language)
-    table: dict[str, int] = {}
-    for lines in texts:
-        tree = parser.parse(lines, [table.setdefault(line, len(table)) for line in lines])
-        assert parser.structure(tree, lines) == MLIR.analyze(structure.parse(lines, MLIR), lines), lines
-
-
-@settings(
-    max_examples=int(os.environ.get("HYPOTHESIS_EXAMPLES", "150")),
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
+@RANDOM_EDITS
 @given(st.lists(st.lists(MLIR_EDIT, min_size=1, max_size=3), min_size=1, max_size=4))
 def test_a_moved_mlir_structure_is_the_one_a_fresh_analysis_gives(passes):
     """Edits anywhere (in bodies, on headers and closing lines, between functions; braces, nested functions
@@ -197,7 +191,7 @@ def test_a_moved_mlir_structure_is_the_one_a_fresh_analysis_gives(passes):
     texts = [MLIR_BASE]
     for edits in passes:
         texts.append(_apply(texts[-1], edits))
-    _mlir_structures(texts)
+    _check_sequence(texts, MLIR)
 
 
 def test_only_edits_outside_function_bodies_are_analysed_again():
@@ -212,6 +206,6 @@ def test_only_edits_outside_function_bodies_are_analysed_again():
     # Body lines that close @f1 early and open a function that takes the rest: a clean tree, @f1 shorter
     split = [*on_header[:8], "  }", "  func.func @split() {", *on_header[8:]]
     texts = [MLIR_BASE, in_body, on_header, split]
-    _mlir_structures(texts, replace(MLIR, analyze=counted))
+    _check_sequence(texts, replace(MLIR, analyze=counted))
     assert not structure.parse(split, MLIR).root_node.has_error
     assert analysed == [len(MLIR_BASE), len(on_header), len(split)]
