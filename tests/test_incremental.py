@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -13,7 +14,7 @@ from modeltools import load_dump
 from pypto_ir_trace import structure
 from pypto_ir_trace.dump import split_lines
 from pypto_ir_trace.incremental import IncrementalParser
-from pypto_ir_trace.languages import PYTHON
+from pypto_ir_trace.languages import LANGUAGES, MLIR, PYTHON
 
 
 @pytest.mark.parametrize("name", sorted(p.name for p in REAL.iterdir() if p.is_dir()))
@@ -91,19 +92,25 @@ def _apply(lines: list[str], edits) -> list[str]:
     return lines
 
 
-def _check_sequence(texts: list[list[str]]) -> None:
-    parser = IncrementalParser(PYTHON)
+def _check_sequence(texts: list[list[str]], language=PYTHON) -> None:
+    """Each text's structure, found incrementally after the ones before it, is the one a fresh parse gives
+    (compared with the real language record: `language` may count its calls)."""
+    parser = IncrementalParser(language)
+    reference = LANGUAGES[language.name]
     table: dict[str, int] = {}
     for lines in texts:
         tree = parser.parse(lines, [table.setdefault(line, len(table)) for line in lines])
-        assert PYTHON.analyze(tree, lines) == PYTHON.analyze(structure.parse(lines, PYTHON), lines), lines
+        assert parser.structure(tree, lines) == reference.analyze(structure.parse(lines, reference), lines), lines
 
 
-@settings(
+RANDOM_EDITS = settings(
     max_examples=int(os.environ.get("HYPOTHESIS_EXAMPLES", "150")),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
+
+
+@RANDOM_EDITS
 @given(
     st.lists(st.sampled_from(PIECES), min_size=3, max_size=12),
     st.lists(st.lists(EDIT, min_size=1, max_size=2), min_size=1, max_size=3),
@@ -136,3 +143,69 @@ def test_a_string_closed_by_a_later_pass_reads_as_in_a_fresh_parse():
     second = [*first[:-1], "    )", "    '''"]
     third = [*second[:10], "    z = (", "    # c", *second[10:]]
     _check_sequence([first, second, third])
+
+
+# MLIR: where only function bodies change, the structure is the previous one moved (Language.function_span).
+MLIR_BASE = [
+    "module {",
+    *(
+        line
+        for i in range(4)
+        for line in (
+            f"  func.func @f{i}(%arg0: i32) -> i32 {{",
+            "    %0 = arith.addi %arg0, %arg0 : i32",
+            "    %1 = arith.muli %0, %0 : i32",
+            "    return %1 : i32",
+            "  }",
+        )
+    ),
+    "}",
+]
+MLIR_PIECES = [
+    "    %2 = arith.constant 3 : i32",
+    "    %3 = arith.addi %2, %2 : i32",
+    "  }",
+    "}",
+    "{",
+    "  func.func @g() {",
+    "    func.func @nested() {",
+    "    return",
+    "^bb1:",
+    '    "test.op"() ({',
+    "    }) : () -> ()",
+    "  module @inner {",
+    "  llvm.func @h()",
+    "    // a comment",
+    "",
+]
+MLIR_EDIT = st.tuples(
+    st.sampled_from(["insert", "delete", "replace"]), st.integers(0, 24), st.sampled_from(MLIR_PIECES)
+)
+
+
+@RANDOM_EDITS
+@given(st.lists(st.lists(MLIR_EDIT, min_size=1, max_size=3), min_size=1, max_size=4))
+def test_a_moved_mlir_structure_is_the_one_a_fresh_analysis_gives(passes):
+    """Edits anywhere (in bodies, on headers and closing lines, between functions; braces, nested functions
+    and modules, generic ops that open regions) never give a structure other than the text's own."""
+    texts = [MLIR_BASE]
+    for edits in passes:
+        texts.append(_apply(texts[-1], edits))
+    _check_sequence(texts, MLIR)
+
+
+def test_only_edits_outside_function_bodies_are_analysed_again():
+    analysed: list[int] = []
+
+    def counted(tree, lines):
+        analysed.append(len(lines))
+        return MLIR.analyze(tree, lines)
+
+    in_body = [*MLIR_BASE[:3], "    %9 = arith.constant 9 : i32", *MLIR_BASE[3:]]  # inside @f0
+    on_header = [line.replace("@f2(", "@f2b(") for line in in_body]
+    # Body lines that close @f1 early and open a function that takes the rest: a clean tree, @f1 shorter
+    split = [*on_header[:8], "  }", "  func.func @split() {", *on_header[8:]]
+    texts = [MLIR_BASE, in_body, on_header, split]
+    _check_sequence(texts, replace(MLIR, analyze=counted))
+    assert not structure.parse(split, MLIR).root_node.has_error
+    assert analysed == [len(MLIR_BASE), len(on_header), len(split)]

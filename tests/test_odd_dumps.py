@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from modeltools import apply, blocks, build, load_dump, report_of
+from dumptools import write_dump
+from modeltools import apply, blocks, build, load_dump, not_rebuilt, report_of
 from pypto_ir_trace import cli, compare, render, structure
 from pypto_ir_trace.dump import Dump, Snapshot, split_lines
 from pypto_ir_trace.languages import PYTHON
@@ -231,6 +232,16 @@ def test_mixed_newlines_are_kept_line_by_line():
     text = data["texts"][data["passes"][0]["after"]]
     assert text["eols"][:4] == ["\n", "\r\n", "\r", "\n"]
     assert data["passes"][0]["byRegion"] == {"Odd.scale": [1, 1]}
+
+
+def test_one_odd_newline_among_many_is_kept(tmp_path):
+    """Found by Hypothesis: one carriage return amid newlines, the text ending in a newline, came back as
+    a newline (the rule "all alike but the last" let one line in the middle differ)."""
+    after = "def f():\n    x = 1\r    return x\n"
+    dump = load_dump(write_dump(tmp_path, {"00_frontend.py": "def f():\n    return 1\n", "01_after_A.py": after}))
+    data = build(dump)
+    assert not_rebuilt(data, dump) == []
+    assert data["texts"][data["passes"][0]["after"]]["eols"] == ["\n", "\r", "\n"]
 
 
 def test_control_characters_are_kept_and_do_not_break_the_parse():

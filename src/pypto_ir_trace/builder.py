@@ -409,7 +409,7 @@ class _TextReader:
             if reading is not None:
                 self.lines.forget(ids, new_rows)  # one reading speaks for a text: its pieces' facts go
             tree = self.parser.parse(split, ids, long_lines)
-            found = self.record.language.analyze(tree, split)
+            found = self.parser.structure(tree, split)
             self.lines.store(ids, _facts(self.record, tree, split, new_rows, self.parser.offsets))
         return structure.too_deep(found, split, long_lines)
 
@@ -452,9 +452,10 @@ def _facts(
 def _newlines(endings: list[str]) -> Newlines:
     if not endings:
         return Newlines("\n", False)
-    eol = endings[0]
-    if eol and endings.count(eol) >= len(endings) - 1 and endings[-1] in (eol, ""):  # counted at C speed
-        return Newlines(eol, endings[-1] == eol)
+    eol, last = endings[0], endings[-1]
+    # Every line ends in eol, the last one perhaps in nothing (counted at C speed)
+    if eol and endings.count(eol) == len(endings) - (last == ""):
+        return Newlines(eol, last == eol)
     return Newlines(eols=tuple(endings))
 
 

@@ -330,5 +330,7 @@ def _piece(piece: Piece) -> dict:
     entry: dict = {"key": piece.key}
     if piece.before_key is not None:  # absent otherwise: pieces paired by name are unchanged
         entry["beforeKey"] = piece.before_key
-    entry.update({"inserted": piece.inserted, "deleted": piece.deleted, "segments": [list(s) for s in piece.segments]})
+    entry.update(
+        {"inserted": piece.inserted, "deleted": piece.deleted, "segments": piece.segments}
+    )  # tuples encode as lists
     return entry

@@ -27,6 +27,9 @@ class Language:
     # (lines, least lines a piece) -> the pieces (first, stop, context rows) a big text may be parsed in;
     # None: always parsed whole (chunked.py)
     cuts: Callable[[list[str], int], list[tuple[int, int, range]]] | None = None
+    # (tree, the line naming a function) -> the (first, stop) lines of that function, None when no function is
+    # named there; None: every snapshot's structure is found by analyze (incremental.py re-uses it otherwise)
+    function_span: Callable[[Tree, int], tuple[int, int] | None] | None = None
     elides: bool = False  # grammars/<name>/elide.scm names sub-expressions the viewer may elide (highlight.py)
     ops: bool = False  # grammars/<name>/ops.scm names the program's ops (opcounts.py: a pass's op count deltas)
 
@@ -34,5 +37,5 @@ class Language:
 PYTHON = Language(
     "python", python.GRAMMAR, python.analyze, python.calm_boundary, cuts=python.cuts, elides=True, ops=True
 )
-MLIR = Language("mlir", mlir.LANGUAGE, mlir.analyze, names_in=mlir.names_in, ops=True)
+MLIR = Language("mlir", mlir.LANGUAGE, mlir.analyze, names_in=mlir.names_in, function_span=mlir.function_span, ops=True)
 LANGUAGES = {language.name: language for language in (PYTHON, MLIR)}

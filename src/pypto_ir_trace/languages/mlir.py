@@ -89,6 +89,21 @@ def analyze(tree: Tree, lines: list[str]) -> Structure:
     return Structure(tuple(checked))
 
 
+def function_span(tree: Tree, def_line: int) -> tuple[int, int] | None:
+    """(first line, one past the last) of the outermost function named on `def_line`, or None. Only the
+    query matches that span that line are looked at: a function's extent is checked without a search of
+    the whole tree (incremental.py re-uses a structure where only function bodies changed)."""
+    cursor = QueryCursor(query("regions"))
+    cursor.set_max_start_depth(MAX_FUNCTION_DEPTH)
+    cursor.set_point_range((def_line, 0), (def_line + 1, 0))
+    spans = [
+        (captures["function"][0].start_point.row, end_line(captures["function"][0]))
+        for _, captures in cursor.matches(tree.root_node)
+        if "function" in captures and captures["function.name"][0].start_point.row == def_line
+    ]
+    return min(spans, key=lambda span: (span[0], -span[1]), default=None)
+
+
 def op_regions(tree: Tree) -> list[Region]:
     """The named modules (kind "module", key `outer::kernel_a`) and the functions, in file order.
 
