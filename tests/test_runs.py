@@ -251,11 +251,8 @@ def index_rows(directory: Path) -> dict[str, dict]:
     for match in re.finditer(r'<(?:tr|li) data-program="([^"]+)" data-status="([^"]+)">(.*?)</(?:tr|li)>', page, re.S):
         name, status, body = match.groups()
         first = re.search(r'<td class="first">(.*?)</td>', body)
-        found[name] = {
-            "status": status,
-            "first": first.group(1) if first else None,
-            "href": re.search(r'href="([^"]+)"', body).group(1),
-        }
+        link = re.search(r'href="([^"]+)"', body)
+        found[name] = {"status": status, "first": first.group(1) if first else None, "href": link and link.group(1)}
     return found
 
 
@@ -321,10 +318,13 @@ def test_roots_bad_input(tmp_path, capsys):
     assert "input directory does not exist" in error_of(capsys)
     broken = new / "functions" / "passes_dump" / "01_after_InlineFunctions.py"
     for name in sorted(p.name for p in broken.parent.glob("01_*.py")):
-        (broken.parent / name).unlink()  # a gap: the bad dump fails the run, naming its file, nothing written
+        (broken.parent / name).unlink()  # a gap: the program is unreadable, named with its file; the run fails
     assert cli.main([str(new), "--baseline", str(old), "-o", str(out)]) == 1
-    assert "snapshot index gap" in error_of(capsys)
-    assert not out.exists() and [p.name for p in tmp_path.iterdir()] == ["new", "old"]
+    line = error_of(capsys)
+    assert line.startswith("pypto-ir-trace: error: functions: ") and "snapshot index gap" in line
+    assert index_rows(out) == {"functions": {"status": "unreadable", "first": None, "href": None}}
+    assert sorted(p.name for p in out.iterdir()) == [".pypto-ir-trace.json", "index.html"]  # no report for it
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["new", "old", "reports"]
 
 
 def test_argument_errors_with_a_baseline(tmp_path, capsys):
@@ -402,9 +402,10 @@ def test_identical_programs_whose_pipelines_differ_say_so_in_the_index(tmp_path)
     assert "1 pass in one run only" in line("noop") and "one run only" not in line("same")
 
 
-def test_a_broken_dump_of_a_program_the_other_root_has_fails_the_run(tmp_path, capsys):
-    """A program whose directory in one root holds no readable dump is an error naming it, not "baseline only";
-    a directory that is no dump in either root (logs, say) is no program."""
+def test_a_broken_dump_of_a_program_the_other_root_has_is_unreadable_and_fails_the_run(tmp_path, capsys):
+    """A program whose directory in one root holds no readable dump is an error naming it, not "baseline only":
+    listed as unreadable, the other programs compared, the run's exit 1; a directory that is no dump in either
+    root (logs, say) is no program."""
     new, old = tmp_path / "new", tmp_path / "old"
     for root in (new, old):
         for program in ("functions", "crlf"):
@@ -415,9 +416,11 @@ def test_a_broken_dump_of_a_program_the_other_root_has_fails_the_run(tmp_path, c
     assert cli.main([str(new), "--baseline", str(old), "-o", str(out)]) == 1
     assert (
         error_of(capsys)
-        == f"pypto-ir-trace: error: no 00_frontend.py in {new / 'functions' / 'passes_dump'}: is this a passes_dump/ directory?"
+        == f"pypto-ir-trace: error: functions: no 00_frontend.py in {new / 'functions' / 'passes_dump'}: is this a passes_dump/ directory?"
     )
-    assert not out.exists()
+    rows = index_rows(out)
+    assert {name: row["status"] for name, row in rows.items()} == {"functions": "unreadable", "crlf": "identical"}
+    assert (out / rows["crlf"]["href"]).is_file()
     shutil.copytree(FIXTURES / "viewer" / "functions", new / "functions", dirs_exist_ok=True)
     assert cli.main([str(new), "--baseline", str(old), "-o", str(out)]) == 0
     assert set(index_rows(out)) == {"functions", "crlf"}
