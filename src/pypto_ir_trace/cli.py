@@ -282,15 +282,15 @@ def _check_summaries(args: argparse.Namespace, keep: list[Path], roots: tuple[Pa
     """Refuse, before the long run, summary paths that cannot be written or would overwrite an input, or that
     lie in the directory of reports (a later run would refuse to replace a directory holding them)."""
     for path in (args.summary_json, args.summary_md):
-        if path is None:
+        if path is None or path == output.STDOUT:
             continue
-        output.check(path, keep)
         for root in roots:
             if (relation := outdir._relation(Path(path), root)) in ("is", "is inside"):
                 which = "the directory of reports" if root == roots[0] else "a directory being read"
                 raise output.OutputError(
                     f"refusing to write the summary {path}: it {relation} {root}, {which} (give a path outside it)"
                 )
+        output.check(path, keep)
 
 
 def _write_summaries(args: argparse.Namespace, found: dict) -> None:

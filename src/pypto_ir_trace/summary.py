@@ -258,7 +258,8 @@ def _md_programs(summary: dict, rows: int) -> list[str]:
     head = [
         f"### IR Trace: {_cell(summary['this'])} against the baseline {_cell(summary['baseline'])}",
         "",
-        f"{total} program{'s' if total != 1 else ''}: {counts['differs']} differ, {counts['identical']} identical"
+        f"{total} program{'s' if total != 1 else ''}: {counts['differs']} differ{'s' if counts['differs'] == 1 else ''}, "
+        f"{counts['identical']} identical"
         + "".join(
             f", {counts[status]} {words}"
             for status, words in (
@@ -277,9 +278,12 @@ def _md_programs(summary: dict, rows: int) -> list[str]:
     )
     table = ["| program | status | first divergent pass | difference there |", "| --- | --- | --- | --- |"]
     for entry in listed[:rows]:
-        first = entry.get("error") if entry["status"] == "unreadable" else entry["firstDivergent"]
+        if entry["status"] == "unreadable":  # the reason, which may need more room than a pass's name
+            first = _cell(entry.get("error", ""), MARKDOWN_CELL * 2)
+        else:
+            first = _cell(entry["firstDivergent"] or "")
         size = f"+{entry['inserted']} −{entry['deleted']}" if entry["status"] == "differs" else ""
-        table.append(f"| {_cell(entry['name'])} | {entry['status']} | {_cell(first or '')} | {size} |")
+        table.append(f"| {_cell(entry['name'])} | {entry['status']} | {first} | {size} |")
     tail = ["", f"… and {len(listed) - rows} more not listed here."] if len(listed) > rows else []
     where = ["", f"Reports: `{_code(summary['index'])}`"] if summary["index"] else []
     return head + (["", *table, *tail] if listed else []) + where
@@ -323,15 +327,13 @@ def _md_dump(summary: dict, rows: int) -> list[str]:
     return head + (["", *table, *tail] if changed else []) + where
 
 
-_MARKDOWN_SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_[]<>|#!~&"})
-
-
-def _cell(text: str) -> str:
-    """Untrusted text (a program's or a pass's name) as inert Markdown on one line, cut to MARKDOWN_CELL."""
+def _cell(text: str, limit: int = MARKDOWN_CELL) -> str:
+    """Untrusted text (a program's or a pass's name) as an inert code span on one line, cut to `limit`
+    characters; a | is escaped even there, as a table cell needs."""
     text = visible(text)
-    if len(text) > MARKDOWN_CELL:
-        text = text[: MARKDOWN_CELL - 1] + "…"
-    return text.translate(_MARKDOWN_SPECIAL)
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return "`" + text.replace("`", "'").replace("|", "\\|") + "`" if text else ""
 
 
 def _code(text: str) -> str:
