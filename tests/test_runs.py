@@ -416,8 +416,10 @@ def test_a_broken_dump_of_a_program_the_other_root_has_is_unreadable_and_fails_t
     assert cli.main([str(new), "--baseline", str(old), "-o", str(out)]) == 1
     assert (
         error_of(capsys)
-        == f"pypto-ir-trace: error: functions: no 00_frontend.py in {new / 'functions' / 'passes_dump'}: is this a passes_dump/ directory?"
+        == "pypto-ir-trace: error: functions: no 00_frontend.py in new/functions/passes_dump: is this a passes_dump/ directory?"
     )
+    page = (out / "index.html").read_text(encoding="utf-8")
+    assert "new/functions/passes_dump: is this" in page and str(tmp_path) not in page  # as the index names roots
     rows = index_rows(out)
     assert {name: row["status"] for name, row in rows.items()} == {"functions": "unreadable", "crlf": "identical"}
     assert (out / rows["crlf"]["href"]).is_file()

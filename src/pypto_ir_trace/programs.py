@@ -245,11 +245,21 @@ def _compare_one(task: _Task) -> tuple[Program, tuple[str, ...]]:
     try:
         page, program, left_out = _program(task)
     except (DumpError, UsageError) as err:
-        return Program(task.name, "unreadable", "", error=str(err)), ()
+        return Program(task.name, "unreadable", "", error=_relative(str(err), task)), ()
     except Exception as err:  # a bug met in this program only: said as such, and the others still compared
-        return Program(task.name, "unreadable", "", error=f"internal error: {type(err).__name__}: {err}"), ()
+        error = f"internal error: {type(err).__name__}: {err}"
+        return Program(task.name, "unreadable", "", error=_relative(error, task)), ()
     outdir.write(task.temp, task.target, task.file, page)
     return program, left_out
+
+
+def _relative(message: str, task: _Task) -> str:
+    """message with the roots' paths shortened to their names, as the index names them: the page is the same
+    whatever the roots' spelling (and holds no absolute path)."""
+    for path in (task.ours, task.theirs):
+        if path is not None:
+            message = message.replace(f"{path.parent}{os.sep}", f"{_title(path.parent)}/")
+    return message
 
 
 def _program(task: _Task) -> tuple[str, Program, tuple[str, ...]]:
