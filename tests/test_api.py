@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import inspect
 import json
+import multiprocessing
+import os
 import shutil
+import signal
 from pathlib import Path
 
 import pytest
 
 import pypto_ir_trace as irt
 from dumptools import FIXTURES, REAL
-from pypto_ir_trace import cli
+from pypto_ir_trace import cli, programs
 
 RUNS = FIXTURES / "runs"
 DSA = RUNS / "variants_memory_planner_dsa_rp__03_LlamaMiniProgram_explicit"
@@ -110,3 +113,23 @@ def test_compare_programs_gives_the_same_bytes_with_one_job_or_two(tmp_path):
         p.report is not None and p.report.parent == tmp_path / "two" for p in two.programs if p.name != "functions"
     )
     assert two.index == tmp_path / "two" / "index.html"
+
+
+def test_a_program_whose_worker_dies_is_unreadable_and_the_others_complete(tmp_path, monkeypatch):
+    """A crash or the out-of-memory killer ends a worker mid-program: that program is listed as unreadable with
+    the reason, a new worker takes the next programs, and the directory is written whole."""
+    names = sorted(p.name for p in REAL.iterdir() if (p / "passes_dump").is_dir())
+    new, old = roots(tmp_path, names)
+    real = programs._program
+
+    def crashing(task):
+        if task.name == names[1]:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return real(task)
+
+    monkeypatch.setattr(programs, "_program", crashing)  # the workers are forked: they run it
+    result = irt.compare_programs(new, old, tmp_path / "out", jobs=2)
+    (dead,) = result.unreadable
+    assert (dead.name, dead.error) == (names[1], "the worker process comparing it ended (killed by signal 9)")
+    assert all(p.report.is_file() for p in result.programs if p is not dead)
+    assert multiprocessing.active_children() == []

@@ -45,11 +45,25 @@ def test_a_tasks_exception_is_raised_here_and_the_workers_end():
 
 def test_a_worker_that_dies_is_an_error_naming_its_task():
     with (
-        pytest.raises(workers.WorkerDied, match="while comparing task 99"),
+        pytest.raises(workers.WorkerDied, match=r"ended \(killed by signal 9\) while comparing task 99"),
         workers.Workers(square, 2, describe=lambda task: f"task {task}") as pool,
     ):
         for _ in pool.run([1, 99, 2, 3]):
             pass
+    assert multiprocessing.active_children() == []
+
+
+def test_a_task_whose_worker_dies_gets_the_callers_result_and_the_others_complete():
+    deaths = []
+
+    def died(task, how):
+        deaths.append((task, how))
+        return -1, 0
+
+    with workers.Workers(square, 2, died=died) as pool:
+        results = dict(pool.run([1, 99, 2, 3, 99, 4]))
+    assert {k: v[0] for k, v in results.items()} == {0: 1, 1: -1, 2: 4, 3: 9, 4: -1, 5: 16}
+    assert deaths == [(99, "killed by signal 9")] * 2
     assert multiprocessing.active_children() == []
 
 

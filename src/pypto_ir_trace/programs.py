@@ -216,7 +216,7 @@ def compare(
             for name in names
         ]
         found: list[tuple[Program, tuple[str, ...]] | None] = [None] * len(tasks)
-        with workers.Workers(_compare_one, jobs, describe=lambda task: task.name) as pool:
+        with workers.Workers(_compare_one, jobs, describe=lambda task: task.name, died=_died) as pool:
             for done, (at, result) in enumerate(pool.run(tasks), 1):
                 found[at] = result
                 if progress:
@@ -251,6 +251,11 @@ def _compare_one(task: _Task) -> tuple[Program, tuple[str, ...]]:
         return Program(task.name, "unreadable", "", error=_relative(error, task)), ()
     outdir.write(task.temp, task.target, task.file, page)
     return program, left_out
+
+
+def _died(task: _Task, how: str) -> tuple[Program, tuple[str, ...]]:
+    """A program whose worker process died comparing it (out of memory, a crash): unreadable, the others go on."""
+    return Program(task.name, "unreadable", "", error=f"the worker process comparing it ended ({how})"), ()
 
 
 def _relative(message: str, task: _Task) -> str:

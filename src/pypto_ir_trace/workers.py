@@ -3,7 +3,8 @@ is bounded by the number of workers, not by the number of tasks. Leaving the `wi
 taken, an error, Ctrl-C, SIGTERM) ends every worker before it returns: no process outlives the run.
 
 A worker returns its task's result or the exception it raised, re-raised here; a worker that dies (killed,
-out of memory) is an error naming its task. Results come as workers finish; a caller wanting a fixed order
+out of memory, a crash) is an error naming its task, or, when the caller says what such a task gives, that result,
+and a new worker takes its place. Results come as workers finish; a caller wanting a fixed order
 sorts them by task index.
 """
 
@@ -37,10 +38,17 @@ def default_jobs() -> int:
 class Workers(Generic[T, R]):
     """`jobs` processes running work(task); with one job, the tasks run here, in order, and nothing is started."""
 
-    def __init__(self, work: Callable[[T], R], jobs: int, describe: Callable[[T], str] = str) -> None:
-        self._work, self._jobs, self._describe = work, jobs, describe
-        self._processes: list[Any] = []
-        self._conns: list[Connection] = []
+    def __init__(
+        self,
+        work: Callable[[T], R],
+        jobs: int,
+        describe: Callable[[T], str] = str,
+        died: Callable[[T, str], R] | None = None,
+    ) -> None:
+        """describe(task): how an error names a task; died(task, how): the result of a task whose worker died
+        (a replacement worker takes the next tasks); without it, a death is a WorkerDied error."""
+        self._work, self._jobs, self._describe, self._died = work, jobs, describe, died
+        self._processes: dict[Connection, Any] = {}  # each worker by the parent's end of its pipe
 
     def __enter__(self) -> Workers[T, R]:
         return self
@@ -54,7 +62,6 @@ class Workers(Generic[T, R]):
             for index, task in enumerate(tasks):
                 yield index, self._work(task)
             return
-        self._start(min(self._jobs, len(tasks)))
         queue = iter(range(len(tasks)))
         busy: dict[Connection, int] = {}
 
@@ -64,8 +71,8 @@ class Workers(Generic[T, R]):
                 conn.send(tasks[index])
                 busy[conn] = index
 
-        for conn in self._conns:
-            feed(conn)
+        for _ in range(min(self._jobs, len(tasks))):
+            feed(self._start())
         while busy:
             for ready in wait(list(busy)):
                 conn = cast(Connection, ready)
@@ -73,34 +80,46 @@ class Workers(Generic[T, R]):
                 try:
                     done, value = conn.recv()
                 except EOFError:
-                    raise WorkerDied(f"a worker process ended while comparing {self._describe(tasks[index])}") from None
+                    value = self._death(conn, tasks[index])
+                    conn, done = self._start(), True
                 if not done:
                     raise value
                 feed(conn)  # the next task first: the worker works while the result is used
                 yield index, value
 
-    def _start(self, count: int) -> None:
+    def _death(self, conn: Connection, task: T) -> R:
+        """The result of a task whose worker died, or the error saying so; the dead worker is reaped."""
+        process = self._processes.pop(conn)
+        conn.close()
+        process.join()
+        code = process.exitcode
+        how = f"killed by signal {-code}" if code is not None and code < 0 else f"exit code {code}"
+        if self._died is None:
+            raise WorkerDied(f"a worker process ended ({how}) while comparing {self._describe(task)}")
+        return self._died(task, how)
+
+    def _start(self) -> Connection:
+        """One more worker; the parent's end of its pipe."""
         # fork: a worker starts at once, with the modules already imported (chunked.py's workers do the same)
         context: Any = multiprocessing.get_context(
             "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
         )
-        for _ in range(count):
-            ours, theirs = context.Pipe()
-            process = context.Process(target=_serve, args=(theirs, self._work), daemon=False)
-            process.start()
-            theirs.close()  # the worker holds the only other end: its death reads as the end of the pipe
-            self._processes.append(process)
-            self._conns.append(ours)
+        ours, theirs = context.Pipe()
+        process = context.Process(target=_serve, args=(theirs, self._work), daemon=False)
+        process.start()
+        theirs.close()  # the worker holds the only other end: its death reads as the end of the pipe
+        self._processes[ours] = process
+        return ours
 
     def _stop(self) -> None:
-        for conn in self._conns:
+        for conn in self._processes:
             conn.close()  # an idle worker reads the end of its pipe and returns
-        for process in self._processes:
+        for process in self._processes.values():
             if process.is_alive():
                 process.terminate()  # a busy one is stopped (SIGTERM: its default action, set in _serve)
-        for process in self._processes:
+        for process in self._processes.values():
             process.join()
-        self._processes, self._conns = [], []
+        self._processes = {}
 
 
 def _serve(conn: Connection, work: Callable[[Any], Any]) -> None:
