@@ -63,6 +63,8 @@ def test_api_errors_are_the_packages_exceptions_never_system_exit(tmp_path):
     with pytest.raises(irt.OutputError, match="a file of the dump being read"):
         irt.build_report(DSA).write(DSA / "passes_dump" / "00_frontend.py")
     new, old = roots(tmp_path, ["functions"])
+    with pytest.raises(irt.UsageError, match="compare them with compare_programs"):
+        irt.build_report(new, baseline=old)
     with pytest.raises(irt.UsageError, match="jobs must be at least 1"):
         irt.compare_programs(new, old, tmp_path / "out", jobs=0)
     with pytest.raises(irt.OutputError, match="a directory being read"):

@@ -99,6 +99,10 @@ def build_report(
     given = (os.fspath(dump), *([os.fspath(baseline)] if baseline is not None else []))
     if baseline is None and (message := programs.several(Path(given[0]))) is not None:
         raise DumpError(message)
+    if baseline is not None and any(programs.is_root(Path(path)) for path in given):
+        raise programs.UsageError(
+            f"{given[0]} or {given[1]} is a directory of programs: compare them with compare_programs"
+        )
     dumps = load(given[0], format)
     other = load(given[1], format) if baseline is not None else ()
     if other:
