@@ -294,3 +294,30 @@ def test_pass_effect_counts_in_the_runs_summary(tmp_path):
     found, _ = summarised(tmp_path, new, "--baseline", old, "-o", tmp_path / "r.html")
     assert found["firstDivergent"] == {"row": None, "pass": "input", "inserted": 1, "deleted": 1}
     assert (found["sameEffect"], found["differentEffect"]) == (1, 0)  # A appended "# a" in both runs
+
+
+def test_merge_and_jobs_bad_input(tmp_path, capsys):
+    def error(*args: str | Path) -> tuple[int, str]:
+        code = cli.main([*map(str, args)])
+        err = capsys.readouterr().err.strip()
+        assert err.count("\n") == 0 and "Traceback" not in err
+        return code, err
+
+    assert error("merge", tmp_path / "none.json") == (
+        1,
+        f"pypto-ir-trace: error: cannot read {tmp_path / 'none.json'}: No such file or directory",
+    )
+    runs = tmp_path / "runs.json"
+    assert (
+        cli.main(
+            [str(DSA), "--baseline", str(PTOAS), "-o", str(tmp_path / "r.html"), "--summary-json", str(runs), "-q"]
+        )
+        == 0
+    )
+    code, err = error("merge", runs)
+    assert code == 1 and "is not a summary of two roots of programs" in err
+    code, err = error("merge")
+    assert code == 2 and "merge" in err and "SUMMARY" in err
+    code, err = error(DSA, "--baseline", PTOAS, "--jobs", "0")
+    assert code == 2 and "argument --jobs: must be a positive integer, got '0'" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.html", "runs.json"]

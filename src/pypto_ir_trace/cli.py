@@ -175,23 +175,29 @@ def _merge_arguments() -> argparse.ArgumentParser:
 def _formats_help() -> str:
     """One paragraph per format record: its --format name, then what such an input is."""
     wrap = textwrap.TextWrapper(width=78, initial_indent="  ", subsequent_indent="    ")
-    return "formats:\n" + "\n".join(wrap.fill(f"{record.name}: {record.help}") for record in FORMATS.values())
+    formats = "formats:\n" + "\n".join(wrap.fill(f"{record.name}: {record.help}") for record in FORMATS.values())
+    merge = wrap.fill(
+        f"{PROG} merge SUMMARY... merges the --summary-json files of a root sharded across CI jobs "
+        f"(see {PROG} merge --help)"
+    )
+    return f"{formats}\n\nsharded roots:\n{merge}"
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     merging = bool(argv) and argv[0] == "merge"
+    hint = "merge --help" if merging else "--help"
     try:
         args = (_merge_arguments() if merging else _arguments()).parse_args(argv[1:] if merging else argv)
         _check_arguments(args, merging)
     except _UsageError as err:
-        _say("error", f"{err} (see --help)")
+        _say("error", f"{err} (see {hint})")
         return EXIT_USAGE
     try:
         with _terminate_cleanly():
             return _merge(args) if merging else _run(args)
     except programs.UsageError as err:
-        _say("error", f"{err} (see --help)")
+        _say("error", f"{err} (see {hint})")
         return EXIT_USAGE
     except IRTraceError as err:
         _say("error", str(err))
@@ -254,8 +260,9 @@ def _run(args: argparse.Namespace) -> int:
         args.passes_dump, baseline=args.baseline, context=args.context, format=args.format, progress=progress
     )
     if args.dump_structure:
-        for line in report.notes[:1] if report.notes and report.notes[0].startswith("using ") else ():
-            note(line)
+        for line in report.notes:
+            if line.startswith("using "):  # where the dump was found; the rest is about the report
+                note(line)
         with output.reader_may_leave():
             for dump in report._dumps:
                 _print_structure(dump)
