@@ -81,8 +81,15 @@ def tree_rss(root: int) -> tuple[int, int]:
     return sum(resident.get(pid, 0) for pid in members), len(members)
 
 
-def measure(command: list[str], env: dict[str, str]) -> tuple[float, int, int, int, str]:
-    """(seconds, peak bytes of the process tree, most processes at once, exit code, stderr)."""
+def cpu_seconds() -> float:
+    """CPU time of this process's children that have ended (and of their own children: the workers)."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def measure(command: list[str], env: dict[str, str]) -> tuple[float, float, int, int, int, str]:
+    """(seconds, CPU seconds, peak bytes of the process tree, most processes at once, exit code, stderr)."""
+    cpu = cpu_seconds()
     start = time.perf_counter()
     proc = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True)
     peak, most = [0], [0]
@@ -100,7 +107,7 @@ def measure(command: list[str], env: dict[str, str]) -> tuple[float, int, int, i
     seconds = time.perf_counter() - start
     stop.set()
     sampler.join()
-    return seconds, peak[0], most[0], proc.returncode, err
+    return seconds, cpu_seconds() - cpu, peak[0], most[0], proc.returncode, err
 
 
 def digest(directory: Path) -> str:
@@ -129,7 +136,7 @@ def main() -> int:
             command = [sys.executable, "-m", "pypto_ir_trace", str(new), "--baseline", str(old), "-o", str(out)]
             command += ["--jobs", str(jobs), "--summary-json", str(summary), "-q"]
             load = os.getloadavg()[0]
-            seconds, peak, processes, code, err = measure(command, env)
+            seconds, cpu, peak, processes, code, err = measure(command, env)
             if code:
                 print(err, file=sys.stderr)
                 return code
@@ -140,7 +147,7 @@ def main() -> int:
             wrong += [name for name, first in firsts.items() if first != expected.get(name)]
             size = sum(path.stat().st_size for path in out.iterdir())
             print(
-                f"--jobs {jobs}: {seconds:.1f} s ({seconds / args.programs * 1000:.0f} ms a program), "
+                f"--jobs {jobs}: {seconds:.1f} s ({seconds / args.programs * 1000:.0f} ms a program; CPU {cpu:.1f} s), "
                 f"peak memory {peak / 2**20:.0f} MB in {processes} processes "
                 f"(largest single process so far {resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024:.0f} MB), "
                 f"output {size / 1e6:.0f} MB, index {(out / 'index.html').stat().st_size / 1e3:.0f} KB; "

@@ -270,6 +270,10 @@ def test_markdown_of_a_real_comparison(tmp_path):
     assert "The runs diverge first after `34 AllocateMemoryAddr` (+56 −56); they differ after 15 of 48 passes." in text
     assert "| `34 AllocateMemoryAddr` | +56 −56 | one run only |" in text
     assert text.rstrip().endswith(f"Report: `{tmp_path / 'r.html'}`")
+    assert cli.main([str(SPLIT_K), "-o", str(tmp_path / "one.html"), "--summary-md", str(md), "-q"]) == 0
+    text = md.read_text(encoding="utf-8")  # one dump: its changed passes
+    assert "49 passes, 11 changed.\n\n| pass | inserted | deleted |\n| --- | --- | --- |\n| `04 ConvertToSSA` |" in text
+    assert len([line for line in text.splitlines() if line.startswith("| `")]) == 11
 
 
 # ---- the archives ------------------------------------------------------------------------------------------

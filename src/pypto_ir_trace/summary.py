@@ -313,15 +313,16 @@ def _md_runs(summary: dict, rows: int) -> list[str]:
 
 
 def _md_dump(summary: dict, rows: int) -> list[str]:
-    head = [f"### IR Trace: {_cell(summary['title'])}", ""]
-    table = ["| pipeline | pass | inserted | deleted |", "| --- | --- | --- | --- |"]
-    changed = [(pipeline, p) for pipeline in summary["pipelines"] for p in pipeline["passes"] if not p["noOp"]]
-    passes = sum(len(pipeline["passes"]) for pipeline in summary["pipelines"])
-    head.append(f"{passes} passes, {len(changed)} changed.")
+    pipelines = summary["pipelines"]
+    changed = [(pipeline, p) for pipeline in pipelines for p in pipeline["passes"] if not p["noOp"]]
+    passes = sum(len(pipeline["passes"]) for pipeline in pipelines)
+    head = [f"### IR Trace: {_cell(summary['title'])}", "", f"{passes} passes, {len(changed)} changed."]
+    named = len(pipelines) > 1  # the pipeline column only where there are several
+    columns = ["pipeline"] * named + ["pass", "inserted", "deleted"]
+    table = ["| " + " | ".join(columns) + " |", "|" + " --- |" * len(columns)]
     for pipeline, p in changed[:rows]:
-        table.append(
-            f"| {_cell(pipeline['name'])} | {_cell(p['label'] + ' ' + p['name'])} | {p['inserted']} | {p['deleted']} |"
-        )
+        where = f"| {_cell(pipeline['name'])} " if named else ""
+        table.append(f"{where}| {_cell(p['label'] + ' ' + p['name'])} | {p['inserted']} | {p['deleted']} |")
     tail = ["", f"… and {len(changed) - rows} more not listed here."] if len(changed) > rows else []
     where = ["", f"Report: `{_code(summary['report'])}`"] if summary["report"] else []
     return head + (["", *table, *tail] if changed else []) + where
