@@ -321,8 +321,8 @@ def _md_dump(summary: dict, rows: int) -> list[str]:
     columns = ["pipeline"] * named + ["pass", "inserted", "deleted"]
     table = ["| " + " | ".join(columns) + " |", "|" + " --- |" * len(columns)]
     for pipeline, p in changed[:rows]:
-        where = f"| {_cell(pipeline['name'])} " if named else ""
-        table.append(f"{where}| {_cell(p['label'] + ' ' + p['name'])} | {p['inserted']} | {p['deleted']} |")
+        first = f"| {_cell(pipeline['name'])} " if named else ""
+        table.append(f"{first}| {_cell(p['label'] + ' ' + p['name'])} | {p['inserted']} | {p['deleted']} |")
     tail = ["", f"… and {len(changed) - rows} more not listed here."] if len(changed) > rows else []
     where = ["", f"Report: `{_code(summary['report'])}`"] if summary["report"] else []
     return head + (["", *table, *tail] if changed else []) + where
