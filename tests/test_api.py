@@ -41,7 +41,8 @@ def test_the_public_api_is_typed_documented_and_all_it_exports():
 
 def test_build_report_writes_what_the_command_line_writes(tmp_path):
     report = irt.build_report(SPLIT_K)
-    assert report.notes == ("reading a PyPTO passes_dump, 50 snapshots",)
+    assert (report.read_from, report.notes) == ((), ("reading a PyPTO passes_dump, 50 snapshots",))
+    assert irt.build_report(SPLIT_K.parent).read_from == (f"using {SPLIT_K}",)
     assert report.summary()["report"] is None  # not written yet
     assert report.write(tmp_path / "api.html") is True
     assert cli.main([str(SPLIT_K), "-o", str(tmp_path / "cli.html"), "-q"]) == 0

@@ -29,14 +29,22 @@ class Report:
         self._written: str | None = None
         self._progress: Progress | None = None
         self.not_compared: tuple[str, ...] = tuple(programs.not_compared(dumps, baseline)) if baseline else ()
-        self.notes: tuple[str, ...] = ()  # what a user should be told about the input (the CLI's notes), one line each
+        # what the user should be told (the CLI's notes), one line each: where a compile output is read from,
+        # then what reading the dumps found
+        self.read_from: tuple[str, ...] = ()
+        self.notes: tuple[str, ...] = ()
+
+    def check(self, path: str | os.PathLike[str]) -> None:
+        """Raise the OutputError that write(path) would raise for its destination, without building anything."""
+        where = os.fspath(path)
+        output.check(where, keep=[file for dump in self._dumps + self._baseline for file in output.dump_files(dump)])
+        self._check_not_read(where)
 
     def write(self, path: str | os.PathLike[str]) -> bool:
         """Write the page to path ('-': stdout), atomically: a failure leaves no partial file and the previous
         one intact. False when stdout's reader left before the whole page reached it."""
         where = os.fspath(path)
-        output.check(where, keep=[file for dump in self._dumps + self._baseline for file in output.dump_files(dump)])
-        self._check_not_read(where)
+        self.check(where)
         whole = output.write(where, self.html())
         self._written = None if where == output.STDOUT else where
         return whole
@@ -108,18 +116,20 @@ def build_report(
     if other:
         programs.check_formats(dumps, other, given[0], given[1])
     report = Report(dumps, other, context, given)
+    report.read_from = tuple(
+        f"using {read}"
+        for path, side in zip(given, (dumps, other))
+        if side and (read := _read_from(Path(path), side, with_units=not other))
+    )
     report.notes = tuple(_notes(report, given, forced=format is not None))
     report._progress = progress
     return report
 
 
 def _notes(report: Report, given: tuple[str, ...], forced: bool) -> list[str]:
-    """What the user is told before a report is built: what is read, and what reading it found."""
+    """What the user is told before a report is built: what reading the dumps found."""
     dumps, baseline = report._dumps, report._baseline
     notes = []
-    for path, side in zip(given, (dumps, baseline)):
-        if side and (read := _read_from(Path(path), side, with_units=not baseline)):
-            notes.append(f"using {read}")
     shown = dumps[:1] + baseline[:1] if baseline else dumps  # a pair's report holds only each side's first
     for dump in shown:
         named = f"{dump.name or dump.title}: " if len(shown) > 1 else ""

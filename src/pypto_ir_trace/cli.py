@@ -259,18 +259,18 @@ def _run(args: argparse.Namespace) -> int:
     report = api.build_report(
         args.passes_dump, baseline=args.baseline, context=args.context, format=args.format, progress=progress
     )
+    for line in report.read_from:
+        note(line)
     if args.dump_structure:
-        for line in report.notes:
-            if line.startswith("using "):  # where the dump was found; the rest is about the report
-                note(line)
         with output.reader_may_leave():
             for dump in report._dumps:
                 _print_structure(dump)
         return EXIT_OK
+    args.output = args.output or DEFAULT_OUTPUT
+    report.check(args.output)  # before the notes, as before the long part
+    _check_summaries(args, [path for dump in report._dumps + report._baseline for path in output.dump_files(dump)])
     for line in report.notes:
         note(line)
-    args.output = args.output or DEFAULT_OUTPUT
-    _check_summaries(args, [path for dump in report._dumps + report._baseline for path in output.dump_files(dump)])
     try:
         whole = report.write(args.output)
     finally:
