@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import builder, output, programs, render, summary, workers
@@ -184,7 +184,7 @@ class ProgramsSummary:
     index: Path
     programs: tuple[ProgramResult, ...]  # in name order
     not_compared: tuple[str, ...]  # pipelines after each program's first (a compile output's ptoas units)
-    _summary: dict
+    _summary: dict = field(repr=False)  # the JSON, built once
 
     def summary(self) -> dict:
         """The JSON of `--summary-json` (summary.schema.json, kind "programs")."""

@@ -222,7 +222,7 @@ def compare(
                 if progress:
                     progress(done, len(tasks))
         listed = [program for program, _ in filter(None, found)]
-        left_out = sorted({name for _, names in filter(None, found) for name in names})
+        left_out = sorted({pipeline for _, left in filter(None, found) for pipeline in left})
         skipped = [
             f"{_title(root)}/{what}" for root, side in zip(roots, (ours_skipped, theirs_skipped)) for what in side
         ]
