@@ -7,7 +7,8 @@ originals and this run copying the programs it edits. For each job count it runs
 --baseline OLD -o DIR --summary-json S` in a subprocess and prints the time, the peak memory of the whole
 process tree (the parent and its workers, summed, sampled every 20 ms; and the largest single process),
 and checks that every run wrote the same bytes and that the summary names each edited program's first
-divergent pass. The load average before each run is printed: other work on the machine shares its cores.
+divergent pass. The load average before each run is printed: other work on the machine shares its cores
+(`--repeat R` runs each job count R times, interleaved, and compares the best times).
 """
 
 from __future__ import annotations
@@ -124,40 +125,46 @@ def main() -> int:
     parser.add_argument("--edits", type=int, default=16)
     parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--repeat", type=int, default=1, help="runs of each job count, interleaved; the best is compared"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as temp:
         work = Path(temp)
         new, old, expected = make_roots(args.archive, work, args.programs, args.edits, args.seed)
         env = {**os.environ, "PYTHONPATH": str(SRC)}
         print(f"programs: {args.programs} from {args.archive}, edited: {len(expected)}; cores: {os.cpu_count()}")
-        times, digests, wrong = {}, set(), []
-        for jobs in args.jobs:
-            out, summary = work / f"reports{jobs}", work / f"summary{jobs}.json"
-            command = [sys.executable, "-m", "pypto_ir_trace", str(new), "--baseline", str(old), "-o", str(out)]
-            command += ["--jobs", str(jobs), "--summary-json", str(summary), "-q"]
-            load = os.getloadavg()[0]
-            seconds, cpu, peak, processes, code, err = measure(command, env)
-            if code:
-                print(err, file=sys.stderr)
-                return code
-            times[jobs] = seconds
-            digests.add(digest(out))
-            found = json.loads(summary.read_text(encoding="utf-8"))
-            firsts = {entry["name"]: entry["firstDivergent"] for entry in found["programs"]}
-            wrong += [name for name, first in firsts.items() if first != expected.get(name)]
-            size = sum(path.stat().st_size for path in out.iterdir())
-            print(
-                f"--jobs {jobs}: {seconds:.1f} s ({seconds / args.programs * 1000:.0f} ms a program; CPU {cpu:.1f} s), "
-                f"peak memory {peak / 2**20:.0f} MB in {processes} processes "
-                f"(largest single process so far {resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024:.0f} MB), "
-                f"output {size / 1e6:.0f} MB, index {(out / 'index.html').stat().st_size / 1e3:.0f} KB; "
-                f"load average before: {load:.2f}"
-            )
-            shutil.rmtree(out)
-        if len(times) > 1:
-            first, *others = args.jobs
-            for jobs in others:
-                print(f"speed-up at {jobs} jobs: {times[first] / times[jobs]:.2f}x")
+        times: dict[int, list[float]] = {jobs: [] for jobs in args.jobs}
+        digests, wrong = set(), []
+        for _ in range(args.repeat):  # interleaved, so that a change in the machine's load falls on both
+            for jobs in args.jobs:
+                out, summary = work / f"reports{jobs}", work / f"summary{jobs}.json"
+                command = [sys.executable, "-m", "pypto_ir_trace", str(new), "--baseline", str(old), "-o", str(out)]
+                command += ["--jobs", str(jobs), "--summary-json", str(summary), "-q"]
+                load = os.getloadavg()[0]
+                seconds, cpu, peak, processes, code, err = measure(command, env)
+                if code:
+                    print(err, file=sys.stderr)
+                    return code
+                times[jobs].append(seconds)
+                digests.add(digest(out))
+                found = json.loads(summary.read_text(encoding="utf-8"))
+                firsts = {entry["name"]: entry["firstDivergent"] for entry in found["programs"]}
+                wrong += [name for name, first in firsts.items() if first != expected.get(name)]
+                size = sum(path.stat().st_size for path in out.iterdir())
+                largest = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+                print(
+                    f"--jobs {jobs}: {seconds:.1f} s ({seconds / args.programs * 1000:.0f} ms a program; CPU {cpu:.1f} s), "
+                    f"peak memory {peak / 2**20:.0f} MB in {processes} processes (largest single process so far "
+                    f"{largest:.0f} MB), output {size / 1e6:.0f} MB, index {(out / 'index.html').stat().st_size / 1e3:.0f} KB; "
+                    f"load average before: {load:.2f}",
+                    flush=True,
+                )
+                shutil.rmtree(out)
+        first, *others = args.jobs
+        for jobs in others:
+            best = min(times[first]) / min(times[jobs])
+            print(f"speed-up at {jobs} jobs, best of {args.repeat} against best of {args.repeat}: {best:.2f}x")
         print(f"every job count wrote the same bytes: {'yes' if len(digests) == 1 else 'NO'}")
         print(
             f"the summary names each edited program's first divergent pass, the others none: {'yes' if not wrong else 'NO: ' + ', '.join(sorted(set(wrong))[:5])}"
