@@ -574,3 +574,24 @@ def test_compile_output_directories_compare_their_first_pipelines_and_say_so(tmp
     err = capsys.readouterr().err
     assert "not compared: kernel_aiv" in err and "ptoas_passes/kernel_aiv" in err
     assert err.splitlines()[-1].endswith("the PyPTO pipelines print identical IR after every pass")
+
+
+def test_a_root_of_links_reads_a_broken_program_as_unreadable_not_as_missing(tmp_path, capsys):
+    """A CI shard is a root of links to the programs: a linked program whose dump is broken is unreadable (the
+    run fails), not a program of the other root only; a link back into the root is still no program."""
+    store, new, old = tmp_path / "store", tmp_path / "new", tmp_path / "old"
+    for name in ("functions", "crlf"):
+        shutil.copytree(FIXTURES / "viewer" / name, store / name)
+        shutil.copytree(FIXTURES / "viewer" / name, old / name)
+    (store / "functions" / "passes_dump" / "00_frontend.py").unlink()
+    new.mkdir()
+    for name in ("functions", "crlf"):
+        (new / name).symlink_to(store / name)
+    (old / "latest").symlink_to(".")
+    out = tmp_path / "reports"
+    assert cli.main([str(new), "--baseline", str(old), "-o", str(out), "-q"]) == 1
+    assert "functions: no 00_frontend.py" in error_of(capsys)
+    assert {name: row["status"] for name, row in index_rows(out).items()} == {
+        "functions": "unreadable",
+        "crlf": "identical",
+    }
