@@ -126,14 +126,16 @@ def _arguments() -> argparse.ArgumentParser:
     return parser
 
 
-def _summary_arguments(parser: argparse.ArgumentParser) -> None:
+def _summary_arguments(parser: argparse.ArgumentParser, merging: bool = False) -> None:
     """The options for CI, shared with `merge`."""
     parser.add_argument(
         "--summary-json",
         type=_path,
         default=None,
         metavar="PATH",
-        help="also write what the report shows as JSON (its schema: summary.schema.json in the package), - for stdout",
+        help="write the merged summary there (default: stdout)"
+        if merging
+        else "also write what the report shows as JSON (its schema: summary.schema.json in the package), - for stdout",
     )
     parser.add_argument(
         "--summary-md",
@@ -167,7 +169,7 @@ def _merge_arguments() -> argparse.ArgumentParser:
         "to its file name. (A dump named merge is given as ./merge.)",
     )
     parser.add_argument("summaries", nargs="+", type=_path, metavar="SUMMARY", help="a shard's --summary-json file")
-    _summary_arguments(parser)
+    _summary_arguments(parser, merging=True)
     parser.set_defaults(output=None)
     return parser
 
