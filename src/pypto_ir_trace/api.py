@@ -23,11 +23,19 @@ class Report:
     """A report of one dump, or of two runs of one program (`baseline`). It is built when first needed
     (`write`, `html`, `summary`), so that `write` refuses a bad destination before the long part."""
 
-    def __init__(self, dumps: tuple[Dump, ...], baseline: tuple[Dump, ...], context: int, given: tuple[str, ...]):
+    def __init__(
+        self,
+        dumps: tuple[Dump, ...],
+        baseline: tuple[Dump, ...],
+        context: int,
+        given: tuple[str, ...],
+        progress: Progress | None = None,
+    ) -> None:
+        """Made by build_report, which finds and checks the inputs."""
         self._dumps, self._baseline, self._context, self._given = dumps, baseline, context, given
+        self._progress = progress
         self._model: _Model | None = None
         self._written: str | None = None
-        self._progress: Progress | None = None
         self.not_compared: tuple[str, ...] = tuple(programs.not_compared(dumps, baseline)) if baseline else ()
         # what the user should be told (the CLI's notes), one line each: where a compile output is read from,
         # then what reading the dumps found
@@ -115,14 +123,13 @@ def build_report(
     other = load(given[1], format) if baseline is not None else ()
     if other:
         programs.check_formats(dumps, other, given[0], given[1])
-    report = Report(dumps, other, context, given)
+    report = Report(dumps, other, context, given, progress)
     report.read_from = tuple(
         f"using {read}"
         for path, side in zip(given, (dumps, other))
         if side and (read := _read_from(Path(path), side, with_units=not other))
     )
     report.notes = tuple(_notes(report, given, forced=format is not None))
-    report._progress = progress
     return report
 
 
