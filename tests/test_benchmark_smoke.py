@@ -88,3 +88,25 @@ def test_run_mlir_small_without_browser(tmp_path):
     )
     assert proc.returncode == 0, proc.stderr
     assert any(line.startswith("| mlir-small |") for line in proc.stdout.splitlines())
+
+
+def test_jobs_benchmark_on_the_fixtures_real_dumps():
+    """benchmarks/jobs.py end to end on a small archive: past its size the dumps come again under new names, and
+    both job counts write the same bytes."""
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(BENCH / "jobs.py"),
+            "--archive",
+            str(BENCH.parent / "fixtures" / "real"),
+            "--programs",
+            "6",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "programs: 6 from" in proc.stdout and "speed-up at 2 jobs" in proc.stdout
+    assert "every job count wrote the same bytes: yes" in proc.stdout
+    assert "first divergent pass, the others none: yes" in proc.stdout

@@ -171,28 +171,63 @@ def test_a_file_added_while_the_run_works_is_kept(tmp_path, capsys, monkeypatch)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in", "reports"]
 
 
+def children(pid: int) -> set[int]:
+    """The processes whose parent is pid (Linux's /proc)."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:  # not a process, or one that just ended
+            continue
+        if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+            found.add(int(entry.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
 @pytest.mark.parametrize("sent, code", [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
-def test_a_stopped_run_leaves_no_temporary_directory(tmp_path, sent, code):
-    """CI stops a job with SIGTERM; a user with Ctrl-C: neither leaves the half-written directory behind."""
+def test_a_stopped_run_leaves_no_temporary_directory_and_no_process(tmp_path, sent, code):
+    """CI stops a job with SIGTERM; a user with Ctrl-C (SIGINT to the whole process group, the workers too):
+    neither leaves the half-written directory behind, nor a worker process."""
     new, old = tmp_path / "new", tmp_path / "old"
     for number in range(40):
         for root in (new, old):
             shutil.copytree(REAL / "advanced_01_split_k_explicit", root / f"p{number:02d}")
+    command = [
+        sys.executable,
+        "-m",
+        "pypto_ir_trace",
+        str(new),
+        "--baseline",
+        str(old),
+        "-o",
+        str(tmp_path / "reports"),
+    ]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "pypto_ir_trace", str(new), "--baseline", str(old), "-o", str(tmp_path / "reports")],
-        env=subprocess_env(),
-        stderr=subprocess.PIPE,
-        text=True,
+        [*command, "--jobs", "2"], env=subprocess_env(), stderr=subprocess.PIPE, text=True, start_new_session=True
     )
     deadline = time.monotonic() + 60
-    while not list(tmp_path.glob(".reports.*/p00.html")):  # the run is under way: a report is written
+    while len(list(tmp_path.glob(".reports.*/p*.html"))) < 2:  # the run is under way: both workers write reports
         assert proc.poll() is None and time.monotonic() < deadline, "the run ended before it could be stopped"
         time.sleep(0.01)
-    proc.send_signal(sent)
+    workers = children(proc.pid)
+    assert len(workers) == 2
+    if sent == signal.SIGINT:
+        os.killpg(proc.pid, sent)  # as a terminal sends Ctrl-C
+    else:
+        proc.send_signal(sent)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == code and "Traceback" not in err
     assert err.strip().splitlines()[-1] in ("pypto-ir-trace: error: terminated", "pypto-ir-trace: error: interrupted")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["new", "old"]
+    assert not any(alive(pid) for pid in workers)
 
 
 def test_program_and_output_names_at_the_file_name_limit(tmp_path, capsys):

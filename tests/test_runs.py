@@ -251,11 +251,8 @@ def index_rows(directory: Path) -> dict[str, dict]:
     for match in re.finditer(r'<(?:tr|li) data-program="([^"]+)" data-status="([^"]+)">(.*?)</(?:tr|li)>', page, re.S):
         name, status, body = match.groups()
         first = re.search(r'<td class="first">(.*?)</td>', body)
-        found[name] = {
-            "status": status,
-            "first": first.group(1) if first else None,
-            "href": re.search(r'href="([^"]+)"', body).group(1),
-        }
+        link = re.search(r'href="([^"]+)"', body)
+        found[name] = {"status": status, "first": first.group(1) if first else None, "href": link and link.group(1)}
     return found
 
 
@@ -324,10 +321,13 @@ def test_roots_bad_input(tmp_path, capsys):
     assert "input directory does not exist" in error_of(capsys)
     broken = new / "functions" / "passes_dump" / "01_after_InlineFunctions.py"
     for name in sorted(p.name for p in broken.parent.glob("01_*.py")):
-        (broken.parent / name).unlink()  # a gap: the bad dump fails the run, naming its file, nothing written
+        (broken.parent / name).unlink()  # a gap: the program is unreadable, named with its file; the run fails
     assert cli.main([str(new), "--baseline", str(old), "-o", str(out)]) == 1
-    assert "snapshot index gap" in error_of(capsys)
-    assert not out.exists() and [p.name for p in tmp_path.iterdir()] == ["new", "old"]
+    line = error_of(capsys)
+    assert line.startswith("pypto-ir-trace: error: functions: ") and "snapshot index gap" in line
+    assert index_rows(out) == {"functions": {"status": "unreadable", "first": None, "href": None}}
+    assert sorted(p.name for p in out.iterdir()) == [".pypto-ir-trace.json", "index.html"]  # no report for it
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["new", "old", "reports"]
 
 
 def test_argument_errors_with_a_baseline(tmp_path, capsys):
@@ -405,9 +405,10 @@ def test_identical_programs_whose_pipelines_differ_say_so_in_the_index(tmp_path)
     assert "1 pass in one run only" in line("noop") and "one run only" not in line("same")
 
 
-def test_a_broken_dump_of_a_program_the_other_root_has_fails_the_run(tmp_path, capsys):
-    """A program whose directory in one root holds no readable dump is an error naming it, not "baseline only";
-    a directory that is no dump in either root (logs, say) is no program."""
+def test_a_broken_dump_of_a_program_the_other_root_has_is_unreadable_and_fails_the_run(tmp_path, capsys):
+    """A program whose directory in one root holds no readable dump is an error naming it, not "baseline only":
+    listed as unreadable, the other programs compared, the run's exit 1; a directory that is no dump in either
+    root (logs, say) is no program."""
     new, old = tmp_path / "new", tmp_path / "old"
     for root in (new, old):
         for program in ("functions", "crlf"):
@@ -418,9 +419,13 @@ def test_a_broken_dump_of_a_program_the_other_root_has_fails_the_run(tmp_path, c
     assert cli.main([str(new), "--baseline", str(old), "-o", str(out)]) == 1
     assert (
         error_of(capsys)
-        == f"pypto-ir-trace: error: no 00_frontend.py in {new / 'functions' / 'passes_dump'}: is this a passes_dump/ directory?"
+        == "pypto-ir-trace: error: functions: no 00_frontend.py in new/functions/passes_dump: is this a passes_dump/ directory?"
     )
-    assert not out.exists()
+    page = (out / "index.html").read_text(encoding="utf-8")
+    assert "new/functions/passes_dump: is this" in page and str(tmp_path) not in page  # as the index names roots
+    rows = index_rows(out)
+    assert {name: row["status"] for name, row in rows.items()} == {"functions": "unreadable", "crlf": "identical"}
+    assert (out / rows["crlf"]["href"]).is_file()
     shutil.copytree(FIXTURES / "viewer" / "functions", new / "functions", dirs_exist_ok=True)
     assert cli.main([str(new), "--baseline", str(old), "-o", str(out)]) == 0
     assert set(index_rows(out)) == {"functions", "crlf"}
@@ -572,3 +577,24 @@ def test_compile_output_directories_compare_their_first_pipelines_and_say_so(tmp
     err = capsys.readouterr().err
     assert "not compared: kernel_aiv" in err and "ptoas_passes/kernel_aiv" in err
     assert err.splitlines()[-1].endswith("the PyPTO pipelines print identical IR after every pass")
+
+
+def test_a_root_of_links_reads_a_broken_program_as_unreadable_not_as_missing(tmp_path, capsys):
+    """A CI shard is a root of links to the programs: a linked program whose dump is broken is unreadable (the
+    run fails), not a program of the other root only; a link back into the root is still no program."""
+    store, new, old = tmp_path / "store", tmp_path / "new", tmp_path / "old"
+    for name in ("functions", "crlf"):
+        shutil.copytree(FIXTURES / "viewer" / name, store / name)
+        shutil.copytree(FIXTURES / "viewer" / name, old / name)
+    (store / "functions" / "passes_dump" / "00_frontend.py").unlink()
+    new.mkdir()
+    for name in ("functions", "crlf"):
+        (new / name).symlink_to(store / name)
+    (old / "latest").symlink_to(".")
+    out = tmp_path / "reports"
+    assert cli.main([str(new), "--baseline", str(old), "-o", str(out), "-q"]) == 1
+    assert "functions: no 00_frontend.py" in error_of(capsys)
+    assert {name: row["status"] for name, row in index_rows(out).items()} == {
+        "functions": "unreadable",
+        "crlf": "identical",
+    }

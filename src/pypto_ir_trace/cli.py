@@ -1,9 +1,11 @@
-"""Command line: arguments, exit codes (0 ok, 1 bad dump or I/O, 2 arguments), one-line errors."""
+"""Command line: arguments, exit codes (0 ok, 1 bad dump or I/O, 2 arguments, 3 runs differ under --check),
+one-line errors. A shell over the API (api.py): what to call, what to print, which exit code."""
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
 import signal
 import sys
@@ -11,16 +13,17 @@ import textwrap
 import time
 from pathlib import Path
 
-from . import __version__, builder, output, programs, render, structure
-from .dump import Dump, DumpError, split_lines
-from .formats import FORMATS, display_title, format_of, load, units_of
+from . import __version__, api, outdir, output, programs, structure, summary
+from .dump import split_lines
+from .errors import IRTraceError
+from .formats import FORMATS, format_of
 from .terminal import visible
 
 PROG = "pypto-ir-trace"
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
+EXIT_DIFFERS = 3  # --check: the runs differ (everything is written first); never without --check
 EXIT_INTERRUPTED, EXIT_TERMINATED = 128 + signal.SIGINT, 128 + signal.SIGTERM
 DEFAULT_OUTPUT = "ir_trace.html"
-UNITS_SHOWN = 3  # codegen units named in the "using ..." note; more are counted
 
 
 class _UsageError(programs.UsageError):
@@ -109,30 +112,96 @@ def _arguments() -> argparse.ArgumentParser:
         action="store_true",
         help="print the functions and methods found in each snapshot, then exit (no report)",
     )
+    _summary_arguments(parser)
+    parser.add_argument(
+        "--jobs",
+        type=_jobs,
+        default=None,
+        metavar="N",
+        help="worker processes for two directories of programs (default: the machine's cores); the output is "
+        "the same whatever N",
+    )
     parser.add_argument("-q", "--quiet", action="store_true", help="print errors only (no notes, no summary)")
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    return parser
+
+
+def _summary_arguments(parser: argparse.ArgumentParser, merging: bool = False) -> None:
+    """The options for CI, shared with `merge`."""
+    parser.add_argument(
+        "--summary-json",
+        type=_path,
+        default=None,
+        metavar="PATH",
+        help="write the merged summary there (default: stdout)"
+        if merging
+        else "also write what the report shows as JSON (its schema: summary.schema.json in the package), - for stdout",
+    )
+    parser.add_argument(
+        "--summary-md",
+        type=_path,
+        default=None,
+        metavar="PATH",
+        help="also write a short Markdown summary (for $GITHUB_STEP_SUMMARY or a pull-request comment)",
+    )
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help=f"exit {EXIT_DIFFERS} when the two runs differ (any program, for directories), after writing everything",
+    )
+
+
+def _jobs(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {value!r}")
+    return number
+
+
+def _merge_arguments() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog=f"{PROG} merge",
+        description="Merge the --summary-json files of shards of two roots of programs (each shard compared "
+        "into its own directory) into one summary; each program's report path is its shard's directory joined "
+        "to its file name. (A dump named merge is given as ./merge.)",
+    )
+    parser.add_argument("summaries", nargs="+", type=_path, metavar="SUMMARY", help="a shard's --summary-json file")
+    _summary_arguments(parser, merging=True)
+    parser.set_defaults(output=None)
     return parser
 
 
 def _formats_help() -> str:
     """One paragraph per format record: its --format name, then what such an input is."""
     wrap = textwrap.TextWrapper(width=78, initial_indent="  ", subsequent_indent="    ")
-    return "formats:\n" + "\n".join(wrap.fill(f"{record.name}: {record.help}") for record in FORMATS.values())
+    formats = "formats:\n" + "\n".join(wrap.fill(f"{record.name}: {record.help}") for record in FORMATS.values())
+    merge = wrap.fill(
+        f"{PROG} merge SUMMARY... merges the --summary-json files of a root sharded across CI jobs "
+        f"(see {PROG} merge --help)"
+    )
+    return f"{formats}\n\nsharded roots:\n{merge}"
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    merging = bool(argv) and argv[0] == "merge"
+    hint = "merge --help" if merging else "--help"
     try:
-        args = _arguments().parse_args(argv)
+        args = (_merge_arguments() if merging else _arguments()).parse_args(argv[1:] if merging else argv)
+        _check_arguments(args, merging)
     except _UsageError as err:
-        _say("error", f"{err} (see --help)")
+        _say("error", f"{err} (see {hint})")
         return EXIT_USAGE
     try:
         with _terminate_cleanly():
-            return _run(args)
+            return _merge(args) if merging else _run(args)
     except programs.UsageError as err:
-        _say("error", f"{err} (see --help)")
+        _say("error", f"{err} (see {hint})")
         return EXIT_USAGE
-    except (DumpError, output.OutputError) as err:
+    except IRTraceError as err:
         _say("error", str(err))
     except OSError as err:
         _say("error", f"{err.strerror or err}: {err.filename}" if err.filename else str(err))
@@ -152,6 +221,32 @@ def _say(kind: str, message: str) -> None:
     print(f"{PROG}: {kind}: {visible(message.strip())}", file=sys.stderr)
 
 
+def _check_arguments(args: argparse.Namespace, merging: bool) -> None:
+    """Combinations argparse cannot refuse: two things to stdout, a summary with no report to summarise."""
+    if not merging:
+        if args.dump_structure and (args.summary_json or args.summary_md or args.check):
+            raise _UsageError(
+                "--dump-structure prints the structure only: drop --summary-json, --summary-md and --check"
+            )
+        if args.check and args.baseline is None:
+            raise _UsageError("--check gates on two runs differing: give --baseline")
+    to_stdout = [
+        name
+        for name, path in (
+            ("-o", args.output),
+            ("--summary-json", args.summary_json),
+            ("--summary-md", args.summary_md),
+        )
+        if path == output.STDOUT
+    ]
+    if len(to_stdout) > 1:
+        raise _UsageError(f"{' and '.join(to_stdout)} both write to stdout: give one of them a file")
+    files = [path for path in (args.output, args.summary_json, args.summary_md) if path and path != output.STDOUT]
+    real = [os.path.realpath(path) for path in files]
+    if len(set(real)) < len(real):
+        raise _UsageError("the report and the summaries need paths of their own (two of them are one file)")
+
+
 def _run(args: argparse.Namespace) -> int:
     def note(message: str) -> None:
         if not args.quiet:
@@ -162,116 +257,117 @@ def _run(args: argparse.Namespace) -> int:
             raise _UsageError("--dump-structure reads one dump: drop --baseline")
         if programs.is_root(Path(args.passes_dump)) or programs.is_root(Path(args.baseline)):
             return _run_programs(args, note)
-    elif (message := programs.several(Path(args.passes_dump))) is not None:
-        raise DumpError(message)
-    dumps = load(args.passes_dump, args.format)
-    baseline = load(args.baseline, args.format) if args.baseline is not None else ()
-    left_out = programs.not_compared(dumps, baseline) if baseline else []
-    if baseline:
-        programs.check_formats(dumps, baseline, args.passes_dump, args.baseline)
-    for path, side in ((args.passes_dump, dumps), (args.baseline, baseline)):
-        if side and (read := _read_from(Path(path), side, with_units=not baseline)):
-            note(f"using {read}")
+    progress = _Progress() if sys.stderr.isatty() else None
+    report = api.build_report(
+        args.passes_dump, baseline=args.baseline, context=args.context, format=args.format, progress=progress
+    )
+    for line in report.read_from:
+        note(line)
     if args.dump_structure:
         with output.reader_may_leave():
-            for dump in dumps:
+            for dump in report._dumps:
                 _print_structure(dump)
         return EXIT_OK
     args.output = args.output or DEFAULT_OUTPUT
-    output.check(args.output, keep=[path for dump in dumps + baseline for path in output.dump_files(dump)])
-    _check_not_read(args.output, ((args.passes_dump, dumps), (args.baseline, baseline)))
-    shown = dumps[:1] + baseline[:1] if baseline else dumps  # a pair's report holds only each side's first
-    for dump in shown:
-        named = f"{dump.name or dump.title}: " if len(shown) > 1 else ""
-        if args.format is None:  # detection is stated; a forced format needs no confirmation
-            note(f"{named}reading {format_of(dump).description}, {len(dump.snapshots)} snapshots")
-        for line in dump.notes:
-            note(named + line)
-        if len(dump.snapshots) == 1:
-            note(f"{named}the dump holds only {dump.input_file}: no pass snapshot follows it")
-        for failed in (s for s in dump.snapshots if s.failed):  # a CI log says it without opening the report
-            note(f"{named}{failed.label} {failed.name} failed: the pipeline stopped there ({failed.filename})")
-    if left_out:  # a compile output holds a pipeline per ptoas unit too: compare one by giving its folder
-        note(
-            f"--baseline compares the two runs' {dumps[0].name} pipelines; not compared: {', '.join(left_out)} "
-            f"(give a unit's folder to compare it, e.g. {units_of(args.passes_dump) / left_out[0]})"
-        )
-    progress = _Progress() if sys.stderr.isatty() else None
+    report.check(args.output)  # before the notes, as before the long part
+    _check_summaries(args, [path for dump in report._dumps + report._baseline for path in output.dump_files(dump)])
+    for line in report.notes:
+        note(line)
     try:
-        if baseline:
-            report = programs.build_pair(dumps, baseline, args.context, progress)
-        else:
-            # several pipelines (a compile output's) are one program: titled by the folder the user named
-            title = display_title(Path(args.passes_dump)) if len(dumps) > 1 else None
-            report = builder.build(dumps, args.context, progress, title=title)
-        page = render.render(report)
+        whole = report.write(args.output)
     finally:
         if progress:
             progress.clear()
-    whole = output.write(args.output, page)
+    found = report.summary()
     if whole and not args.quiet:  # a reader that left early (`| head`) did not get the report: say nothing
         where = "the report to stdout" if args.output == output.STDOUT else args.output
-        scope = f"the {dumps[0].name} pipelines" if left_out else "the two runs"
-        print(visible(f"{PROG}: wrote {where}: {_summary(report, scope)}"), file=sys.stderr)
-    return EXIT_OK
+        scope = f"the {report._dumps[0].name} pipelines" if report.not_compared else "the two runs"
+        print(visible(f"{PROG}: wrote {where}: {_summary(found, scope)}"), file=sys.stderr)
+    _write_summaries(args, found)
+    return EXIT_DIFFERS if args.check and summary.differs(found) else EXIT_OK
 
 
-def _check_not_read(report: str, inputs) -> None:
-    """Refuse a report path that reading an input would take for one of its files: the next run would
-    read the report as a pass, or fail on it."""
-    if report == output.STDOUT:
-        return
-    where = Path(os.path.realpath(report))
-    for given, dumps in inputs:
-        if any(format_of(dump).reads_path(Path(given), where) for dump in dumps):
-            raise output.OutputError(
-                f"refusing to write the report to {report}: reading {given} would read it as one of its dump "
-                "files (give -o a path outside the dump, or another name)"
-            )
+def _check_summaries(args: argparse.Namespace, keep: list[Path], roots: tuple[Path, ...] = ()) -> None:
+    """Refuse, before the long run, summary paths that cannot be written or would overwrite an input, or that
+    lie in the directory of reports (a later run would refuse to replace a directory holding them)."""
+    for path in (args.summary_json, args.summary_md):
+        if path is None or path == output.STDOUT:
+            continue
+        for root in roots:
+            if (relation := outdir._relation(Path(path), root)) in ("is", "is inside"):
+                which = "the directory of reports" if root == roots[0] else "a directory being read"
+                raise output.OutputError(
+                    f"refusing to write the summary {path}: it {relation} {root}, {which} (give a path outside it)"
+                )
+        output.check(path, keep)
 
 
-def _read_from(given: Path, side: tuple[Dump, ...], with_units: bool) -> str:
-    """What a compile output directory is read from: its passes_dump/ and, unless two runs compare only that,
-    its ptoas units ("" when the input given is read itself)."""
-    inside = sorted({dump.redirected for dump in side} - {""})
-    if not inside:
-        return ""
-    read = " and ".join(str(given / folder) for folder in inside)
-    units = [dump.name for dump in side if not dump.redirected]  # the pipelines read beside it
-    if with_units and units:
-        shown = ", ".join(units[:UNITS_SHOWN]) + (", ..." if len(units) > UNITS_SHOWN else "")
-        read += f" and {units_of(given)} ({len(units)} codegen unit{'s' if len(units) > 1 else ''}: {shown})"
-    return read
+def _write_summaries(args: argparse.Namespace, found: dict) -> None:
+    if args.summary_json:
+        with output.reader_may_leave():
+            output.write(args.summary_json, json.dumps(found, indent=1, ensure_ascii=False) + "\n")
+    if args.summary_md:
+        with output.reader_may_leave():
+            output.write(args.summary_md, summary.markdown(found))
 
 
 def _run_programs(args: argparse.Namespace, note) -> int:
     """Two directories of programs: a directory with an index page and one two-run report per program."""
+    target = Path(args.output or programs.DEFAULT_DIRECTORY)
+    _check_summaries(args, [], (target, Path(args.passes_dump), Path(args.baseline)))
     progress = _Progress("programs", first=0) if sys.stderr.isatty() else None
     try:
-        done = programs.run(
-            args.passes_dump, args.baseline, args.output, args.format, args.context, progress, note=note
+        done = api.compare_programs(
+            args.passes_dump,
+            args.baseline,
+            args.output or programs.DEFAULT_DIRECTORY,
+            jobs=args.jobs,
+            context=args.context,
+            format=args.format,
+            progress=progress,
+            notes=note,
         )
     finally:
         if progress:
             progress.clear()
-    note(done)
-    return EXIT_OK
+    changed = sum(program.status != "identical" for program in done.programs)
+    unseen = done.not_compared
+    left = f" (each program's first pipeline compared; not compared: {', '.join(unseen)})" if unseen else ""
+    note(f"{len(done.programs)} programs, {changed} not identical{left}: {done.index}")
+    for program in done.unreadable:  # last, where a CI log is read; in name order, however the workers finished
+        _say("error", f"{program.name}: {program.error}")
+    _write_summaries(args, done.summary())
+    if done.unreadable:
+        return EXIT_FAILURE
+    return EXIT_DIFFERS if args.check and done.differs else EXIT_OK
 
 
-def _summary(report, scope: str = "the two runs") -> str:
-    if report.runs is not None:
-        rows = report.runs.rows
-        first = report.runs.first_divergent
-        if not report.runs.inputs.identical:  # what a pass did cannot part runs that differ from the start
+def _merge(args: argparse.Namespace) -> int:
+    """`merge`: the shards' summaries as one, written to --summary-json (default stdout) and --summary-md."""
+    merged = api.merge_summaries(args.summaries)
+    if args.summary_json is None and args.summary_md != output.STDOUT:
+        args.summary_json = output.STDOUT
+    _check_summaries(args, [Path(path) for path in args.summaries])
+    _write_summaries(args, merged)
+    if merged["counts"]["unreadable"]:
+        return EXIT_FAILURE
+    return EXIT_DIFFERS if args.check and summary.differs(merged) else EXIT_OK
+
+
+def _summary(found: dict, scope: str = "the two runs") -> str:
+    """The `wrote ...` line's account of a report, from its summary."""
+    if found["kind"] == "runs":
+        first = found["firstDivergent"]
+        if not found["inputs"]["identical"]:  # what a pass did cannot part runs that differ from the start
             where = "the runs differ already in their input"
         elif first is not None:
-            where = f"first divergent after {programs.row_name(report, rows[first])}"
+            where = f"first divergent after {first['pass']}"
         else:
             where = f"{scope} print identical IR after every pass"
-        return f"two runs, {len(rows)} aligned passes, {where}"
-    passes = [p for pipeline in report.pipelines for p in pipeline.passes]
-    changed = sum(p.before != p.after for p in passes)
-    pipelines = f"{len(report.pipelines)} pipelines, " if len(report.pipelines) > 1 else ""
+        return f"two runs, {len(found['rows'])} aligned passes, {where}"
+    passes = [p for pipeline in found["pipelines"] for p in pipeline["passes"]]
+    changed = sum(not p["noOp"] for p in passes)
+    pipelines = f"{len(found['pipelines'])} pipelines, " if len(found["pipelines"]) > 1 else ""
     return f"{pipelines}{len(passes)} passes, {changed} changed"
 
 

@@ -6,11 +6,13 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .errors import IRTraceError
+
 _NEWLINE = re.compile(r"\r\n|\r|\n")
 _BOM = "\ufeff"
 
 
-class DumpError(Exception):
+class DumpError(IRTraceError):
     """The dump or one of its files cannot be used; the message is one line for the user."""
 
 

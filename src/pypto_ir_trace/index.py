@@ -25,7 +25,7 @@ def render(programs: Sequence, this_title: str, baseline_title: str, skipped: Se
     script = "\n".join(_asset("static", entry["file"]) for entry in scripts()["index"])  # the grid's, run once
     groups = {
         status: [p for p in programs if p.status == status]
-        for status in ("differs", "this run only", "baseline only", "identical")
+        for status in ("unreadable", "differs", "this run only", "baseline only", "identical")
     }
     return env.from_string(_asset("templates", "index.html.j2")).render(
         marker=jinja2.utils.markupsafe.Markup(MARKER),

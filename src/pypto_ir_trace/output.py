@@ -12,12 +12,14 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from .errors import IRTraceError
+
 STDOUT = "-"
 _NAME_MAX = 255  # when the file system will not say
 _TEMP_EXTRA = len("..") + 8 + len(".tmp")  # what a temporary name adds to the kept part of the report's name
 
 
-class OutputError(Exception):
+class OutputError(IRTraceError):
     """The report cannot go where the user asked; the message is one line for the user."""
 
 

@@ -3,15 +3,15 @@ index page and one two-run report per program, written as a whole or not at all.
 
 from __future__ import annotations
 
-import functools
 import os
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from . import builder, index, outdir, render
+from . import builder, index, outdir, render, summary, workers
 from .dump import Dump, DumpError
+from .errors import IRTraceError
 from .formats import FORMATS, load, one_file, units_of
 from .model import Report
 
@@ -20,7 +20,7 @@ DEFAULT_DIRECTORY = "ir_trace_runs"
 INDEX = "index.html"
 
 
-class UsageError(Exception):
+class UsageError(IRTraceError):
     """The two sides cannot be compared as given (an argument error, exit 2); one line for the user."""
 
 
@@ -29,8 +29,8 @@ class Program:
     """One line of the index: a program and how its two runs compare."""
 
     name: str
-    status: str  # "differs", "identical", "this run only", "baseline only"
-    report: str  # the report's file name in the directory
+    status: str  # "differs", "identical", "this run only", "baseline only", "unreadable"
+    report: str  # the report's file name in the directory ("": none, the program is unreadable)
     first: str = ""  # the first pass after which the runs differ: "34 AllocateMemoryAddr", or "input"
     inserted: int = 0  # the difference there
     deleted: int = 0
@@ -38,6 +38,7 @@ class Program:
     rows: int = 0  # aligned rows
     passes: tuple[int, int] = (0, 0)  # passes in this run, in the baseline
     one_side: int = 0  # rows of a pass only one run runs: identical IR, yet the pipelines differ
+    error: str = ""  # why an unreadable program could not be compared
     # each aligned row (the inputs' first when they differ): (label, pass name, identical, inserted, deleted): the
     # runs' snapshots after it, compared; the index's programs x passes grid (programs_grid.py)
     steps: tuple[tuple[str, str, bool, int, int], ...] = ()
@@ -146,16 +147,46 @@ def check_formats(this: tuple[Dump, ...], baseline: tuple[Dump, ...], this_path,
         )
 
 
-def run(
-    this_root: str,
-    baseline_root: str,
-    output_path: str | None,
+@dataclass(frozen=True)
+class Compared:
+    """What a comparison of two roots wrote: its directory and each program's line of the index."""
+
+    directory: Path
+    programs: tuple[Program, ...]  # in name order
+    skipped: tuple[str, ...]  # the folders of either root not read as programs, each with its reason
+    not_compared: tuple[str, ...]  # pipelines after each program's first (a compile output's ptoas units)
+
+    @property
+    def index(self) -> Path:
+        return self.directory / INDEX
+
+
+@dataclass(frozen=True)
+class _Task:
+    """One program to compare in a worker; its report is written into the directory being built."""
+
+    name: str
+    file: str
+    ours: Path | None
+    theirs: Path | None
+    format_name: str | None
+    context: int
+    temp: Path
+    target: Path
+
+
+def compare(
+    this_root: str | Path,
+    baseline_root: str | Path,
+    output_path: str | Path | None,
     format_name: str | None,
     context: int,
+    jobs: int = 1,
     progress: Callable[[int, int], None] | None = None,
     note: Callable[[str], None] | None = None,
-) -> str:
-    """Compare every program of two roots; the directory appears complete or not at all. Returns what was written."""
+) -> Compared:
+    """Compare every program of two roots in `jobs` worker processes; the directory appears complete or not at
+    all, byte for byte the same whatever `jobs`. A program that cannot be read is listed as unreadable."""
     roots = Path(this_root), Path(baseline_root)
     for root in roots:
         if not root.exists():
@@ -164,7 +195,7 @@ def run(
     if ours_listing is None or theirs_listing is None:
         one, other = (roots[0], roots[1]) if ours_listing is not None else (roots[1], roots[0])
         raise UsageError(f"{one} is a directory of programs but {other} is not: give two dumps or two such directories")
-    if output_path == "-":
+    if str(output_path) == "-":
         raise UsageError(
             "-o - writes one report, but two directories of programs give a directory of reports: name it with -o"
         )
@@ -175,63 +206,82 @@ def run(
         if skipped and note:
             note(f"not read as programs in {root}: {'; '.join(skipped)}")
     # A program is a dump in either root; its entry in the other root is then read as one (a broken dump
-    # fails the run, naming it, rather than passing for a program that root lacks).
+    # is that program's error, rather than passing for a program that root lacks), unless it is a link back
+    # into its root (a link elsewhere is read: a CI shard is a root of links to the programs).
     for side, root in ((ours, roots[0]), (theirs, roots[1])):
         for name in (ours.keys() | theirs.keys()) - side.keys():
-            if (root / name).exists() and not (root / name).is_symlink():
-                side[name] = root / name
+            entry = root / name
+            if entry.exists() and not (entry.is_symlink() and _inside(entry, root)):
+                side[name] = entry
     names = sorted(ours.keys() | theirs.keys())
     temp = outdir.temporary(target)
     try:
-        listed: list[Program] = []
-        left_out: set[str] = set()
-        save = functools.partial(outdir.write, temp, target)
-        for name in names:
-            file = _file_name(name, temp)
-            listed.append(_program(name, file, ours.get(name), theirs.get(name), format_name, context, save, left_out))
-            if progress:
-                progress(len(listed), len(names))
+        tasks = [
+            _Task(name, _file_name(name, temp), ours.get(name), theirs.get(name), format_name, context, temp, target)
+            for name in names
+        ]
+        found: list[tuple[Program, tuple[str, ...]] | None] = [None] * len(tasks)
+        with workers.Workers(_compare_one, jobs, describe=lambda task: task.name, died=_died) as pool:
+            for done, (at, result) in enumerate(pool.run(tasks), 1):
+                found[at] = result
+                if progress:
+                    progress(done, len(tasks))
+        listed = [program for program, _ in filter(None, found)]
+        left_out = sorted({pipeline for _, left in filter(None, found) for pipeline in left})
         skipped = [
             f"{_title(root)}/{what}" for root, side in zip(roots, (ours_skipped, theirs_skipped)) for what in side
         ]
         outdir.write(temp, target, INDEX, index.render(listed, _title(roots[0]), _title(roots[1]), skipped))
-        outdir.publish(temp, target, [INDEX, *(program.report for program in listed)], INDEX)
+        written = [program.report for program in listed if program.report]
+        outdir.publish(temp, target, [INDEX, *written], INDEX)
     except BaseException:
         shutil.rmtree(temp, ignore_errors=True)
         raise
-    changed = sum(program.status != "identical" for program in listed)
-    unseen = (
-        f" (each program's first pipeline compared; not compared: {', '.join(sorted(left_out))})" if left_out else ""
-    )
-    return f"{len(listed)} programs, {changed} not identical{unseen}: {target / INDEX}"
+    return Compared(target, tuple(listed), tuple(skipped), tuple(left_out))
 
 
 def _title(root: Path) -> str:
     return root.resolve().name or "root"
 
 
-def _program(
-    name: str,
-    file: str,
-    ours: Path | None,
-    theirs: Path | None,
-    format_name: str | None,
-    context: int,
-    save: Callable[[str, str], None],
-    left_out: set[str],
-) -> Program:
-    this = load(ours, format_name) if ours else ()
-    baseline = load(theirs, format_name) if theirs else ()
+def _compare_one(task: _Task) -> tuple[Program, tuple[str, ...]]:
+    """One program's line of the index, its report written, and the pipelines it leaves out; a program that
+    cannot be read or compared is unreadable, with the reason, and has no report."""
+    try:
+        page, program, left_out = _program(task)
+    except (DumpError, UsageError) as err:
+        return Program(task.name, "unreadable", "", error=_relative(str(err), task)), ()
+    except Exception as err:  # a bug met in this program only: said as such, and the others still compared
+        error = f"internal error: {type(err).__name__}: {err}"
+        return Program(task.name, "unreadable", "", error=_relative(error, task)), ()
+    outdir.write(task.temp, task.target, task.file, page)
+    return program, left_out
+
+
+def _died(task: _Task, how: str) -> tuple[Program, tuple[str, ...]]:
+    """A program whose worker process died comparing it (out of memory, a crash): unreadable, the others go on."""
+    return Program(task.name, "unreadable", "", error=f"the worker process comparing it ended ({how})"), ()
+
+
+def _relative(message: str, task: _Task) -> str:
+    """message with the roots' paths shortened to their names, as the index names them: the page is the same
+    whatever the roots' spelling (and holds no absolute path)."""
+    for path in (task.ours, task.theirs):
+        if path is not None:
+            message = message.replace(f"{path.parent}{os.sep}", f"{_title(path.parent)}/")
+    return message
+
+
+def _program(task: _Task) -> tuple[str, Program, tuple[str, ...]]:
+    this = load(task.ours, task.format_name) if task.ours else ()
+    baseline = load(task.theirs, task.format_name) if task.theirs else ()
     if this and baseline:
-        check_formats(this, baseline, ours, theirs)
-        report = build_pair(this, baseline, context)
-        left_out.update(not_compared(this, baseline))
-    else:
-        report = builder.build(this or baseline, context)
-    save(file, render.render(report))
-    if not (this and baseline):
-        return Program(name, "this run only" if this else "baseline only", file, passes=_passes(report))
-    return _summary(name, file, report)
+        check_formats(this, baseline, task.ours, task.theirs)
+        report = build_pair(this, baseline, task.context)
+        return render.render(report), _summary(task.name, task.file, report), tuple(not_compared(this, baseline))
+    report = builder.build(this or baseline, task.context)
+    status = "this run only" if this else "baseline only"
+    return render.render(report), Program(task.name, status, task.file, passes=_passes(report)), ()
 
 
 def build_pair(this: tuple[Dump, ...], baseline: tuple[Dump, ...], context: int, progress=None) -> Report:
@@ -256,26 +306,19 @@ def _summary(name: str, file: str, report: Report) -> Program:
     assert runs is not None  # a report of two runs
     differing = sum(not row.identical for row in runs.rows)
     status = "identical" if runs.inputs.identical and not differing else "differs"
-    first, found = "", None
-    if not runs.inputs.identical:
-        first, found = "input", runs.inputs
-    elif runs.first_divergent is not None:
-        found = runs.rows[runs.first_divergent]
-        first = row_name(report, found)
+    first = summary.first_divergent(report)
     one_side = sum(row.this is None or row.baseline is None for row in runs.rows)
-    return replace(
-        Program(
-            name,
-            status,
-            file,
-            first,
-            found.inserted if found else 0,
-            found.deleted if found else 0,
-            differing,
-            len(runs.rows),
-            _passes(report),
-            one_side,
-        ),
+    return Program(
+        name,
+        status,
+        file,
+        first["pass"] if first else "",
+        first["inserted"] if first else 0,
+        first["deleted"] if first else 0,
+        differing,
+        len(runs.rows),
+        _passes(report),
+        one_side,
         steps=_steps(report),
     )
 
@@ -296,16 +339,6 @@ def _steps(report: Report) -> tuple[tuple[str, str, bool, int, int], ...]:
         elif other is not None:  # as the two-run page labels a baseline-only row
             steps.append((f"b{other.label}", other.name, row.identical, row.inserted, row.deleted))
     return tuple(steps)
-
-
-def row_name(report: Report, row) -> str:
-    """How a row is named: this run's pass label and name, or the baseline's for a pass only it runs."""
-    assert report.runs is not None  # a report of two runs
-    if row.this is not None:
-        p = report.pipelines[report.runs.this].passes[row.this]
-        return f"{p.label} {p.name}"
-    p = report.pipelines[report.runs.baseline].passes[row.baseline]
-    return f"{p.label} {p.name} (baseline only)"
 
 
 def _file_name(program: str, directory: Path) -> str:

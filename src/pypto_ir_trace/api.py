@@ -1,0 +1,261 @@
+"""The Python API, re-exported by the package (`from pypto_ir_trace import build_report`): what the command
+line does, as functions. The command line is a shell over these; errors are the package's exceptions
+(IRTraceError and its kinds), never SystemExit.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import builder, output, programs, render, summary, workers
+from .dump import Dump, DumpError
+from .formats import FORMATS, display_title, format_of, load, units_of
+from .model import Report as _Model
+
+Progress = Callable[[int, int], None]  # (done, total): snapshots read for a report, programs for two roots
+UNITS_SHOWN = 3  # codegen units named in the "using ..." note; more are counted
+
+
+class Report:
+    """A report of one dump, or of two runs of one program (`baseline`). It is built when first needed
+    (`write`, `html`, `summary`), so that `write` refuses a bad destination before the long part."""
+
+    def __init__(
+        self,
+        dumps: tuple[Dump, ...],
+        baseline: tuple[Dump, ...],
+        context: int,
+        given: tuple[str, ...],
+        progress: Progress | None = None,
+    ) -> None:
+        """Made by build_report, which finds and checks the inputs."""
+        self._dumps, self._baseline, self._context, self._given = dumps, baseline, context, given
+        self._progress = progress
+        self._model: _Model | None = None
+        self._written: str | None = None
+        self.not_compared: tuple[str, ...] = tuple(programs.not_compared(dumps, baseline)) if baseline else ()
+        # what the user should be told (the CLI's notes), one line each: where a compile output is read from,
+        # then what reading the dumps found
+        self.read_from: tuple[str, ...] = ()
+        self.notes: tuple[str, ...] = ()
+
+    def check(self, path: str | os.PathLike[str]) -> None:
+        """Raise the OutputError that write(path) would raise for its destination, without building anything."""
+        where = os.fspath(path)
+        output.check(where, keep=[file for dump in self._dumps + self._baseline for file in output.dump_files(dump)])
+        self._check_not_read(where)
+
+    def write(self, path: str | os.PathLike[str]) -> bool:
+        """Write the page to path ('-': stdout), atomically: a failure leaves no partial file and the previous
+        one intact. False when stdout's reader left before the whole page reached it."""
+        where = os.fspath(path)
+        self.check(where)
+        whole = output.write(where, self.html())
+        self._written = None if where == output.STDOUT else where
+        return whole
+
+    def html(self) -> str:
+        """The self-contained page."""
+        return render.render(self._built())
+
+    def summary(self) -> dict:
+        """What the report shows, as the JSON of `--summary-json` (summary.schema.json: kind "dump" or "runs");
+        its `report` is the path last written, else None."""
+        return summary.of_report(self._built(), self._written, self.not_compared)
+
+    @property
+    def differs(self) -> bool:
+        """Two runs that do not print identical IR after every pass (False for one dump)."""
+        return summary.differs(self.summary())
+
+    def _built(self) -> _Model:
+        if self._model is None:
+            dumps, baseline = self._dumps, self._baseline
+            if baseline:
+                self._model = programs.build_pair(dumps, baseline, self._context, self._progress)
+            else:
+                # several pipelines (a compile output's) are one program: titled by the folder the user named
+                title = display_title(Path(self._given[0])) if len(dumps) > 1 else None
+                self._model = builder.build(dumps, self._context, self._progress, title=title)
+        return self._model
+
+    def _check_not_read(self, report: str) -> None:
+        """Refuse a report path that reading an input would take for one of its files: the next run would
+        read the report as a pass, or fail on it."""
+        if report == output.STDOUT:
+            return
+        where = Path(os.path.realpath(report))
+        for given, dumps in zip(self._given, (self._dumps, self._baseline)):
+            if any(format_of(dump).reads_path(Path(given), where) for dump in dumps):
+                raise output.OutputError(
+                    f"refusing to write the report to {report}: reading {given} would read it as one of its dump "
+                    "files (give -o a path outside the dump, or another name)"
+                )
+
+
+def build_report(
+    dump: str | os.PathLike[str],
+    *,
+    baseline: str | os.PathLike[str] | None = None,
+    context: int = 3,
+    format: str | None = None,
+    progress: Progress | None = None,
+) -> Report:
+    """The report of a dump (a passes_dump/, a compile output directory, an MLIR tree or stream), or of two
+    runs of one program with `baseline`. The inputs are found and checked now (DumpError, UsageError); the
+    report is built when first written or summarised, calling progress(snapshots done, in all) meanwhile.
+    `format`: one of the formats' names (pypto, mlir-tree, mlir-stream) instead of detecting it."""
+    if context < 0:
+        raise programs.UsageError(f"context must be a non-negative integer, got {context}")
+    if format is not None and format not in FORMATS:
+        raise programs.UsageError(f"unknown format {format!r}: one of {', '.join(sorted(FORMATS))}")
+    given = (os.fspath(dump), *([os.fspath(baseline)] if baseline is not None else []))
+    if baseline is None and (message := programs.several(Path(given[0]))) is not None:
+        raise DumpError(message)
+    if baseline is not None and any(programs.is_root(Path(path)) for path in given):
+        raise programs.UsageError(
+            f"{given[0]} or {given[1]} is a directory of programs: compare them with compare_programs"
+        )
+    dumps = load(given[0], format)
+    other = load(given[1], format) if baseline is not None else ()
+    if other:
+        programs.check_formats(dumps, other, given[0], given[1])
+    report = Report(dumps, other, context, given, progress)
+    report.read_from = tuple(
+        f"using {read}"
+        for path, side in zip(given, (dumps, other))
+        if side and (read := _read_from(Path(path), side, with_units=not other))
+    )
+    report.notes = tuple(_notes(report, given, forced=format is not None))
+    return report
+
+
+def _notes(report: Report, given: tuple[str, ...], forced: bool) -> list[str]:
+    """What the user is told before a report is built: what reading the dumps found."""
+    dumps, baseline = report._dumps, report._baseline
+    notes = []
+    shown = dumps[:1] + baseline[:1] if baseline else dumps  # a pair's report holds only each side's first
+    for dump in shown:
+        named = f"{dump.name or dump.title}: " if len(shown) > 1 else ""
+        if not forced:  # detection is stated; a forced format needs no confirmation
+            notes.append(f"{named}reading {format_of(dump).description}, {len(dump.snapshots)} snapshots")
+        notes += [named + line for line in dump.notes]
+        if len(dump.snapshots) == 1:
+            notes.append(f"{named}the dump holds only {dump.input_file}: no pass snapshot follows it")
+        for failed in (s for s in dump.snapshots if s.failed):  # a CI log says it without opening the report
+            notes.append(f"{named}{failed.label} {failed.name} failed: the pipeline stopped there ({failed.filename})")
+    if report.not_compared:  # a compile output holds a pipeline per ptoas unit too: compare one by giving its folder
+        left_out = report.not_compared
+        notes.append(
+            f"--baseline compares the two runs' {dumps[0].name} pipelines; not compared: {', '.join(left_out)} "
+            f"(give a unit's folder to compare it, e.g. {units_of(given[0]) / left_out[0]})"
+        )
+    return notes
+
+
+def _read_from(given: Path, side: tuple[Dump, ...], with_units: bool) -> str:
+    """What a compile output directory is read from: its passes_dump/ and, unless two runs compare only that,
+    its ptoas units ("" when the input given is read itself)."""
+    inside = sorted({dump.redirected for dump in side} - {""})
+    if not inside:
+        return ""
+    read = " and ".join(str(given / folder) for folder in inside)
+    units = [dump.name for dump in side if not dump.redirected]  # the pipelines read beside it
+    if with_units and units:
+        shown = ", ".join(units[:UNITS_SHOWN]) + (", ..." if len(units) > UNITS_SHOWN else "")
+        read += f" and {units_of(given)} ({len(units)} codegen unit{'s' if len(units) > 1 else ''}: {shown})"
+    return read
+
+
+@dataclass(frozen=True)
+class ProgramResult:
+    """One program of two roots: how its two runs compare."""
+
+    name: str
+    status: str  # "identical", "differs", "this-run-only", "baseline-only" or "unreadable"
+    report: Path | None  # its two-run report (None: unreadable)
+    first_divergent: str | None  # "34 AllocateMemoryAddr", "input", or None
+    inserted: int  # the difference after the first divergent pass
+    deleted: int
+    error: str | None  # why an unreadable program could not be compared
+
+
+@dataclass(frozen=True)
+class ProgramsSummary:
+    """What compare_programs wrote: a directory with index.html and one report per readable program."""
+
+    directory: Path
+    index: Path
+    programs: tuple[ProgramResult, ...]  # in name order
+    not_compared: tuple[str, ...]  # pipelines after each program's first (a compile output's ptoas units)
+    _summary: dict = field(repr=False)  # the JSON, built once
+
+    def summary(self) -> dict:
+        """The JSON of `--summary-json` (summary.schema.json, kind "programs")."""
+        return self._summary
+
+    @property
+    def differs(self) -> bool:
+        """Some program is not identical in the two roots (it differs, is in one root only, or is unreadable)."""
+        return any(program.status != "identical" for program in self.programs)
+
+    @property
+    def unreadable(self) -> tuple[ProgramResult, ...]:
+        return tuple(program for program in self.programs if program.status == "unreadable")
+
+
+def compare_programs(
+    root: str | os.PathLike[str],
+    baseline_root: str | os.PathLike[str],
+    out_dir: str | os.PathLike[str],
+    *,
+    jobs: int | None = None,
+    context: int = 3,
+    format: str | None = None,
+    progress: Progress | None = None,
+    notes: Callable[[str], None] | None = None,
+) -> ProgramsSummary:
+    """Compare every program of two roots (one dump per program) into out_dir: an index page and one two-run
+    report per program, written whole or not at all, byte for byte the same whatever `jobs` (worker processes;
+    default: the cores this process may use). A program that cannot be read is listed as unreadable and the
+    others are still compared; progress(programs done, in all) as they complete; notes(line) for what the
+    user should be told (folders not read as programs)."""
+    if jobs is not None and jobs < 1:
+        raise programs.UsageError(f"jobs must be at least 1, got {jobs}")
+    if context < 0:
+        raise programs.UsageError(f"context must be a non-negative integer, got {context}")
+    found = programs.compare(
+        os.fspath(root),
+        os.fspath(baseline_root),
+        os.fspath(out_dir),
+        format,
+        context,
+        jobs or workers.default_jobs(),
+        progress,
+        notes,
+    )
+    data = summary.of_programs(
+        found.programs, os.fspath(root), os.fspath(baseline_root), os.fspath(out_dir), str(found.index), found.skipped
+    )
+    results = tuple(
+        ProgramResult(
+            entry["name"],
+            entry["status"],
+            found.directory / entry["report"] if entry["report"] else None,
+            entry["firstDivergent"],
+            entry["inserted"],
+            entry["deleted"],
+            entry.get("error"),
+        )
+        for entry in data["programs"]
+    )
+    return ProgramsSummary(found.directory, found.index, results, found.not_compared, data)
+
+
+def merge_summaries(paths: Sequence[str | os.PathLike[str]]) -> dict:
+    """The `--summary-json` files of shards of two roots (each a subset of the programs, compared into its own
+    directory) as one summary; each program's report path is its shard's directory joined to its file name."""
+    return summary.merge([(os.fspath(path), summary.read(os.fspath(path))) for path in paths])
