@@ -19,6 +19,8 @@ const IRTraceKeys = (() => {
     { keys: { Home: "top", End: "bottom" }, scope: "page", help: "Scroll the code to its first / last line" },
     { keys: { "Alt+ArrowDown": "lineDown", "Alt+ArrowUp": "lineUp" }, scope: "page", help: "Scroll the code a line down / up" },
     { keys: { "Alt+ArrowLeft": "left", "Alt+ArrowRight": "right" }, scope: "page", help: "Scroll the code sideways" },
+    { keys: { b: "lineHistory" }, scope: "page",
+      help: "History of the current line (picked, else the current change's): the passes that made it; or press a line number" },
     { keys: { "/": "search" }, scope: "page", help: "Search all passes (text or /regex/)" },
     { keys: { Enter: "nextCountChange", "Shift+Enter": "previousCountChange" }, scope: "search",
       help: "In the search: next / previous pass that changes the match count" },

@@ -15,7 +15,12 @@ const IRTracePaneRows = (() => {
     // The gutter is one sticky box per row: each sticky box is a layer of its own for the compositor.
     const rowTemplates = [["ln"], ["ln old", "ln new"]].map(numbers => {
       const row = make("div", "row"), gutter = make("span", "gutter");
-      gutter.append(...numbers.map(name => make("span", name)), make("span", "mk"));
+      gutter.append(...numbers.map(name => {
+        const button = make("button", name);
+        button.type = "button";
+        button.tabIndex = -1;  // one per row: the keyboard's way is b on the current line
+        return button;
+      }), make("span", "mk"));
       row.append(gutter, make("span", "code"));
       return row;
     });
@@ -31,7 +36,7 @@ const IRTracePaneRows = (() => {
       const current = hunk >= 0 && hunk === ctx.view.current ? (item === ctx.view.hunks[hunk].start ? 2 : 1) : 0;
       const warned = side === 1 && a >= 0 ? ctx.view.anchors.get(a) : undefined;
       return [settings.layout === "unified", rows.kind[item], side, b, a, b >= 0 ? ctx.view.before[b] : -1, a >= 0 ? ctx.view.after[a] : -1,
-        current, warned ? warned.join("\n") : ""].join(" ");
+        current, warned ? warned.join("\n") : "", isPicked(item, side), settings.blame].join(" ");
     }
 
     /** One entry of a pane: a line of one side (unified: with both line numbers), a filler, or a fold. */
@@ -60,6 +65,9 @@ const IRTracePaneRows = (() => {
         row.title = warned.join("\n");
       }
       const hunk = ctx.view.hunkOf[item];
+      numberButtons(gutter, item, side, unified);
+      if (isPicked(item, side)) row.classList.add("picked");
+      if (settings.blame) gutter.prepend(blameLabel(side, line));
       if (hunk >= 0 && hunk === ctx.view.current) {  // the change n / p last brought on screen: a bar in the gutter
         row.classList.add("current");
         if (item === ctx.view.hunks[hunk].start) row.setAttribute("aria-current", "true");
@@ -70,6 +78,38 @@ const IRTracePaneRows = (() => {
         paint.line(code, id, words ? words[side === 0 ? "before" : "after"] : [], changedSide);
       }
       return row;
+    }
+
+    /** The line numbers are buttons: pressed, the line's history opens (blamepanel.js reads data-side / data-line). */
+    function numberButtons(gutter, item, side, unified) {
+      const { rows } = ctx.view;
+      const numbers = unified ? [[gutter.firstChild, 0], [gutter.firstChild.nextSibling, 1]] : [[gutter.firstChild, side]];
+      for (const [button, which] of numbers) {
+        const line = which === 0 ? rows.b[item] : rows.a[item];
+        if (line < 0 || !button.textContent) { button.disabled = true; continue; }
+        button.dataset.side = String(which);
+        button.dataset.line = String(line);
+        button.setAttribute("aria-label", `Line ${line + 1} (${which === 0 ? "before" : "after"}): its history`);
+      }
+    }
+
+    /** Whether the row's entry on `side` shows the line picked in the panes (a history step opened, a number pressed). */
+    function isPicked(item, side) {
+      const picked = ctx.view.picked;
+      if (!picked || (picked.side === 0 ? ctx.view.rows.b : ctx.view.rows.a)[item] !== picked.line) return false;
+      return picked.side === side || (settings.layout === "unified" && ctx.view.rows.b[item] >= 0 && ctx.view.rows.a[item] >= 0);
+    }
+
+    /** The blame gutter's label of a line: the pass that last changed it, coloured by pass. */
+    function blameLabel(side, line) {
+      const label = make("span", "bl");
+      const origin = line >= 0 ? ctx.lineOrigin(side, line) : null;
+      if (!origin) return label;
+      label.textContent = origin.text;
+      label.title = origin.title;
+      if (origin.hue !== null) label.style.setProperty("--hue", String(origin.hue));
+      else label.classList.add("bl-none");
+      return label;
     }
 
     function wordsOf(item) {

@@ -65,6 +65,7 @@ const IRTraceViewer = (() => {
       nextChange: () => app().stepChange(1),
       previousChange: () => app().stepChange(-1),
       ...Object.fromEntries(IRTraceFollowing.ACTIONS.map(name => [name, () => app().following.actions[name]()])),
+      lineHistory: () => app().blame.showCurrent(),
       help: () => toggleHelp(),
       closeHelp: () => (el.help.hidden ? false : toggleHelp(false)),
     });
