@@ -67,6 +67,7 @@ const IRTraceApp = (() => {
     app.passList = IRTracePassList.create(app);
     app.functions = IRTraceFunctions.create(app);
     app.search = IRTraceSearch.create(app);
+    app.names = IRTraceNamePanel.create(app);
     app.panes = IRTracePanes.create(paneHost(app, el));
     app.warnings = IRTraceWarnings.create(app);
     app.following = IRTraceFollowing.create(app);
@@ -79,7 +80,9 @@ const IRTraceApp = (() => {
 
   /** What a set of panes is created with (IRTracePanes.create): `el` holds their markup, {diff, panes}. */
   function paneHost(app, el) {
-    return { el, report: app.report, pipeline: app.pipeline, make: app.make, announce: app.announce, search: app.search,
+    // the marks: the search's and the followed name's (namepanel.js)
+    const search = { marks: id => app.names.marks(id), shown: () => app.search.shown() || app.names.following() };
+    return { el, report: app.report, pipeline: app.pipeline, make: app.make, announce: app.announce, search,
       lineOrigin: (side, line) => app.blame.lineOrigin(side, line) };
   }
 

@@ -81,7 +81,23 @@ const IRTraceBlamePanel = (() => {
       const steps = engine().chain(at, line);
       const list = make("ol", "history-steps");
       list.append(...steps.map((step, i) => stepItem(step, i, steps[i + 1])));
-      panel.replaceChildren(header(where), make("p", "history-summary", summary(steps)), list);
+      panel.replaceChildren(header(where), make("p", "history-summary", summary(steps)), list, namesOf(steps[0].id));
+    }
+
+    /** The names the line holds, each a button that follows it (namepanel.js): the keyboard's way to a name. */
+    function namesOf(id) {
+      const box = make("div", "history-names");
+      const found = [...app.names.namesOf(id).keys()];
+      if (!found.length) return box;
+      box.append(make("span", "history-how", "Follow a name of this line:"));
+      for (const name of found) {
+        const button = make("button", "", name);
+        button.type = "button";
+        button.setAttribute("aria-label", `Follow ${name}`);
+        button.addEventListener("click", () => app.names.follow(name));
+        box.append(button);
+      }
+      return box;
     }
 
     function header(title) {

@@ -21,6 +21,8 @@ const IRTraceKeys = (() => {
     { keys: { "Alt+ArrowLeft": "left", "Alt+ArrowRight": "right" }, scope: "page", help: "Scroll the code sideways" },
     { keys: { b: "lineHistory" }, scope: "page",
       help: "History of the current line (picked, else the current change's): the passes that made it; or press a line number" },
+    { keys: { "*": "followName" }, scope: "page",
+      help: "Follow the selected name (double-click one; or click it), else the current line's first: marked, the passes changing it listed" },
     { keys: { "/": "search" }, scope: "page", help: "Search all passes (text or /regex/)" },
     { keys: { Enter: "nextCountChange", "Shift+Enter": "previousCountChange" }, scope: "search",
       help: "In the search: next / previous pass that changes the match count" },
