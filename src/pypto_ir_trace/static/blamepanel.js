@@ -118,6 +118,7 @@ const IRTraceBlamePanel = (() => {
     function summary(steps) {
       const first = steps[0], last = steps[steps.length - 1];
       if (first.how === "input") return `In the ${pipeline.input.name} unchanged (${pipeline.input.file}).`;
+      if (steps.length === 1 && first.how === "inserted") return `Inserted by ${passName(first.pass)} and unchanged since.`;
       const parts = [`This exact text since ${passName(first.pass)}`];
       if (steps.length > 2) parts.push(`changed by ${steps.length - 2} more pass${steps.length === 3 ? "" : "es"} before`);
       if (steps.length > 1 || last.how !== "changed") parts.push(ending(last));
