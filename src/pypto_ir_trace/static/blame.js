@@ -20,6 +20,7 @@
  */
 const IRTraceBlame = (() => {
   const R = IRTraceRows;
+  const LINES = 2 ** 32;  // more lines than any snapshot holds: (pass, line) as one number below 2^53
 
   const located = new WeakMap();  // diff -> {blocks, starts}: its blocks in after order
 
@@ -49,7 +50,7 @@ const IRTraceBlame = (() => {
       if (!printers.has(pass.after)) printers.set(pass.after, []);
       printers.get(pass.after).push(p);
     });
-    const origins = new Map();  // "p:line" -> the pass that last changed that line of p's after snapshot
+    const origins = new Map();  // p * LINES + line -> the pass that last changed that line of p's after snapshot
 
     /** The pass before pass p: the last one (before p) that printed p's before snapshot; -1 the input; null none. */
     function previousOf(p) {
@@ -122,7 +123,7 @@ const IRTraceBlame = (() => {
       let at = p, here = line, found;
       for (;;) {
         if (at === null || at < 0) { found = at; break; }
-        const key = `${at}:${here}`;
+        const key = at * LINES + here;  // a number: cheaper to hash than a string
         if (origins.has(key)) { found = origins.get(key); break; }
         walked.push(key);
         const step = back(at, here, false);

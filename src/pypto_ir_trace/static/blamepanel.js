@@ -53,7 +53,6 @@ const IRTraceBlamePanel = (() => {
     function setBlame(on) {
       state.blame = on && applies;
       toggle.checked = state.blame;
-      el.diff.classList.toggle("blame", state.blame);
       app.allPanes().forEach(panes => panes.relayout({ blame: state.blame }));
       app.writeLink();
     }
@@ -186,7 +185,8 @@ const IRTraceBlamePanel = (() => {
 
     el.diff.addEventListener("click", event => {
       const button = event.target.closest("button.ln");
-      if (button && button.dataset.line !== undefined) show(Number(button.dataset.side), Number(button.dataset.line));
+      const at = button ? IRTracePaneRows.lineOf(button) : null;
+      if (at) show(at.side, at.line);
     });
     toggle.disabled = !applies;
     if (!applies) toggle.parentElement.title = "Blame follows the passes of one run: not in a report of two runs";

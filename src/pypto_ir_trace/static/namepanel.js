@@ -83,10 +83,9 @@ const IRTraceNamePanel = (() => {
 
     /** The line id a row of the panes shows (its last numbered side: After, or Before for a deleted line). */
     function idOfRow(row) {
-      const numbers = row ? row.querySelectorAll("button.ln[data-line]") : [];
-      if (!numbers.length) return null;
-      const { side, line } = numbers[numbers.length - 1].dataset;
-      return idOf(Number(side), Number(line));
+      const numbers = row ? [...row.querySelectorAll("button.ln:not(:disabled)")] : [];
+      const at = numbers.length ? IRTracePaneRows.lineOf(numbers[numbers.length - 1]) : null;
+      return at ? idOf(at.side, at.line) : null;
     }
 
     function idOf(side, line) {

@@ -80,16 +80,12 @@ const IRTracePaneRows = (() => {
       return row;
     }
 
-    /** The line numbers are buttons: pressed, the line's history opens (blamepanel.js reads data-side / data-line). */
+    /** The line numbers are buttons: pressed, the line's history opens (IRTracePaneRows.lineOf reads which line). */
     function numberButtons(gutter, item, side, unified) {
-      const { rows } = ctx.view;
       const numbers = unified ? [[gutter.firstChild, 0], [gutter.firstChild.nextSibling, 1]] : [[gutter.firstChild, side]];
       for (const [button, which] of numbers) {
-        const line = which === 0 ? rows.b[item] : rows.a[item];
-        if (line < 0 || !button.textContent) { button.disabled = true; continue; }
-        button.dataset.side = String(which);
-        button.dataset.line = String(line);
-        button.setAttribute("aria-label", `Line ${line + 1} (${which === 0 ? "before" : "after"}): its history`);
+        if (!button.textContent) button.disabled = true;
+        else button.setAttribute("aria-label", `Line ${button.textContent} (${which === 0 ? "before" : "after"}): its history`);
       }
     }
 
@@ -143,5 +139,13 @@ const IRTracePaneRows = (() => {
     return { look, renderEntry };
   }
 
-  return { create };
+  /** The line a line-number button names: {side (0 Before, 1 After), line (0-based)}, or null (a filler's). */
+  function lineOf(button) {
+    if (!button.textContent) return null;
+    const side = button.classList.contains("old") ? 0 : button.classList.contains("new") ? 1
+      : Number(button.closest(".pane").id === "pane-after");
+    return { side, line: Number(button.textContent) - 1 };
+  }
+
+  return { create, lineOf };
 })();

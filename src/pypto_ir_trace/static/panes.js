@@ -79,6 +79,12 @@ const IRTracePanes = (() => {
      * on screen when it was (`keepChange`), else the row at the top of the screen and the horizontal position.
      */
     function relayout(change, keepChange = true) {
+      if (Object.keys(change).join() === "blame" && !settings.wrap) {  // a gutter column: no row moves
+        Object.assign(settings, change);
+        applySettings(ctx);
+        list.repaint();
+        return;
+      }
       const { view } = ctx, lead = ctx.active()[0];
       const hunk = keepChange && view && view.current >= 0 && changeShown(lead) ? view.hunks[view.current] : null;
       let row = -1, into = 0, left = lead.scroller.scrollLeft;
@@ -91,7 +97,6 @@ const IRTracePanes = (() => {
       Object.assign(settings, change);
       applySettings(ctx);
       if (!view) return;
-      if ("blame" in change && !("elide" in change)) list.repaint();  // the gutter's labels come or go
       if ("elide" in change) {  // lines take other widths: every row is painted again
         widths.clear();
         view.widthChars = widthOf(ctx, widths, view.shown, view.rows);
@@ -168,7 +173,7 @@ const IRTracePanes = (() => {
       const row = ctx.view ? rowOf(ctx.view, side, line) : -1;
       if (row < 0) return false;
       ctx.view.picked = { side, line };
-      list.repaint();
+      list.refresh();
       revealRows(row, row + 1, null);
       return true;
     }
@@ -308,6 +313,7 @@ const IRTracePanes = (() => {
   function applySettings({ el, settings, panes }) {
     for (const name of ["split", "stacked", "unified"]) el.diff.classList.toggle(name, settings.layout === name);
     el.diff.classList.toggle("wrap", settings.wrap);
+    el.diff.classList.toggle("blame", settings.blame);
     panes.forEach(pane => { pane.scroller.parentElement.hidden = (settings.layout === "unified") !== (pane.index === 2); });
   }
 

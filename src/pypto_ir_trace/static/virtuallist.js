@@ -103,7 +103,14 @@ const IRTraceVirtualList = (() => {
       return row;
     }
 
-    return { layout, render, renderWhenPaused, scheduleRender, repaint };
+    /** Paint again only the rows whose look changed (a line picked): the others stay, unlike repaint. */
+    function refresh() {
+      if (!ctx.view) return;
+      panes.forEach(pane => { pane.rendered = null; });
+      render();
+    }
+
+    return { layout, render, renderWhenPaused, scheduleRender, repaint, refresh };
   }
 
   /** Scrolled: the rows that left the window go, those that came in are built; the others stay. */
