@@ -7,14 +7,24 @@
 - gutter: the Blame checkbox turned on at the last pass in a freshly opened page (no origin known yet: every
   line on screen walked back to the pass that last changed it), to two animation frames later (painted); then
   paging down with it on (new lines walked), against paging down with it off.
+- --logic: the walks alone (blame.js under Node, blame_logic.js): one line's chain, and the origins of a screen of
+  66 lines, each in a fresh engine. CPU work only, so it hardly moves when other work shares the machine, unlike
+  the page's wall-clock figures (which include building and painting the rows, as a pass switch does).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import shutil
 import statistics
+import subprocess
 import sys
+import tempfile
+from importlib import resources
 from pathlib import Path
+
+from pypto_ir_trace import render
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import gen_dump
@@ -118,9 +128,25 @@ def measure(report: Path, queries: int, rounds: int, pages: int) -> dict:
 def spread(times: list[float]) -> str:
     ordered = sorted(times)
     return (
-        f"median {statistics.median(ordered):.1f} ms, p90 {ordered[int(0.9 * (len(ordered) - 1))]:.1f} ms, "
+        f"median {statistics.median(ordered):.1f} ms, p90 {ordered[round(0.9 * (len(ordered) - 1))]:.1f} ms, "
         f"max {ordered[-1]:.1f} ms ({len(ordered)} samples)"
     )
+
+
+SCRIPTS = ("rows.js", "linediff.js", "compare.js", "model.js", "renumber.js", "blame.js")
+
+
+def logic(report: Path) -> dict:
+    """blame_logic.js's figures on the report's data (Node runs the page's own scripts)."""
+    node = shutil.which("node") or "/usr/bin/node"
+    static = resources.files("pypto_ir_trace").joinpath("static")
+    with tempfile.TemporaryDirectory() as tmp:
+        data = Path(tmp) / "data.json"
+        data.write_text(json.dumps(render.decode_data(report.read_text("utf-8"))), "utf-8")
+        harness = Path(__file__).with_name("blame_logic.js")
+        scripts = [str(static.joinpath(name)) for name in SCRIPTS]
+        done = subprocess.run([node, str(harness), str(data), *scripts], capture_output=True, text=True, check=True)
+    return json.loads(done.stdout)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -132,11 +158,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pages", type=int, default=10, help="pages scrolled with the gutter off, then on")
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/pypto-ir-trace-bench"))
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--logic", action="store_true", help="also time the walks alone, under Node")
     args = parser.parse_args(argv)
     args.workdir.mkdir(parents=True, exist_ok=True)
     report = args.report or build_report(args.workdir, args.case, args.seed)
-    figures = measure(report, args.queries, args.rounds, args.pages)
     print(f"report: {report} ({report.stat().st_size / 1024:,.0f} KB)")
+    if args.logic:
+        walks = logic(report)
+        print(f"walks alone (Node), last pass of {walks['passes']}, {walks['lines']:,} lines:")
+        print(f"  first use rebuilds the snapshot's line ids: {walks['idsMs']:.1f} ms")
+        print(f"  one line's chain, fresh engine: {spread(walks['chain'])}; steps up to {max(walks['steps'])}")
+        print(f"  origins of a screen of 66 lines, fresh engine: {spread(walks['screen'])}")
+    figures = measure(report, args.queries, args.rounds, args.pages)
     print(f"history of one line (click to panel shown): {spread(figures['query'])}")
     print(f"  steps per chain: median {statistics.median(figures['steps']):.0f}, max {max(figures['steps'])}")
     print(

@@ -80,6 +80,11 @@ const IRTraceBlame = (() => {
       return { how: "inserted" };
     }
 
+    /** Whether pass p's diff shows after line `line` as a renamed line (IRTraceRenumber.ignoring): equal but for
+     * value names. Read from the pairs, not the texts: a chain then rebuilds only the texts of the passes that
+     * changed the line. */
+    const renamedAt = (p, line) => Boolean(diffOf(p).renamedAfter && diffOf(p).renamedAfter.has(line));
+
     const idAt = (p, line) => ids(p < 0 ? inputText : passes[p].after)[line];
 
     /**
@@ -106,11 +111,10 @@ const IRTraceBlame = (() => {
           steps.push(Object.assign(step, made, { how: "inserted" }));
           return steps;
         }
-        const before = ids(diffOf(at).before)[found.line];
         if (found.how === "changed") {
           steps.push(Object.assign(step, made, { how: "changed" }));
-          step = { id: before, renamed: [] };
-        } else if (before !== ids(diffOf(at).after)[here]) step.renamed.push(at);
+          step = { id: ids(diffOf(at).before)[found.line], renamed: [] };
+        } else if (renamedAt(at, here)) step.renamed.push(at);
         walked = at;
         at = previousOf(at);
         here = found.line;
