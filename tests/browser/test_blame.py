@@ -137,4 +137,6 @@ def test_ignore_renumbering_follows_renamed_lines_as_equal(open_report):
     line.click()
     summary = history(page).locator(".history-summary").inner_text()
     assert summary == "Inserted by 1 affine-loop-tile and unchanged since."
-    assert "renumbered since by 3 lower-affine (ignored)" in history(page).get_by_role("listitem").first.inner_text()
+    step = history(page).get_by_role("listitem")
+    assert step.count() == 1 and "(line 14; renumbered since by 3 lower-affine, ignored)" in step.inner_text()
+    assert step.locator(".history-code").inner_text() == "%3 = arith.mulf %0, %1 : f32"  # as 1 inserted it

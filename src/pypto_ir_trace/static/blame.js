@@ -89,32 +89,34 @@ const IRTraceBlame = (() => {
 
     /**
      * The history of line `line` of pass p's after snapshot (p -1: the input), newest first: [{pass, line, id,
-     * how, renamed, open}]. Each step is a form the line had: `id` its text, first printed by pass `pass` (-1:
-     * the input) as its line `line`; how it came: "changed" (from the next step's form), "inserted" (the
-     * chain's end), "input" (unchanged since the input) or "unfollowed" (the before snapshot of pass `pass` is
-     * no pass's output: `line` is its line there); `renamed`: the passes that renumbered it in between (Ignore
-     * renumbering); `open`: {pass, side (0 Before, 1 After), line} where a pass's diff shows that form.
+     * from, how, renamed, open}]. Each step is a form the line had, first printed by pass `pass` (-1: the input)
+     * as its line `line`, whose text there is `id`; how it came: "changed" (from the line `from`, as the pass saw
+     * it), "inserted" (the chain's end), "input" (unchanged since the input) or "unfollowed" (the before snapshot
+     * of pass `pass` is no pass's output: `line` and `id` are its line there); `renamed`: the passes that
+     * renumbered it since (Ignore renumbering: its text then differs from the line asked about); `open`: {pass,
+     * side (0 Before, 1 After), line} where a pass's diff shows that form.
      */
     function chain(p, line) {
       const steps = [];
-      let step = { id: idAt(p, line), renamed: [] };
+      let renamed = [];
       let at = p, here = line, walked = p < 0 ? 0 : p;  // walked: the last pass stepped through
       for (;;) {
         if (at === null || at < 0) {
-          const how = at === null ? "unfollowed" : "input";
-          steps.push(Object.assign(step, { pass: at === null ? walked : -1, line: here, how, open: { pass: walked, side: 0, line: here } }));
+          const text = at === null ? diffOf(walked).before : inputText;
+          steps.push({ pass: at === null ? walked : -1, line: here, id: ids(text)[here], from: null, renamed,
+            how: at === null ? "unfollowed" : "input", open: { pass: walked, side: 0, line: here } });
           return steps;
         }
         const found = back(at, here, true);
-        const made = { pass: at, line: here, open: { pass: at, side: 1, line: here } };
+        const step = { pass: at, line: here, id: idAt(at, here), from: null, renamed, open: { pass: at, side: 1, line: here } };
         if (found.how === "inserted") {
-          steps.push(Object.assign(step, made, { how: "inserted" }));
+          steps.push(Object.assign(step, { how: "inserted" }));
           return steps;
         }
         if (found.how === "changed") {
-          steps.push(Object.assign(step, made, { how: "changed" }));
-          step = { id: ids(diffOf(at).before)[found.line], renamed: [] };
-        } else if (renamedAt(at, here)) step.renamed.push(at);
+          steps.push(Object.assign(step, { how: "changed", from: ids(diffOf(at).before)[found.line] }));
+          renamed = [];
+        } else if (renamedAt(at, here)) renamed.push(at);
         walked = at;
         at = previousOf(at);
         here = found.line;

@@ -79,7 +79,7 @@ const IRTraceBlamePanel = (() => {
       }
       const steps = engine().chain(at, line);
       const list = make("ol", "history-steps");
-      list.append(...steps.map((step, i) => stepItem(step, i, steps[i + 1])));
+      list.append(...steps.map((step, i) => stepItem(step, i)));
       panel.replaceChildren(header(where), make("p", "history-summary", summary(steps)), list, namesOf(steps[0].id));
     }
 
@@ -136,21 +136,21 @@ const IRTraceBlamePanel = (() => {
      * One form of the line: the pass that made it (a button opening it there), how, and its text with the words
      * that pass inserted marked; what it removed from the earlier form below it.
      */
-    function stepItem(step, i, older) {
+    function stepItem(step, i) {
       const item = make("li", "history-step");
       const name = passName(step.how === "input" ? -1 : step.pass);
       const open = make("button", "history-pass", name);
       open.type = "button";
       open.setAttribute("aria-label", `Open ${name} at line ${step.line + 1}`);
       open.addEventListener("click", () => openStep(step));
-      const renamed = step.renamed.length ? `; renumbered since by ${step.renamed.map(passName).join(", ")} (ignored)` : "";
+      const renamed = step.renamed.length ? `; renumbered since by ${step.renamed.map(passName).join(", ")}, ignored` : "";
       if (i > 0) item.append("Before that, ");
-      item.append(open, make("span", "history-how", ` ${VERBS[step.how]} (line ${step.line + 1})${renamed}:`));
+      item.append(open, make("span", "history-how", ` ${VERBS[step.how]} (line ${step.line + 1}${renamed}):`));
       const code = make("div", "history-code");
-      const changes = older ? R.wordDiff(report.lines[older.id], report.lines[step.id]) : null;
+      const changes = step.from !== null ? R.wordDiff(report.lines[step.from], report.lines[step.id]) : null;
       paint.line(code, step.id, changes ? changes.after : [], "ins");
       item.append(code);
-      if (changes && changes.before.length) item.append(removed(report.lines[older.id], changes.before));
+      if (changes && changes.before.length) item.append(removed(report.lines[step.from], changes.before));
       return item;
     }
 
