@@ -133,6 +133,11 @@ def test_ignore_renumbering_follows_renamed_lines_as_equal(open_report):
     line = page.get_by_role("region", name="After").get_by_role("button", name="Line 30 (after): its history")
     line.click()
     assert history(page).locator(".history-summary").inner_text().startswith("This exact text since 3 lower-affine")
+    # a click on %6, whose digit the change marks apart from its %, follows the whole value
+    page.get_by_role("region", name="After").locator(".row.picked .hl-variable").first.click()
+    assert page.get_by_role("region", name="Passes changing %6").is_visible()
+    marked = page.get_by_role("region", name="After").locator(".row.picked mark").all_inner_texts()
+    assert "".join(marked) == "%6"  # one name, in marks the change cut in two
     page.get_by_role("checkbox", name="Ignore renumbering").check()
     line.click()
     summary = history(page).locator(".history-summary").inner_text()

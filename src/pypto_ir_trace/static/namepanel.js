@@ -93,12 +93,30 @@ const IRTraceNamePanel = (() => {
       return pipeline.ids(side === 0 ? diff.before : diff.after)[line];
     }
 
-    /** A click on a name in the code follows it (a click that ends a selection does not). */
+    /** The column of the line where a node of its painted code starts: the text before it, an elided part
+     * ("…") counted as the characters it stands for. */
+    function columnOf(code, node) {
+      const before = doc.createRange();
+      before.setStart(code, 0);
+      before.setEnd(node, 0);
+      let column = before.toString().length;
+      for (const elided of code.querySelectorAll("button.elided")) {
+        if (before.intersectsNode(elided) && !elided.contains(node)) column += Number(elided.dataset.chars) - elided.textContent.length;
+      }
+      return column;
+    }
+
+    /** A click on a name in the code follows it (a click that ends a selection does not). The name is the one
+     * whose range holds the clicked column: a name a change split into two marks is still one name. */
     el.diff.addEventListener("click", event => {
       const span = event.target.closest(".code span[class^='hl-']");
       if (!span || !doc.getSelection().isCollapsed || !IRTraceNames.NAME_CLASSES.has(span.className.slice(3))) return;
-      const id = idOfRow(span.closest(".row"));
-      if (id !== null && names.namesOf(id).has(span.textContent)) follow(span.textContent);
+      const code = span.closest(".code"), id = idOfRow(span.closest(".row"));
+      if (id === null) return;
+      const column = columnOf(code, span);
+      for (const [name, ranges] of names.namesOf(id)) {
+        if (ranges.some(([start, end]) => start <= column && column < end)) { follow(name); return; }
+      }
     });
 
     /** *: the selected name (double-click one), else the current line's first. */

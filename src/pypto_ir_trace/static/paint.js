@@ -129,6 +129,7 @@ const IRTracePaint = (() => {
       button.type = "button";
       button.tabIndex = -1;  // one per line: the "Elide types" switch is the keyboard's way
       button.setAttribute("aria-label", `elided: ${text}`);
+      button.dataset.chars = String(text.length);  // what it stands for: a click's column (namepanel.js) counts it
       button.title = `${text.length > 300 ? text.slice(0, 300) + "\u2026" : text}\n(click to show this line whole)`;
       button.addEventListener("click", () => {
         unelided.add(id);
