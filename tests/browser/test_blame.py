@@ -5,6 +5,7 @@ on an MLIR dump with Ignore renumbering off and on."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -145,3 +146,16 @@ def test_ignore_renumbering_follows_renamed_lines_as_equal(open_report):
     step = history(page).get_by_role("listitem")
     assert step.count() == 1 and "(line 14; renumbered since by 3 lower-affine, ignored)" in step.inner_text()
     assert step.locator(".history-code").inner_text() == "%3 = arith.mulf %0, %1 : f32"  # as 1 inserted it
+
+
+def test_two_runs_say_where_line_history_does_not_apply(open_report):
+    """Rows of two runs pair passes of two pipelines: the panel says so, Blame is off; a name is still followed."""
+    baseline = str(Path(__file__).resolve().parents[2] / "fixtures" / "runs" / "exp2" / "baseline")
+    page = open_report("runs/exp2/this", "--baseline", baseline, fragment="#pass=04&view=effect").page
+    assert page.get_by_role("checkbox", name="Blame").is_disabled()
+    page.get_by_role("region", name="Baseline pass output").get_by_role(
+        "button", name=re.compile(r"^Line \d+")
+    ).first.click()
+    assert "follows the passes of one run" in history(page).inner_text()
+    page.keyboard.press("*")
+    assert page.get_by_role("region", name=re.compile("^Passes changing ")).is_visible()

@@ -183,11 +183,14 @@ const IRTraceBlamePanel = (() => {
       show(line.side, line.line);
     }
 
-    el.diff.addEventListener("click", event => {
-      const button = event.target.closest("button.ln");
-      const at = button ? IRTracePaneRows.lineOf(button) : null;
-      if (at) show(at.side, at.line);
-    });
+    // the viewer's panes, and a view's own (the baseline's in Pass effect: there the panel says it does not apply)
+    for (const panes of [el.diff, el.root.querySelector("#runs-baseline")].filter(Boolean)) {
+      panes.addEventListener("click", event => {
+        const button = event.target.closest("button.ln");
+        const at = button && (applies ? el.diff.contains(button) : true) ? IRTracePaneRows.lineOf(button) : null;
+        if (at) show(at.side, at.line);
+      });
+    }
     toggle.disabled = !applies;
     if (!applies) toggle.parentElement.title = "Blame follows the passes of one run: not in a report of two runs";
     toggle.addEventListener("change", () => setBlame(toggle.checked));
