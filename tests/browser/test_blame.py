@@ -28,6 +28,39 @@ def bring_line(page, pane: str, line: int):
     return button
 
 
+def click_word(page, code, word: str):
+    """A click in the middle of the first place the painted code shows `word` (its text, across the marks),
+    scrolled sideways to it first, as a reader would."""
+    box = code.evaluate(
+        """async (code, word) => {
+          const frame = () => new Promise(resolve => requestAnimationFrame(resolve));
+          const spot = () => {
+            const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+            const nodes = [];
+            for (let node = walker.nextNode(); node; node = walker.nextNode()) nodes.push(node);
+            let at = nodes.map(node => node.data).join("").indexOf(word) + Math.floor(word.length / 2);
+            for (const node of nodes) {
+              if (at < node.data.length) {
+                const range = document.createRange();
+                range.setStart(node, at);
+                range.setEnd(node, at + 1);
+                return range.getBoundingClientRect();
+              }
+              at -= node.data.length;
+            }
+            return null;
+          };
+          const scroller = code.closest(".scroller"), pane = scroller.getBoundingClientRect();
+          scroller.scrollLeft += spot().left - (pane.left + pane.width / 2);
+          await frame(); await frame();
+          const r = spot();
+          return {x: r.left + r.width / 2, y: r.top + r.height / 2};
+        }""",
+        word,
+    )
+    page.mouse.click(box["x"], box["y"])
+
+
 @pytest.fixture(scope="module")
 def generated(tmp_path_factory):
     pipeline = Pipeline(3)
@@ -69,6 +102,13 @@ def test_t__tile_1_walked_back_through_qwen3(open_report, real_dumps):
     for pane in ("Before", "After"):  # every occurrence marked, as a name (t__tile_10 is not t__tile_1)
         marks = page.get_by_role("region", name=pane).locator("mark")
         assert marks.count() > 0 and set(marks.all_inner_texts()) == {"t__tile_1"}
+    click_word(page, picked.locator(".code"), "mem_vec_8")  # a name clicked in the code: followed alike
+    assert page.get_by_role("region", name="Passes changing mem_vec_8").is_visible()
+    names = page.get_by_role("region", name="Passes changing mem_vec_8")
+    names.get_by_role("button", name="Search all passes for mem_vec_8").click()
+    assert page.get_by_role("searchbox").input_value() == r"/\bmem_vec_8\b/"
+    page.get_by_role("region", name="Line history").get_by_role("button", name="Follow t__tile_1").click()
+    names = page.get_by_role("region", name="Passes changing t__tile_1")
     names.get_by_role("button", name="Search all passes for t__tile_1").click()
     assert page.get_by_role("searchbox").input_value() == r"/\bt__tile_1\b/"
     expect_summary = page.locator("#search-summary")
@@ -135,7 +175,7 @@ def test_ignore_renumbering_follows_renamed_lines_as_equal(open_report):
     line.click()
     assert history(page).locator(".history-summary").inner_text().startswith("This exact text since 3 lower-affine")
     # a click on %6, whose digit the change marks apart from its %, follows the whole value
-    page.get_by_role("region", name="After").locator(".row.picked .hl-variable").first.click()
+    click_word(page, page.get_by_role("region", name="After").locator(".row.picked .code"), "%6")
     assert page.get_by_role("region", name="Passes changing %6").is_visible()
     marked = page.get_by_role("region", name="After").locator(".row.picked mark").all_inner_texts()
     assert "".join(marked) == "%6"  # one name, in marks the change cut in two

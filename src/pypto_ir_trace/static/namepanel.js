@@ -93,12 +93,12 @@ const IRTraceNamePanel = (() => {
       return pipeline.ids(side === 0 ? diff.before : diff.after)[line];
     }
 
-    /** The column of the line where a node of its painted code starts: the text before it, an elided part
-     * ("…") counted as the characters it stands for. */
-    function columnOf(code, node) {
+    /** The column of the line at a caret in its painted code: the text before it, an elided part ("…")
+     * counted as the characters it stands for. */
+    function columnOf(code, node, offset) {
       const before = doc.createRange();
       before.setStart(code, 0);
-      before.setEnd(node, 0);
+      before.setEnd(node, offset);
       let column = before.toString().length;
       for (const elided of code.querySelectorAll("button.elided")) {
         if (before.intersectsNode(elided) && !elided.contains(node)) column += Number(elided.dataset.chars) - elided.textContent.length;
@@ -106,17 +106,17 @@ const IRTraceNamePanel = (() => {
       return column;
     }
 
-    /** A click on a name in the code follows it (a click that ends a selection does not). The name is the one
-     * whose range holds the clicked column: a name a change split into two marks is still one name. */
+    /** A click on a name in the code follows it (a click that ends a selection does not): the name whose range
+     * holds the column clicked, so a name a change marks in parts is still one name. */
     el.diff.addEventListener("click", event => {
-      const span = event.target.closest(".code span[class^='hl-']");
-      if (!span || !doc.getSelection().isCollapsed || !IRTraceNames.NAME_CLASSES.has(span.className.slice(3))) return;
-      const code = span.closest(".code"), id = idOfRow(span.closest(".row"));
+      const code = event.target.closest(".code");
+      const caret = code && doc.getSelection().isCollapsed ? doc.caretRangeFromPoint(event.clientX, event.clientY) : null;
+      if (!caret || !code.contains(caret.startContainer) || caret.startContainer.parentElement.closest("button")) return;
+      const id = idOfRow(code.closest(".row"));
       if (id === null) return;
-      const column = columnOf(code, span);
-      for (const [name, ranges] of names.namesOf(id)) {
-        if (ranges.some(([start, end]) => start <= column && column < end)) { follow(name); return; }
-      }
+      const column = columnOf(code, caret.startContainer, caret.startOffset);
+      const hit = ([start, end]) => start <= column && column <= end;  // a caret lands between characters
+      for (const [name, ranges] of names.namesOf(id)) if (ranges.some(hit)) { follow(name); return; }
     });
 
     /** *: the selected name (double-click one), else the current line's first. */
