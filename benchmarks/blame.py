@@ -38,7 +38,7 @@ QUERIES = """async count => {
     scroller.scrollTop = (scroller.scrollHeight - scroller.clientHeight) * i / Math.max(count - 1, 1);
     scroller.dispatchEvent(new Event('scroll'));
     await frame(); await frame();
-    const numbers = [...scroller.querySelectorAll('button.ln:not(:disabled)')];
+    const numbers = [...scroller.querySelectorAll('.ln[role=button]')];
     const button = numbers[Math.floor(numbers.length / 2)];
     const t0 = performance.now();
     button.click();
@@ -110,7 +110,7 @@ def measure(report: Path, queries: int, rounds: int, pages: int) -> dict:
                 page.wait_for_function("() => document.body && document.body.dataset.ready === 'true'")
                 page.goto(report.resolve().as_uri() + f"#pass={last_pass(page)}")
                 page.reload()
-                page.wait_for_function("() => document.querySelector('#scroll-after button.ln:not(:disabled)')")
+                page.wait_for_function("() => document.querySelector('#scroll-after .ln[role=button]')")
                 gutter = page.evaluate(GUTTER, pages)
                 for key in ("off", "on"):
                     figures[key] += gutter[key]

@@ -130,7 +130,7 @@ def test_blame_gutter_names_the_pass_that_last_changed_each_line(open_report, ge
     truth = pipeline.truth()[last]
     checked = 0
     for row in rows.all():
-        number = row.locator("button.ln").last.inner_text()
+        number = row.locator(".ln[role=button]").last.inner_text()
         if number:
             origin = truth[int(number) - 1][0][0]
             label = row.locator(".bl")

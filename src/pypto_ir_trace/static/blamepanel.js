@@ -186,7 +186,7 @@ const IRTraceBlamePanel = (() => {
     // the viewer's panes, and a view's own (the baseline's in Pass effect: there the panel says it does not apply)
     for (const panes of [el.diff, el.root.querySelector("#runs-baseline")].filter(Boolean)) {
       panes.addEventListener("click", event => {
-        const button = event.target.closest("button.ln");
+        const button = event.target.closest(".ln[role=button]");
         const at = button && (applies ? el.diff.contains(button) : true) ? IRTracePaneRows.lineOf(button) : null;
         if (at) show(at.side, at.line);
       });

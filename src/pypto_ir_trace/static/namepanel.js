@@ -83,7 +83,7 @@ const IRTraceNamePanel = (() => {
 
     /** The line id a row of the panes shows (its last numbered side: After, or Before for a deleted line). */
     function idOfRow(row) {
-      const numbers = row ? [...row.querySelectorAll("button.ln:not(:disabled)")] : [];
+      const numbers = row ? [...row.querySelectorAll(".ln[role=button]")] : [];
       const at = numbers.length ? IRTracePaneRows.lineOf(numbers[numbers.length - 1]) : null;
       return at ? idOf(at.side, at.line) : null;
     }
@@ -111,7 +111,7 @@ const IRTraceNamePanel = (() => {
     el.diff.addEventListener("click", event => {
       const code = event.target.closest(".code");
       const caret = code && doc.getSelection().isCollapsed ? doc.caretRangeFromPoint(event.clientX, event.clientY) : null;
-      if (!caret || !code.contains(caret.startContainer) || caret.startContainer.parentElement.closest("button")) return;
+      if (!caret || !code.contains(caret.startContainer) || caret.startContainer.parentElement.closest("button")) return;  // "…"
       const id = idOfRow(code.closest(".row"));
       if (id === null) return;
       const column = columnOf(code, caret.startContainer, caret.startOffset);
