@@ -82,7 +82,7 @@ const IRTracePanes = (() => {
       if (Object.keys(change).join() === "blame" && !settings.wrap) {  // a gutter column: no row moves
         Object.assign(settings, change);
         applySettings(ctx);
-        list.repaint();
+        list.repaint(SWITCH_OVERSCAN);  // every row built again: the screen first, as a switch does
         return;
       }
       const { view } = ctx, lead = ctx.active()[0];

@@ -56,12 +56,14 @@ const IRTraceVirtualList = (() => {
       pause = doc.defaultView.setTimeout(() => render(), PAUSE_MS);
     }
 
-    /** Paint again (search, current change or layout changed) keeping the scroll position. */
-    function repaint() {
+    /** Paint again (search, current change or layout changed) keeping the scroll position; `overscan`: entries
+     * built beyond the screen now (the rest once the reader pauses, as after a switch). */
+    function repaint(overscan = OVERSCAN) {
       if (!ctx.view) return;
       looks = new WeakMap();  // what rows show has changed: none is kept
       panes.forEach(pane => { pane.rendered = null; });
-      render();
+      render(overscan);
+      if (overscan < OVERSCAN) renderWhenPaused();
     }
 
     /**
