@@ -93,7 +93,8 @@ const IRTracePaneRows = (() => {
     function isPicked(item, side) {
       const picked = ctx.view.picked;
       if (!picked || (picked.side === 0 ? ctx.view.rows.b : ctx.view.rows.a)[item] !== picked.line) return false;
-      return picked.side === side || (settings.layout === "unified" && ctx.view.rows.b[item] >= 0 && ctx.view.rows.a[item] >= 0);
+      const shownOnce = ctx.view.rows.kind[item] === R.KIND_EQUAL || ctx.view.rows.kind[item] === IRTraceRenumber.KIND_RENAMED;
+      return picked.side === side || (settings.layout === "unified" && shownOnce);  // unified shows such a row once
     }
 
     /** The blame gutter's label of a line: the pass that last changed it, coloured by pass. */
