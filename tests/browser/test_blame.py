@@ -151,7 +151,7 @@ def test_keys_open_the_history_of_the_current_line_and_follow_its_name(open_repo
     page = open_report(str(dump), fragment="#pass=02").page
     page.keyboard.press("?")
     help_text = page.get_by_role("dialog", name="Keyboard shortcuts").inner_text()
-    assert "History of the current line" in help_text and "Follow the selected name" in help_text
+    assert "History of the current line" in help_text and "Follow a name" in help_text
     page.keyboard.press("?")
     page.keyboard.press("b")  # the current change's first line
     panel = history(page)
