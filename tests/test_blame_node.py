@@ -134,6 +134,12 @@ def test_real_pypto_dumps_are_consistent(node, name):
     consistent(node.histories(report), equal_lines(report))
 
 
+def test_qwen3_decode_explicit_is_consistent(node, real_dumps):
+    """The largest real dump (50 snapshots of up to 1,600 lines): every line of every snapshot."""
+    report = report_json(real_dumps / "models_qwen3_decode_explicit" / "passes_dump")
+    consistent(node.histories(report), equal_lines(report))
+
+
 @pytest.mark.parametrize("renumber", [False, True], ids=["renumbering shown", "renumbering ignored"])
 @pytest.mark.parametrize("name", MLIR)
 def test_mlir_dumps_are_consistent(node, name, renumber):
