@@ -20,6 +20,7 @@
  */
 const IRTraceBlame = (() => {
   const R = IRTraceRows;
+  const REMEMBERED = 500000;  // walked (pass, line) origins kept for the gutter: some tens of MB at most
   const LINES = 2 ** 32;  // more lines than any snapshot holds: (pass, line) as one number below 2^53
 
   const located = new WeakMap();  // diff -> {blocks, starts}: its blocks in after order
@@ -137,6 +138,7 @@ const IRTraceBlame = (() => {
         at = previousOf(at);
         here = step.line;
       }
+      if (origins.size > REMEMBERED) origins.clear();  // paging through a huge file: start over, not grow without bound
       for (const key of walked) origins.set(key, found);
       return found;
     }
