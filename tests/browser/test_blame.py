@@ -165,6 +165,11 @@ def test_keys_open_the_history_of_the_current_line_and_follow_its_name(open_repo
     page.keyboard.press("*")  # the current line's first name
     assert page.get_by_role("region", name=re.compile("^Passes changing ")).is_visible()
     assert page.get_by_role("region", name="After").locator("mark").count() > 0
+    # Compare with the input: the Before pane is the input, whose lines come from nowhere earlier
+    page.get_by_role("combobox", name="Compare with").select_option(label="00 frontend")
+    before = page.get_by_role("region", name="Before")
+    before.get_by_role("button", name=re.compile(r"^Line \d+ \(before\)")).first.click()
+    assert panel.locator(".history-summary").inner_text() == "In the frontend unchanged (00_frontend.py)."
 
 
 def test_ignore_renumbering_follows_renamed_lines_as_equal(open_report):
