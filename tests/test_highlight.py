@@ -39,7 +39,9 @@ def test_pypto_line_classes():
     assert [p for p in lines[3] if p[1] == "number"] == [("64", "number"), ("128", "number")]
     assert ("Tile", "type") in lines[3] and ("FP32", "type") in lines[3]
     assert ("load", "call") in lines[3] and ("'a'", "string") in lines[3] and ("None", "constant") in lines[3]
-    assert lines[4] == [("return", "keyword")]
+    # every other identifier is a name (@variable): the viewer follows a clicked one through the passes
+    assert lines[4] == [("return", "keyword"), ("t", "variable")]
+    assert ("t", "variable") in lines[3] and ("x", "variable") in lines[3] and ("pl", "variable") in lines[3]
 
 
 def test_columns_are_utf16_units_after_non_ascii_text():

@@ -31,3 +31,7 @@
   "is" "try" "except" "finally" "raise" "assert" "del" "global" "nonlocal"
   "async" "await"
 ] @keyword
+
+; Every other name (a value, a buffer such as mem_vec_5, a module): last, so the patterns above win. The viewer
+; follows a clicked name through the passes by these spans (static/names.js).
+(identifier) @variable

@@ -378,9 +378,17 @@ LINK = """([state, hash]) => {
 def test_links_round_trip_and_ignore_what_the_report_lacks(logic):
     fragment, _ = logic(LINK, [{"selected": 2, "wantedKey": "P.f&g", "layout": "stacked", "base": 0}, ""])
     _, parsed = logic(LINK, [{}, "#" + fragment])
-    assert parsed == {"pass": 2, "fn": "P.f&g", "layout": "stacked", "base": 0, "wrap": None, "map": False}
+    assert parsed == {
+        "pass": 2,
+        "fn": "P.f&g",
+        "layout": "stacked",
+        "base": 0,
+        "wrap": None,
+        "map": False,
+        "blame": False,
+    }
     _, parsed = logic(LINK, [{}, "#pass=03&layout=sideways&base=99"])
-    assert parsed == {"pass": -1, "fn": None, "layout": None, "base": None, "wrap": None, "map": False}
+    assert parsed == {"pass": -1, "fn": None, "layout": None, "base": None, "wrap": None, "map": False, "blame": False}
     fragment, _ = logic(LINK, [{"selected": 0, "map": True}, ""])
     assert fragment == "pass=01&map=1" and logic(LINK, [{}, "#" + fragment])[1]["map"] is True  # the pipeline map
     assert logic(LINK, [{"selected": 0}, ""])[0] == "pass=01"
@@ -391,6 +399,8 @@ def test_links_round_trip_and_ignore_what_the_report_lacks(logic):
         and logic(LINK, [{}, "#" + fragment])[1]["wrap"] is True
     )
     assert logic(LINK, [{}, "#pass=02&wrap=0"])[1]["wrap"] is False  # absent: None, the reader's own choice
+    fragment, _ = logic(LINK, [{"selected": 1, "blame": True}, ""])  # the blame gutter is kept in links
+    assert fragment == "pass=02&blame=1" and logic(LINK, [{}, "#" + fragment])[1]["blame"] is True
     assert logic(LINK, [{"selected": -1}, ""])[0] == ""
 
 

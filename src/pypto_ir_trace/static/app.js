@@ -19,7 +19,7 @@ const IRTraceApp = (() => {
     const app = { el: elements(root), report, pipeline, passes: pipeline.passes, state, make: maker(doc) };
     Object.assign(app, showing(app), selecting(app), switching(app), arranging(app));
     app.carry = () => ({  // what the next pipeline's viewer keeps (Ignore renumbering: through a pipeline without it)
-      layout: state.layout, search: app.el.search.value,
+      layout: state.layout, search: app.el.search.value, blame: state.blame,
       ignoreRenumbering: pipeline.renumbering ? state.ignoreRenumbering : Boolean(carried && carried.ignoreRenumbering),
     });
     modules(app);
@@ -67,6 +67,7 @@ const IRTraceApp = (() => {
     app.passList = IRTracePassList.create(app);
     app.functions = IRTraceFunctions.create(app);
     app.search = IRTraceSearch.create(app);
+    app.names = IRTraceNamePanel.create(app);
     app.panes = IRTracePanes.create(paneHost(app, el));
     app.warnings = IRTraceWarnings.create(app);
     app.following = IRTraceFollowing.create(app);
@@ -75,11 +76,15 @@ const IRTraceApp = (() => {
     app.sidebar = IRTraceSidebar.create(app);
     app.together = IRTraceTogether.create(app);
     app.map = IRTraceMap.create(app);
+    app.blame = IRTraceBlamePanel.create(app);
   }
 
   /** What a set of panes is created with (IRTracePanes.create): `el` holds their markup, {diff, panes}. */
   function paneHost(app, el) {
-    return { el, report: app.report, pipeline: app.pipeline, make: app.make, announce: app.announce, search: app.search };
+    // the marks: the search's and the followed name's (namepanel.js)
+    const search = { marks: id => app.names.marks(id), shown: () => app.search.shown() || app.names.following() };
+    return { el, report: app.report, pipeline: app.pipeline, make: app.make, announce: app.announce, search,
+      lineOrigin: (side, line) => app.blame.lineOrigin(side, line) };
   }
 
   // ---- what is shown: the view's source, with Compare with and Ignore renumbering on top ------------------
@@ -338,6 +343,7 @@ const IRTraceApp = (() => {
       if (link.pass < 0) return false;
       if (link.layout) setLayout(link.layout);
       if (link.wrap !== null && link.wrap !== state.wrap) setWrap(link.wrap, false);
+      if (link.blame !== state.blame) app.blame.setBlame(link.blame);
       state.wantedKey = link.fn !== null && pipeline.texts.some(text => text.byKey.has(link.fn)) ? link.fn : null;
       // A link's function that no snapshot defines is dropped: its text (any length) never reaches the page.
       if (link.fn !== null && state.wantedKey === null) {
@@ -425,6 +431,7 @@ const IRTraceApp = (() => {
     el.renumber.addEventListener("change", () => app.setIgnoreRenumbering(el.renumber.checked));
     if (carried) {
       if (carried.layout !== state.layout) app.setLayout(carried.layout);
+      if (carried.blame) app.blame.setBlame(true);
       if (pipeline.renumbering && carried.ignoreRenumbering) app.setIgnoreRenumbering(true);
       el.search.value = carried.search;
       if (carried.search) app.search.run();

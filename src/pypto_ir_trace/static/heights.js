@@ -5,6 +5,7 @@
  */
 const IRTraceHeights = (() => {
   const ROW_HEIGHT = 20;
+  const BLAME_CHARS = 5;  // the blame gutter's column (viewer.css's --blame-width)
   const R = IRTraceRows;
 
   /** ctx: the panes' shared state (panes.js); scroll: scrollsync.js; scheduleRender(): build for new positions. */
@@ -43,7 +44,8 @@ const IRTraceHeights = (() => {
       pane.layer.append(probe);
       const charWidth = probe.getBoundingClientRect().width / 100 || 7.5;
       probe.remove();
-      const gutter = (Number(doc.documentElement.style.getPropertyValue("--gutter-chars")) || 3) * (settings.layout === "unified" ? 2 : 1) + 5;
+      const gutter = (Number(doc.documentElement.style.getPropertyValue("--gutter-chars")) || 3) * (settings.layout === "unified" ? 2 : 1) + 5
+        + (settings.blame ? BLAME_CHARS : 0);
       pane.laidWidth = pane.scroller.clientWidth;  // wrapped rows fit this width: see the ResizeObserver
       return Math.max(10, Math.floor(pane.laidWidth / charWidth) - gutter);
     }

@@ -17,6 +17,10 @@ const IRTracePaint = (() => {
   // A line scrolled sideways past its start keeps its first characters in view (viewer.css's .head): the name it
   // defines, and what it starts with. reveal.js keeps changed words clear of them.
   const HEAD_CHARS = 14;
+  // Highlight classes painted as plain text: a name's colour is the text's own (viewer.css), and a span for every
+  // identifier of a line would double its elements. The spans stay in the model: names.js follows them.
+  const PLAIN = new Set(["variable"]);
+  const classOf = name => (name && !PLAIN.has(name) ? "hl-" + name : "");
 
   /**
    * report: its lines and highlights; make: the viewer's element maker; search: marks(id) of the search shown;
@@ -95,7 +99,7 @@ const IRTracePaint = (() => {
           const parts = [];
           let at = from;
           for (const { start, end, name } of highlights) {
-            if (end <= from || start >= to) continue;
+            if (end <= from || start >= to || PLAIN.has(name)) continue;
             if (start > at) parts.push(text.slice(at, start));
             at = Math.min(end, to);
             parts.push(make("span", "hl-" + name, text.slice(Math.max(start, from), at)));
@@ -114,7 +118,7 @@ const IRTracePaint = (() => {
             if (!inside(inner, from, to)) continue;
             const marked = inner.match ? make("mark", "search-hit") : changed;
             for (const part of inner.parts) {
-              if (inside(part, from, to)) appendText(make, marked, text.slice(Math.max(part.start, from), Math.min(part.end, to)), part.name ? "hl-" + part.name : "");
+              if (inside(part, from, to)) appendText(make, marked, text.slice(Math.max(part.start, from), Math.min(part.end, to)), classOf(part.name));
             }
             if (marked !== changed) changed.append(marked);
           }
@@ -129,6 +133,7 @@ const IRTracePaint = (() => {
       button.type = "button";
       button.tabIndex = -1;  // one per line: the "Elide types" switch is the keyboard's way
       button.setAttribute("aria-label", `elided: ${text}`);
+      button.dataset.chars = String(text.length);  // what it stands for: a click's column (namepanel.js) counts it
       button.title = `${text.length > 300 ? text.slice(0, 300) + "\u2026" : text}\n(click to show this line whole)`;
       button.addEventListener("click", () => {
         unelided.add(id);

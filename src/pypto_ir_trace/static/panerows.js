@@ -31,7 +31,7 @@ const IRTracePaneRows = (() => {
       const current = hunk >= 0 && hunk === ctx.view.current ? (item === ctx.view.hunks[hunk].start ? 2 : 1) : 0;
       const warned = side === 1 && a >= 0 ? ctx.view.anchors.get(a) : undefined;
       return [settings.layout === "unified", rows.kind[item], side, b, a, b >= 0 ? ctx.view.before[b] : -1, a >= 0 ? ctx.view.after[a] : -1,
-        current, warned ? warned.join("\n") : ""].join(" ");
+        current, warned ? warned.join("\n") : "", isPicked(item, side), settings.blame].join(" ");
     }
 
     /** One entry of a pane: a line of one side (unified: with both line numbers), a filler, or a fold. */
@@ -60,6 +60,9 @@ const IRTracePaneRows = (() => {
         row.title = warned.join("\n");
       }
       const hunk = ctx.view.hunkOf[item];
+      numberButtons(gutter, item, side, unified);
+      if (isPicked(item, side)) row.classList.add("picked");
+      if (settings.blame) gutter.prepend(blameLabel(side, line));
       if (hunk >= 0 && hunk === ctx.view.current) {  // the change n / p last brought on screen: a bar in the gutter
         row.classList.add("current");
         if (item === ctx.view.hunks[hunk].start) row.setAttribute("aria-current", "true");
@@ -70,6 +73,40 @@ const IRTracePaneRows = (() => {
         paint.line(code, id, words ? words[side === 0 ? "before" : "after"] : [], changedSide);
       }
       return row;
+    }
+
+    /**
+     * The line numbers are buttons (by role: a <button> per row cost a pass switch a fifth more in style and
+     * layout): pressed, the line's history opens (IRTracePaneRows.lineOf reads which line). Not in the tab
+     * order, one per row: the keyboard's way is b on the current line.
+     */
+    function numberButtons(gutter, item, side, unified) {
+      const numbers = unified ? [[gutter.firstChild, 0], [gutter.firstChild.nextSibling, 1]] : [[gutter.firstChild, side]];
+      for (const [number, which] of numbers) {
+        if (!number.textContent) continue;
+        number.setAttribute("role", "button");
+        number.setAttribute("aria-label", `Line ${number.textContent} (${which === 0 ? "before" : "after"}): its history`);
+      }
+    }
+
+    /** Whether the row's entry on `side` shows the line picked in the panes (a history step opened, a number pressed). */
+    function isPicked(item, side) {
+      const picked = ctx.view.picked;
+      if (!picked || (picked.side === 0 ? ctx.view.rows.b : ctx.view.rows.a)[item] !== picked.line) return false;
+      const shownOnce = ctx.view.rows.kind[item] === R.KIND_EQUAL || ctx.view.rows.kind[item] === IRTraceRenumber.KIND_RENAMED;
+      return picked.side === side || (settings.layout === "unified" && shownOnce);  // unified shows such a row once
+    }
+
+    /** The blame gutter's label of a line: the pass that last changed it, coloured by pass. */
+    function blameLabel(side, line) {
+      const label = make("span", "bl");
+      const origin = line >= 0 ? ctx.lineOrigin(side, line) : null;
+      if (!origin) return label;
+      label.textContent = origin.text;
+      label.title = origin.title;
+      if (origin.hue !== null) label.style.setProperty("--hue", String(origin.hue));
+      else label.classList.add("bl-none");
+      return label;
     }
 
     function wordsOf(item) {
@@ -103,5 +140,13 @@ const IRTracePaneRows = (() => {
     return { look, renderEntry };
   }
 
-  return { create };
+  /** The line a line number (role button) names: {side (0 Before, 1 After), line (0-based)}, or null (a filler's). */
+  function lineOf(button) {
+    if (!button.textContent) return null;
+    const side = button.classList.contains("old") ? 0 : button.classList.contains("new") ? 1
+      : Number(button.closest(".pane").id === "pane-after");
+    return { side, line: Number(button.textContent) - 1 };
+  }
+
+  return { create, lineOf };
 })();

@@ -19,7 +19,7 @@ const IRTracePanes = (() => {
   function create(host) {
     const { el, report, pipeline, make, announce, search } = host;
     const doc = el.diff.ownerDocument;
-    const settings = { layout: "split", wrap: false, elide: false };  // as the markup has them
+    const settings = { layout: "split", wrap: false, elide: false, blame: false };  // as the markup has them
     // One record per scroller: Before, After, and the unified layout's Diff. Each lists entries
     // (IRTraceRows.paneEntries) with a height each; only the entries near the screen are in the DOM.
     const panes = el.panes.map((scroller, index) => {
@@ -33,6 +33,7 @@ const IRTracePanes = (() => {
       view: null,  // {shown, pass, rows, folds, expanded, display, before, after, widthChars, words, anchors, hunks, hunkOf, current}
       active: () => (settings.layout === "unified" ? [panes[2]] : [panes[0], panes[1]]),
       wrapping: () => settings.wrap,
+      lineOrigin: (side, line) => (host.lineOrigin ? host.lineOrigin(side, line) : null),  // the blame gutter's label
     };
     const scroll = IRTraceScrollSync.create(ctx, () => list.scheduleRender());
     const paint = IRTracePaint.create(report, make, search, () => {  // a long line shown whole: wider, or taller
@@ -78,6 +79,12 @@ const IRTracePanes = (() => {
      * on screen when it was (`keepChange`), else the row at the top of the screen and the horizontal position.
      */
     function relayout(change, keepChange = true) {
+      if (Object.keys(change).join() === "blame" && !settings.wrap) {  // a gutter column: no row moves
+        Object.assign(settings, change);
+        applySettings(ctx);
+        list.repaint(SWITCH_OVERSCAN);  // every row built again: the screen first, as a switch does
+        return;
+      }
       const { view } = ctx, lead = ctx.active()[0];
       const hunk = keepChange && view && view.current >= 0 && changeShown(lead) ? view.hunks[view.current] : null;
       let row = -1, into = 0, left = lead.scroller.scrollLeft;
@@ -161,6 +168,31 @@ const IRTracePanes = (() => {
       return -1;
     }
 
+    /** A line of one side (0 Before, 1 After) marked picked and brought on screen; false when the view lacks it. */
+    function pick(side, line) {
+      const row = ctx.view ? rowOf(ctx.view, side, line) : -1;
+      if (row < 0) return false;
+      ctx.view.picked = { side, line };
+      list.refresh();
+      revealRows(row, row + 1, null);
+      return true;
+    }
+
+    /** The line b acts on: the one picked, else the first of the current change, else the first on screen. */
+    function currentLine() {
+      const { view } = ctx;
+      if (!view || !view.rows.b.length) return null;
+      if (view.picked && rowOf(view, view.picked.side, view.picked.line) >= 0) return view.picked;
+      const lead = ctx.active()[0];
+      let row = view.current >= 0 ? view.hunks[view.current].start : -1;
+      if (row < 0 && lead.entries && lead.entries.length) {
+        const entry = lead.entries[R.entryAt(lead.offsets, lead.scroller.scrollTop)];
+        row = entry >= 0 ? entry >> 1 : view.folds[-entry - 1].end;
+      }
+      row = Math.min(Math.max(row, 0), view.rows.b.length - 1);
+      return view.rows.a[row] >= 0 ? { side: 1, line: view.rows.a[row] } : { side: 0, line: view.rows.b[row] };
+    }
+
     panes.forEach(pane => pane.scroller.addEventListener("scroll", () => scroll.onScroll(pane), { passive: true }));
     followSize(ctx, relayout, list);
     copyButtons().forEach(button => {
@@ -176,10 +208,14 @@ const IRTracePanes = (() => {
       scrolled: scroll.scrolled,
       hasFolds: () => Boolean(ctx.view && ctx.view.folds.length),
       changeCount: () => (ctx.view ? ctx.view.hunks.length : 0),
+      pick, currentLine,
       /** The row showing an after line in the current view, or -1. */
       rowOfAfterLine: line => (ctx.view ? ctx.view.rows.a.indexOf(line) : -1),
     };
   }
+
+  /** The row showing line `line` of one side (0 Before, 1 After) of a view, or -1. */
+  const rowOf = (view, side, line) => (side === 0 ? view.rows.b : view.rows.a).indexOf(line);
 
   /** What the panes show of a diff: its rows, folds, changes, the warnings on its lines, its width. */
   function viewOf(ctx, widths, shown) {
@@ -204,7 +240,7 @@ const IRTracePanes = (() => {
     hunks.forEach((hunk, h) => hunkOf.fill(h, hunk.start, hunk.end));
     const widthChars = widthOf(ctx, widths, shown, rows);
     return { shown, pass, rows, folds, expanded: new Uint8Array(folds.length), before, after, widthChars, words: new Map(),
-      anchors, hunks, hunkOf, current: hunks.length ? 0 : -1 };
+      anchors, hunks, hunkOf, current: hunks.length ? 0 : -1, picked: null };
   }
 
   /**
@@ -277,6 +313,7 @@ const IRTracePanes = (() => {
   function applySettings({ el, settings, panes }) {
     for (const name of ["split", "stacked", "unified"]) el.diff.classList.toggle(name, settings.layout === name);
     el.diff.classList.toggle("wrap", settings.wrap);
+    el.diff.classList.toggle("blame", settings.blame);
     panes.forEach(pane => { pane.scroller.parentElement.hidden = (settings.layout === "unified") !== (pane.index === 2); });
   }
 

@@ -19,13 +19,14 @@ const IRTraceState = (() => {
       pipe: null,       // the pipeline's name when the report holds several (else null: not in links)
       ignoreRenumbering: false,  // renamed lines shown as unchanged (pipelines with value names)
       map: false,       // the pipeline map is shown instead of the diff (map.js)
+      blame: false,     // the blame gutter: each line labelled with the pass that last changed it
     };
   }
 
   /** A snapshot's label as written in file names: the input's label for the input, else its pass's label. */
   const snapshotLabel = (state, passes, s) => (s === 0 ? state.inputLabel : passes[s - 1].label);
 
-  /** The fragment of a state ("pipe=kernel_aiv&pass=04&fn=...&layout=stacked&base=00&wrap=1"), "" with no pass selected. */
+  /** The fragment of a state ("pipe=kernel_aiv&pass=04&fn=...&layout=stacked&base=00&wrap=1&blame=1"), "" with no pass selected. */
   function fragment(state, passes) {
     if (state.selected < 0) return "";
     const params = new URLSearchParams(state.pipe !== null ? { pipe: state.pipe } : {});
@@ -35,13 +36,14 @@ const IRTraceState = (() => {
     if (state.base !== null) params.set("base", snapshotLabel(state, passes, state.base));
     if (state.wrap) params.set("wrap", "1");
     if (state.map) params.set("map", "1");
+    if (state.blame) params.set("blame", "1");
     for (const [name, value] of Object.entries(state.extra || {})) params.set(name, value);
     return params.toString();
   }
 
   /**
    * A fragment read back: {pass (index, -1 if unknown), fn, layout (or null), base (snapshot or null),
-   * wrap (true, false, or null when the link does not say: the reader's own choice applies)}.
+   * wrap (true, false, or null when the link does not say: the reader's own choice applies), blame (the gutter)}.
    */
   function parse(hash, passes, inputLabel) {
     const params = new URLSearchParams(hash.replace(/^#/, ""));
@@ -53,6 +55,7 @@ const IRTraceState = (() => {
       base: snapshotOf(passes, params.get("base"), inputLabel),
       wrap: params.has("wrap") ? params.get("wrap") === "1" : null,
       map: params.get("map") === "1",
+      blame: params.get("blame") === "1",
     };
   }
 

@@ -66,6 +66,8 @@ const IRTraceViewer = (() => {
       nextChange: () => app().stepChange(1),
       previousChange: () => app().stepChange(-1),
       ...Object.fromEntries(IRTraceFollowing.ACTIONS.map(name => [name, () => app().following.actions[name]()])),
+      lineHistory: () => app().blame.showCurrent(),
+      followName: () => app().names.followCurrent(),
       help: () => toggleHelp(),
       closeHelp: () => (el.help.hidden ? false : toggleHelp(false)),
     });

@@ -56,12 +56,14 @@ const IRTraceVirtualList = (() => {
       pause = doc.defaultView.setTimeout(() => render(), PAUSE_MS);
     }
 
-    /** Paint again (search, current change or layout changed) keeping the scroll position. */
-    function repaint() {
+    /** Paint again (search, current change or layout changed) keeping the scroll position; `overscan`: entries
+     * built beyond the screen now (the rest once the reader pauses, as after a switch). */
+    function repaint(overscan = OVERSCAN) {
       if (!ctx.view) return;
       looks = new WeakMap();  // what rows show has changed: none is kept
       panes.forEach(pane => { pane.rendered = null; });
-      render();
+      render(overscan);
+      if (overscan < OVERSCAN) renderWhenPaused();
     }
 
     /**
@@ -103,7 +105,14 @@ const IRTraceVirtualList = (() => {
       return row;
     }
 
-    return { layout, render, renderWhenPaused, scheduleRender, repaint };
+    /** Paint again only the rows whose look changed (a line picked): the others stay, unlike repaint. */
+    function refresh() {
+      if (!ctx.view) return;
+      panes.forEach(pane => { pane.rendered = null; });
+      render();
+    }
+
+    return { layout, render, renderWhenPaused, scheduleRender, repaint, refresh };
   }
 
   /** Scrolled: the rows that left the window go, those that came in are built; the others stay. */
