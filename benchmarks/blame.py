@@ -27,7 +27,6 @@ from pathlib import Path
 from pypto_ir_trace import render
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import gen_dump
 import run
 
 QUERIES = """async count => {
@@ -78,12 +77,7 @@ GUTTER = """async pages => {
 
 
 def build_report(workdir: Path, case: str, seed: int) -> Path:
-    spec = run.CASES[case]
-    dump = workdir / case / "passes_dump"
-    if not any(dump.glob("*.py")):
-        dump = gen_dump.generate(
-            workdir / case, functions=spec.functions, lines=spec.lines, passes=spec.passes, seed=seed
-        ).path
+    dump = run.case_dump(workdir, case, seed)
     report = workdir / f"{case}-blame.html"
     run.run_cli(dump, report)
     return report

@@ -16,7 +16,6 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import gen_dump
 import gen_mlir
 import run
 
@@ -55,19 +54,7 @@ def dump_of(workdir: Path, case: str, seed: int) -> Path:
         if not tree.exists():
             gen_mlir.generate(tree, 60, 10, seed, False)
         return tree
-    spec = run.CASES[case]
-    dump = workdir / case / "passes_dump"
-    if not any(dump.glob("*.py")):
-        dump = gen_dump.generate(
-            workdir / case,
-            functions=spec.functions,
-            lines=spec.lines,
-            passes=spec.passes,
-            broken=1,
-            broken_class=True,
-            seed=seed,
-        ).path
-    return dump
+    return run.case_dump(workdir, case, seed)
 
 
 def added_bytes(report_json: dict) -> dict:

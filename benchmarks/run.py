@@ -218,6 +218,23 @@ def browser_figures(report: Path, switches: int = 20, steps: int = 100) -> dict:
             browser.close()
 
 
+def case_dump(workdir: Path, name: str, seed: int, fresh: bool = False) -> Path:
+    """The passes_dump/ of a synthetic PyPTO case under workdir/name, generated unless it is there (or `fresh`)."""
+    case = CASES[name]
+    dump = workdir / name / "passes_dump"
+    if fresh or not any(dump.glob("*.py")):
+        dump = gen_dump.generate(
+            workdir / name,
+            functions=case.functions,
+            lines=case.lines,
+            passes=case.passes,
+            broken=1,
+            broken_class=True,
+            seed=seed,
+        ).path
+    return dump
+
+
 def run_case(name: str, workdir: Path, browser: bool, seed: int) -> dict:
     case = CASES[name]
     out = workdir / name

@@ -17,7 +17,6 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import gen_dump
 import run
 
 # One switch: the keydown, then two requestAnimationFrame callbacks; the second runs once the frame
@@ -45,18 +44,7 @@ SWITCHES = """async ([count, pause]) => {
 
 def build_report(workdir: Path, case: str, seed: int, fresh: bool) -> Path:
     """The report of a benchmark case's synthetic dump, built by the current code (the dump is kept unless `fresh`)."""
-    spec = run.CASES[case]
-    dump = workdir / case / "passes_dump"
-    if fresh or not any(dump.glob("*.py")):
-        dump = gen_dump.generate(
-            workdir / case,
-            functions=spec.functions,
-            lines=spec.lines,
-            passes=spec.passes,
-            broken=1,
-            broken_class=True,
-            seed=seed,
-        ).path
+    dump = run.case_dump(workdir, case, seed, fresh)
     report = workdir / f"{case}-switch.html"
     run.run_cli(dump, report)
     return report

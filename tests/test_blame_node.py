@@ -5,9 +5,6 @@ snapshot to the next, and the gutter's origin is the chain's first step."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -15,8 +12,8 @@ import pytest
 from blamecases import Pipeline
 from dumptools import write_dump
 from modeltools import load_dump, report_of
+from nodeharness import Harness
 from pypto_ir_trace import model
-from test_diff_node import node_executable
 
 HARNESS = Path(__file__).with_name("blame_harness.js")
 SCRIPTS = ("rows.js", "linediff.js", "compare.js", "model.js", "renumber.js", "blame.js")
@@ -32,36 +29,18 @@ MLIR = [
 ]
 
 
-class Node:
-    """The harness in a child process: histories(report JSON, ...) -> every snapshot's lines' chains and origins."""
-
-    def __init__(self, executable: str):
-        static = resources.files("pypto_ir_trace").joinpath("static")
-        self.process = subprocess.Popen(
-            [executable, str(HARNESS), *(str(static.joinpath(name)) for name in SCRIPTS)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-            encoding="utf-8",
-        )
-
-    def histories(self, report: dict, pipeline: int = 0, renumber: bool = False) -> list:
-        self.process.stdin.write(json.dumps({"report": report, "pipeline": pipeline, "renumber": renumber}) + "\n")
-        self.process.stdin.flush()
-        reply = json.loads(self.process.stdout.readline())
-        assert "error" not in reply, reply
-        return reply["result"]
-
-    def close(self) -> None:
-        self.process.stdin.close()
-        self.process.wait(timeout=10)
-
-
 @pytest.fixture(scope="module")
 def node():
-    child = Node(node_executable())
+    child = Harness(HARNESS, SCRIPTS)
     yield child
     child.close()
+
+
+def histories(node: Harness, report: dict, pipeline: int = 0, renumber: bool = False) -> list:
+    """Every snapshot's lines, each with its chain and its origin, as blame.js finds them."""
+    reply = node.ask({"report": report, "pipeline": pipeline, "renumber": renumber})
+    assert "error" not in reply, reply
+    return reply["result"]
 
 
 def report_json(path: Path, format_name: str | None = None) -> dict:
@@ -71,7 +50,7 @@ def report_json(path: Path, format_name: str | None = None) -> dict:
 @pytest.mark.parametrize("seed", range(12))
 def test_every_line_s_history_is_the_one_it_was_built_with(node, tmp_path, seed):
     pipeline = Pipeline(seed)
-    found = node.histories(report_json(write_dump(tmp_path / "dump", pipeline.files())))
+    found = histories(node, report_json(write_dump(tmp_path / "dump", pipeline.files())))
     for s, (truth, lines) in enumerate(zip(pipeline.truth(), found)):
         assert len(truth) == len(lines)
         for line, (history, got) in enumerate(zip(truth, lines)):
@@ -131,20 +110,20 @@ def equal_lines(report: dict, pipeline: int = 0) -> list[dict[int, int]]:
 @pytest.mark.parametrize("name", sorted(path.name for path in (FIXTURES / "real").iterdir()))
 def test_real_pypto_dumps_are_consistent(node, name):
     report = report_json(FIXTURES / "real" / name / "passes_dump")
-    consistent(node.histories(report), equal_lines(report))
+    consistent(histories(node, report), equal_lines(report))
 
 
 def test_qwen3_decode_explicit_is_consistent(node, real_dumps):
     """The largest real dump (50 snapshots of up to 1,600 lines): every line of every snapshot."""
     report = report_json(real_dumps / "models_qwen3_decode_explicit" / "passes_dump")
-    consistent(node.histories(report), equal_lines(report))
+    consistent(histories(node, report), equal_lines(report))
 
 
 @pytest.mark.parametrize("renumber", [False, True], ids=["renumbering shown", "renumbering ignored"])
 @pytest.mark.parametrize("name", MLIR)
 def test_mlir_dumps_are_consistent(node, name, renumber):
     report = report_json(FIXTURES / "mlir" / name)
-    snapshots = node.histories(report, renumber=renumber)
+    snapshots = histories(node, report, renumber=renumber)
     data = report["pipelines"][0]
     # An MLIR op dumped in local scope is diffed against its own previous dump: the equal lines of a pass then
     # link its after snapshot to that one, not to the previous pass's; the check keeps to passes of the PyPTO kind.

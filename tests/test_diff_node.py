@@ -10,10 +10,6 @@ Example counts follow tests/test_properties.py: 30 batches by default, HYPOTHESI
 
 from __future__ import annotations
 
-import json
-import shutil
-import subprocess
-from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -21,7 +17,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from diffcases import REAL_NAMES, check_blocks, check_passes, line_batches, pass_case, python_blocks, real_pair_cases
-from dumptools import missing, outcome
+from dumptools import outcome
+from nodeharness import Harness, node_executable
 from pypto_ir_trace import linediff
 from test_properties import PROFILE
 
@@ -29,59 +26,31 @@ HARNESS = Path(__file__).with_name("diff_harness.js")
 SCRIPTS = ("linediff.js", "compare.js")  # compare.js uses the line diff of linediff.js, as in the page
 
 
-class Node:
-    """The harness in a child process: call(operation, cases) -> one answer per case, or a JSError."""
-
-    def __init__(self, executable: str):
-        static = resources.files("pypto_ir_trace").joinpath("static")
-        self.process = subprocess.Popen(
-            [executable, str(HARNESS), *(str(static.joinpath(name)) for name in SCRIPTS)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-            encoding="utf-8",
-        )
-
-    def call(self, operation: str, cases: list) -> list:
-        self.process.stdin.write(json.dumps([operation, cases]) + "\n")
-        self.process.stdin.flush()
-        line = self.process.stdout.readline()
-        assert line, f"node exited ({self.process.poll()}) before answering"
-        reply = json.loads(line)
-        if "error" in reply:
-            raise JSError(reply["error"], reply["message"])
-        return reply["result"]
-
-    def close(self) -> None:
-        self.process.stdin.close()
-        self.process.wait(timeout=10)
-
-
 class JSError(Exception):
     pass
 
 
-def node_executable() -> str:
-    """Node on PATH (Debian's is /usr/bin/node); missing, the tests here skip, or fail under CI=true."""
-    found = shutil.which("node")
-    if found is None:
-        missing("the diff agreement test needs Node: no node on PATH (apt-get install nodejs)")
-    return found
-
-
 @pytest.fixture(scope="module")
 def node():
-    child = Node(node_executable())
+    child = Harness(HARNESS, SCRIPTS)
     yield child
     child.close()
 
 
+def call(node: Harness, operation: str, cases: list) -> list:
+    """The harness's answer to one operation on a batch of cases, or the JSError it raised."""
+    reply = node.ask([operation, cases])
+    if "error" in reply:
+        raise JSError(reply["error"], reply["message"])
+    return reply["result"]
+
+
 def js_diff(node):
-    return lambda cases: node.call("diff", cases)
+    return lambda cases: call(node, "diff", cases)
 
 
 def js_compare(node):
-    return lambda cases: node.call("compareIds", cases)
+    return lambda cases: call(node, "compareIds", cases)
 
 
 @PROFILE
@@ -107,7 +76,7 @@ def test_the_issue_example_gets_one_answer(node):
     a = [f"x{i % 2}" for i in range(1000)]
     b = [f"x{(i + 1) % 3}" for i in range(1000)]
     small = {"myers_max_cost": 5000}
-    default, capped = node.call("diff", [[a, b, linediff.LIMITS], [a, b, small]])
+    default, capped = call(node, "diff", [[a, b, linediff.LIMITS], [a, b, small]])
     assert default == python_blocks(a, b, linediff.LIMITS)
     assert capped == python_blocks(a, b, small)
     assert capped[0] == [False, 0, 998, 0, 998]  # given up: all but the two shared last lines (x0, x1)
@@ -116,7 +85,7 @@ def test_the_issue_example_gets_one_answer(node):
 def test_the_scripts_have_no_limits_of_their_own(node):
     """Without the report's limits the line diff refuses rather than use limits that could disagree."""
     with pytest.raises(JSError, match="TypeError"):
-        node.call("diff", [[[1], [2], None]])
+        call(node, "diff", [[[1], [2], None]])
 
 
 @pytest.mark.parametrize("ci", [False, True])
@@ -125,4 +94,4 @@ def test_without_node_the_tests_skip_or_in_ci_fail_with_one_line(tmp_path, monke
     monkeypatch.setenv("CI", "true" if ci else "")
     kind, reason = outcome(node_executable)
     assert kind == ("fail" if ci else "skip") and "\n" not in reason
-    assert reason.endswith("the diff agreement test needs Node: no node on PATH (apt-get install nodejs)")
+    assert reason.endswith("under Node: no node on PATH (apt-get install nodejs)")
