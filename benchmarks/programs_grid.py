@@ -22,6 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import run
+import runs
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 
@@ -47,17 +48,10 @@ PAINTED = """async () => {
 def make_roots(archive: Path, work: Path, edits: int, seed: int) -> tuple[Path, Path]:
     dumps = sorted(d for d in archive.iterdir() if (d / "passes_dump").is_dir())
     new, old = work / "new", work / "old"
-    new.mkdir(parents=True)
-    old.mkdir()
     rng = random.Random(seed)
     chosen = set(rng.sample(range(len(dumps)), min(edits, len(dumps))))
-    for i, dump in enumerate(dumps):
-        (old / dump.name).symlink_to(dump.resolve())
-        if i not in chosen:
-            (new / dump.name).symlink_to(dump.resolve())
-            continue
-        shutil.copytree(dump, new / dump.name)
-        snapshots = sorted((new / dump.name / "passes_dump").glob("*.py"))
+    for i, copy in runs.link_roots(dumps, new, old, chosen).items():
+        snapshots = sorted((copy / "passes_dump").glob("*.py"))
         start = rng.randrange(1, len(snapshots)) if len(snapshots) > 1 else 0
         for target in snapshots[start : start + 1 if i % 4 == 0 else None]:
             target.write_text(target.read_text(encoding="utf-8") + "# edited by the benchmark\n", encoding="utf-8")

@@ -24,21 +24,29 @@ from pathlib import Path
 SRC = Path(__file__).resolve().parents[1] / "src"
 
 
+def link_roots(dumps: list[Path], new: Path, old: Path, chosen: set[int]) -> dict[int, Path]:
+    """Both roots of links to the programs, except the chosen ones: copied into new, to be edited. {i: copy}."""
+    new.mkdir(parents=True)
+    old.mkdir(parents=True)
+    copies = {}
+    for i, dump in enumerate(dumps):
+        (old / dump.name).symlink_to(dump.resolve())
+        if i in chosen:
+            copies[i] = Path(shutil.copytree(dump, new / dump.name))
+        else:
+            (new / dump.name).symlink_to(dump.resolve())
+    return copies
+
+
 def make_roots(archive: Path, work: Path, level: str, edits: int, seed: int) -> tuple[Path, Path, dict[str, str]]:
     """(new root, old root, {edited program: the pass the index must name})."""
     dumps = sorted(d for d in archive.iterdir() if d.name.endswith("_" + level) and (d / "passes_dump").is_dir())
     new, old = work / "new", work / "old"
-    new.mkdir()
-    old.mkdir()
     chosen = set(random.Random(seed).sample(range(len(dumps)), min(edits, len(dumps))))
     expected = {}
-    for i, dump in enumerate(dumps):
-        (old / dump.name).symlink_to(dump.resolve())
-        if i not in chosen:
-            (new / dump.name).symlink_to(dump.resolve())
-            continue
-        shutil.copytree(dump, new / dump.name)
-        snapshots = sorted((new / dump.name / "passes_dump").glob("*.py"))
+    for i, copy in link_roots(dumps, new, old, chosen).items():
+        dump = dumps[i]
+        snapshots = sorted((copy / "passes_dump").glob("*.py"))
         target = snapshots[random.Random(seed + i).randrange(1, len(snapshots))] if len(snapshots) > 1 else snapshots[0]
         target.write_text(target.read_text(encoding="utf-8") + "# edited by the benchmark\n", encoding="utf-8")
         match = re.match(r"(\d+)_after_(.+)\.py", target.name)
