@@ -100,8 +100,19 @@ const IRTracePassList = (() => {
       if (box.top < top || box.bottom > bottom) {
         item.scrollIntoView({ block: "nearest" });
         wholeTopRow(item);
+        settled(() => { if (current && current.parentElement === item) wholeTopRow(item); });
       }
       if (el.list.contains(el.list.ownerDocument.activeElement)) current.focus({ preventScroll: true });
+    }
+
+    /**
+     * f() once the rows laid out in this frame have their real heights: rows off screen are sized by estimate
+     * (content-visibility, viewer.css), and scroll anchoring moves the list as they are laid out; a row cut
+     * under the filters then needs wholeTopRow again.
+     */
+    function settled(f) {
+      const win = el.list.ownerDocument.defaultView;
+      win.requestAnimationFrame(() => win.requestAnimationFrame(f));
     }
 
     /** The list's visible box, inside its border (its padding scrolls with the rows). */
