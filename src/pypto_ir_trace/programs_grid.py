@@ -11,16 +11,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .pipeline_map import merge_orders
+from .structure import name_of, numbered
 
 
 def _keys(steps: Sequence[tuple[str, str, bool, int, int]]) -> list[str]:
     """A program's rows as column keys: the pass name, and its occurrence when it runs again ("Simplify#2")."""
-    seen: dict[str, int] = {}
-    keys = []
-    for _, name, *_ in steps:
-        seen[name] = seen.get(name, 0) + 1
-        keys.append(name if seen[name] == 1 else f"{name}#{seen[name]}")
-    return keys
+    return numbered(name for _, name, *_ in steps)
 
 
 def data(programs: Sequence) -> dict:
@@ -38,7 +34,7 @@ def data(programs: Sequence) -> dict:
         for (label, *_), key in zip(program.steps, mine):
             labels[at[key]] = labels[at[key]] or label
     return {
-        "columns": [key.split("#")[0] for key in columns],
+        "columns": [name_of(key) for key in columns],
         "labels": labels,
         "programs": [_program(program, [at[key] for key in mine], labels) for program, mine in zip(compared, keys)],
     }

@@ -8,6 +8,7 @@ the errors are.
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from itertools import accumulate
 
@@ -111,18 +112,27 @@ def parse(lines: list[str], language) -> Tree:
 
 def keyed(found: list[tuple[int, int, str, str, int]]) -> list[Region]:
     """Regions from (start, end, name, kind, name line), in file order; a repeated name gets "#2", "#3", ..."""
+    found = sorted(found)
+    return [
+        Region(key, kind, start, end, def_row)
+        for (start, end, _, kind, def_row), key in zip(found, numbered(name for _, _, name, _, _ in found))
+    ]
+
+
+def numbered(names: Iterable[str]) -> list[str]:
+    """The names as keys, in order: a name's second occurrence is "name#2", its third "name#3", ... (name_of
+    gives the name back)."""
     seen: dict[str, int] = {}
-    regions = []
-    for start, end, name, kind, def_row in sorted(found):
+    keys = []
+    for name in names:
         seen[name] = seen.get(name, 0) + 1
-        key = name if seen[name] == 1 else f"{name}#{seen[name]}"
-        regions.append(Region(key, kind, start, end, def_row))
-    return regions
+        keys.append(name if seen[name] == 1 else f"{name}#{seen[name]}")
+    return keys
 
 
 def name_of(key: str) -> str:
-    """keyed()'s inverse: the name a key numbers ("f#2" -> "f"). Only for languages whose names cannot
-    hold "#" (Python identifiers), the ones whose texts are cut into pieces (chunked.py)."""
+    """numbered()'s inverse: the name a key numbers ("f#2" -> "f"). Only for names that cannot hold "#": Python
+    identifiers (the languages whose texts are cut into pieces, chunked.py) and pass names."""
     return key.partition("#")[0]
 
 

@@ -34,7 +34,7 @@ import tree_sitter_mlir
 from tree_sitter import Language, Node, Query, QueryCursor, Tree
 
 from .. import grammar
-from ..structure import Region, Structure, end_line, errors, indent_of, text
+from ..structure import Region, Structure, end_line, errors, indent_of, numbered, text
 
 NAME = "mlir"
 LANGUAGE = Language(tree_sitter_mlir.language())
@@ -232,18 +232,16 @@ def _regions(functions: list[tuple[Node, Node]], containers: list[tuple[Node, st
 
 def _keys(ops: list[tuple[Node, str]], containers: list[tuple[Node, str]]) -> list[str]:
     """Each op's name qualified by the named modules around it; a repeated name gets "#2", "#3", ..."""
-    seen: dict[str, int] = {}
-    keys = []
-    for node, own in ops:
-        scope = [
-            name
-            for box, name in containers
-            if box.start_byte <= node.start_byte and node.end_byte <= box.end_byte and box.id != node.id
-        ]
-        name = "::".join([*scope, own])
-        seen[name] = seen.get(name, 0) + 1
-        keys.append(name if seen[name] == 1 else f"{name}#{seen[name]}")
-    return keys
+    return numbered("::".join([*_scope(node, containers), own]) for node, own in ops)
+
+
+def _scope(node: Node, containers: list[tuple[Node, str]]) -> list[str]:
+    """The names of the named modules around node, outermost first."""
+    return [
+        name
+        for box, name in containers
+        if box.start_byte <= node.start_byte and node.end_byte <= box.end_byte and box.id != node.id
+    ]
 
 
 def _off_layout_line(region: Region, lines: list[str]) -> int | None:
