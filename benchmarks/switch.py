@@ -50,17 +50,29 @@ def build_report(workdir: Path, case: str, seed: int, fresh: bool) -> Path:
     return report
 
 
-def self_times(profile: dict) -> Counter:
-    """Milliseconds of self time per function (name and script line) in a CDP Profiler profile."""
+def profile_times(profile: dict) -> tuple[Counter, Counter]:
+    """Milliseconds per function (name, script and line) in a CDP Profiler profile: its self time, and its total
+    time (itself and what it called; a function on the stack twice counts once)."""
     nodes = {node["id"]: node for node in profile["nodes"]}
-    deltas = profile.get("timeDeltas", [])
-    spent: Counter = Counter()
-    for sample, delta in zip(profile.get("samples", []), [*deltas[1:], 0]):
-        frame = nodes[sample]["callFrame"]
+    parent = {child: node["id"] for node in profile["nodes"] for child in node.get("children", [])}
+
+    def where(node: dict) -> str:
+        frame = node["callFrame"]
         name = frame["functionName"] or "(anonymous)"
-        where = f"{name}:{frame['lineNumber'] + 1}" if frame.get("url") else name
-        spent[where] += delta / 1000
-    return spent
+        return f"{name} {Path(frame['url']).name}:{frame['lineNumber'] + 1}" if frame.get("url") else name
+
+    deltas = profile.get("timeDeltas", [])
+    own: Counter = Counter()
+    total: Counter = Counter()
+    for sample, delta in zip(profile.get("samples", []), [*deltas[1:], 0]):
+        own[where(nodes[sample])] += delta / 1000
+        stack, at = set(), sample
+        while at is not None:
+            stack.add(where(nodes[at]))
+            at = parent.get(at)
+        for name in stack:
+            total[name] += delta / 1000
+    return own, total
 
 
 # Trace events that split a frame's main-thread work; nested ones of the same name are counted once.
@@ -104,7 +116,7 @@ def measure(report: Path, switches: int, rounds: int, profile: bool, cpu: bool =
             for _ in range(rounds):
                 figures["times"] += page.evaluate(SWITCHES, [switches, pause])
             if cdp:
-                figures["profile"] = self_times(cdp.send("Profiler.stop")["profile"])
+                figures["profile"], figures["inclusive"] = profile_times(cdp.send("Profiler.stop")["profile"])
             if cpu:
                 browser.start_tracing(page=page, categories=["toplevel", "devtools.timeline"])
                 traced = page.evaluate(SWITCHES, [switches, pause])
@@ -156,6 +168,9 @@ def main(argv: list[str] | None = None) -> int:
         total = sum(figures["profile"].values())
         print(f"\nself time while switching ({total:.0f} ms sampled), top functions:")
         for where, ms in figures["profile"].most_common(25):
+            print(f"  {ms:8.1f} ms  {100 * ms / total:5.1f}%  {where}")
+        print("\ntotal time (the function and what it called), top functions:")
+        for where, ms in figures["inclusive"].most_common(40):
             print(f"  {ms:8.1f} ms  {100 * ms / total:5.1f}%  {where}")
     return 0
 

@@ -184,3 +184,57 @@ def test_the_choice_is_kept_and_a_report_without_types_to_elide_has_no_switch(op
     assert not page.get_by_role("checkbox", name="Elide types").is_checked()
     mlir = open_report("mlir/multi_func/tree_dir").page
     assert mlir.get_by_role("checkbox", name="Elide types").count() == 0
+
+
+WIDEST = """async id => {
+  const scroller = document.getElementById(id), layer = scroller.querySelector(".rows");
+  const frames = () => new Promise(resolve => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+  const probe = document.createElement("span");
+  probe.className = "code";
+  probe.textContent = "0".repeat(100);
+  probe.style.position = "absolute";
+  layer.append(probe);
+  const ch = probe.getBoundingClientRect().width / 100;
+  probe.remove();
+  let widest = 0, codeLeft = null;
+  scroller.scrollTop = 0;
+  await frames();
+  for (;;) {
+    for (const code of layer.querySelectorAll(".row .code")) {
+      const range = document.createRange();
+      range.selectNodeContents(code);
+      codeLeft = code.getBoundingClientRect().left;
+      if (code.textContent) widest = Math.max(widest, range.getBoundingClientRect().right - codeLeft);
+    }
+    if (scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 1) break;
+    scroller.scrollTop += scroller.clientHeight;
+    await frames();
+  }
+  return { widest: widest / ch, room: (layer.getBoundingClientRect().right - codeLeft) / ch - 2 };
+}"""
+
+
+def test_the_panes_are_as_wide_as_their_widest_line_as_shown(open_report):
+    """Scrolled sideways to its end, a pane shows the end of its longest line and no blank beyond it: with types
+    elided (a changed line keeps the types its changed words touch), whole, across the switch, and for one function (its
+    folds expanded: a folded line counts, so Expand all never widens the panes)."""
+    page = open_report(EXPLICIT, viewport=(1400, 900), fragment="#pass=11", elide=True).page
+    elide = page.get_by_role("checkbox", name="Elide types")
+
+    def check(why):
+        expand = page.get_by_role("button", name="Expand all")
+        if expand.is_enabled():  # disabled: nothing folded
+            expand.click()
+        found = [page.evaluate(WIDEST, scroller) for scroller in ("scroll-before", "scroll-after")]
+        assert found[0]["room"] == found[1]["room"]  # one width: the panes scroll sideways together
+        assert abs(max(side["widest"] for side in found) - found[0]["room"]) < 0.5, (why, found)
+
+    check("elided")
+    elide.uncheck()
+    check("whole")
+    elide.check()
+    check("elided again")
+    page.keyboard.press("j")
+    check("the next pass")
+    page.get_by_role("combobox", name="Function").select_option(index=1)
+    check("one function")

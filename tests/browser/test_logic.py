@@ -169,6 +169,42 @@ def test_lines_with_too_little_in_common_get_no_word_marks(logic):
     assert logic(WORDS, ["alpha beta gamma", "one two three"]) is None
 
 
+STRETCHES = """pairs => pairs.map(([x, y]) => [IRTraceRows.wordDiff(x, y), IRTraceRows.changedStretch(x, y),
+  IRTraceRows.changedStretch(y, x)])"""
+
+
+def test_the_changed_stretch_holds_every_changed_word(logic):
+    """The panes' width bounds a pair's word changes by its changed stretch when a pass changes too many lines to
+    diff them all: every changed word must lie inside it, or an elided type beside it would be counted wider."""
+    words = [
+        "a_k__tile",
+        "a_k__ssa_v0",
+        "pl.Tile[[64, 128], pl.FP32]",
+        "pl.Tensor[[64, 128], pl.FP32]",
+        "=",
+        " ",
+        "  ",
+        "(",
+        ")",
+        "x1",
+        "x12",
+        "pl.tile.load(a, [0, k0])",
+        "pl.tensor.slice(a, [0, k0])",
+        ",",
+        "é",
+        "\u00e9\u0301",
+    ]
+    lines = ["".join(combo) for combo in itertools.product(words[:8], words[4:10], words[8:])][:400]
+    pairs = [[x, y] for x, y in zip(lines, lines[1:] + lines[:1])] + [[x, x + "z"] for x in lines[:50]]
+    pairs += [[x, "w" + x] for x in lines[:50]] + [["", "abc"], ["abc", ""], ["x = 1", "x = 1"]]
+    for (x, y), (diff, before, after) in zip(pairs, logic(STRETCHES, pairs)):
+        if diff is None:
+            continue
+        for changes, (start, end), line in ((diff["before"], before[0], x), (diff["after"], after[0], y)):
+            assert all(start <= s and e <= end for s, e in changes), (x, y, changes, (start, end))
+            assert 0 <= start <= end <= len(line)
+
+
 PARTS = "([length, highlights, changes, matches]) => IRTraceRows.lineParts(length, highlights, changes, matches)"
 
 

@@ -35,11 +35,18 @@ const IRTracePaint = (() => {
     /** How many characters of line id are shown. */
     const shownLength = id => (whole.has(id) ? report.lines[id].length : Math.min(report.lines[id].length, SHOWN_CHARS));
 
-    /** How many columns line id takes when none of its elisions is kept back by a change or a match. */
-    function elidedLength(id) {
+    /**
+     * How many columns line id takes with its elisions shown as "…" but those touching `kept` ([[start, end]]:
+     * changes, matches). Without kept, it is kept: the panes' width asks it of every line of a view.
+     */
+    const elidedLengths = new Map();
+    function elidedLength(id, kept = []) {
       const length = shownLength(id);
       if (!eliding() || unelided.has(id)) return length;
-      return outermost(report.elisions(id), length, []).reduce((n, [start, end]) => n - (end - start) + 1, length);
+      const columns = () => outermost(report.elisions(id), length, kept).reduce((n, [start, end]) => n - (end - start) + 1, length);
+      if (kept.length) return columns();
+      if (!elidedLengths.has(id)) elidedLengths.set(id, columns());
+      return elidedLengths.get(id);
     }
 
     /**
@@ -149,6 +156,7 @@ const IRTracePaint = (() => {
       button.title = "Show the whole line (it is laid out only when asked for)";
       button.addEventListener("click", () => {
         whole.add(id);
+        elidedLengths.delete(id);
         onExpand();
       });
       return button;

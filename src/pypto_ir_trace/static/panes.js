@@ -38,7 +38,7 @@ const IRTracePanes = (() => {
     const scroll = IRTraceScrollSync.create(ctx, () => list.scheduleRender());
     const paint = IRTracePaint.create(report, make, search, () => {  // a long line shown whole: wider, or taller
       widths.clear();
-      ctx.view.widthChars = widthOf(ctx, widths, ctx.view.shown, ctx.view.rows);
+      ctx.view.widthChars = widthOf(ctx, widths, ctx.view.shown, ctx.view.rows, ctx.view.words);
       relayout({}, false);
       list.repaint();  // the rows drawn so far keep their looks otherwise
     }, () => settings.elide && report.elides);
@@ -96,10 +96,10 @@ const IRTracePanes = (() => {
       }
       Object.assign(settings, change);
       applySettings(ctx);
+      if ("elide" in change) widths.clear();  // lines take other widths (kept even with no view shown)
       if (!view) return;
-      if ("elide" in change) {  // lines take other widths: every row is painted again
-        widths.clear();
-        view.widthChars = widthOf(ctx, widths, view.shown, view.rows);
+      if ("elide" in change) {  // every row is painted again
+        view.widthChars = widthOf(ctx, widths, view.shown, view.rows, view.words);
         list.repaint();
       }
       list.layout();
@@ -238,41 +238,62 @@ const IRTracePanes = (() => {
     const hunks = R.hunks(rows.kind);
     const hunkOf = new Int32Array(rows.kind.length).fill(-1);
     hunks.forEach((hunk, h) => hunkOf.fill(h, hunk.start, hunk.end));
-    const widthChars = widthOf(ctx, widths, shown, rows);
-    return { shown, pass, rows, folds, expanded: new Uint8Array(folds.length), before, after, widthChars, words: new Map(),
+    const words = new Map();  // row -> its word changes (IRTraceRows.wordDiff), made once
+    const widthChars = widthOf(ctx, widths, shown, rows, words);
+    return { shown, pass, rows, folds, expanded: new Uint8Array(folds.length), before, after, widthChars, words,
       anchors, hunks, hunkOf, current: hunks.length ? 0 : -1, picked: null };
   }
 
   /**
    * The widest row of a view, in characters as shown (a long line's cut, and its button; elided, a changed
-   * row may keep a part an unchanged one would elide).
+   * pair keeps the parts its changed words touch). The whole file's is the widest of its texts as elided, or
+   * of a changed pair: each text's is kept, so a switch reads only the pairs. A pair's word changes are made
+   * here and kept in `words` for painting; past WORD_BUDGET pairs (a pass that rewrites thousands of lines),
+   * R.changedStretch bounds them instead, wider at worst, and the switch stays quick.
    */
-  function widthOf(ctx, widths, shown, rows) {
-    const { pipeline, settings } = ctx, { pass, key } = shown;
-    const eliding = settings.elide && ctx.report.elides;
-    if (key === null && !eliding) return Math.max(widest(ctx, widths, pass.before), widest(ctx, widths, pass.after));
+  function widthOf(ctx, widths, shown, rows, words) {
+    const { pipeline, settings, report } = ctx, { pass, key } = shown;
+    const eliding = settings.elide && report.elides;
     const before = pipeline.ids(pass.before), after = pipeline.ids(pass.after);
-    let most = 0;
+    const wholeFile = key === null;
+    let most = wholeFile ? Math.max(widest(ctx, widths, pass.before, eliding), widest(ctx, widths, pass.after, eliding)) : 0;
+    if (wholeFile && !eliding) return most;
     for (let r = 0; r < rows.b.length; r++) {
-      const b = rows.b[r], a = rows.a[r], unchanged = rows.kind[r] === R.KIND_EQUAL;
-      if (b >= 0) most = Math.max(most, shownWidth(ctx, before[b], eliding && unchanged));
-      if (a >= 0) most = Math.max(most, shownWidth(ctx, after[a], eliding && unchanged));
+      const b = rows.b[r], a = rows.a[r], kind = rows.kind[r];
+      const paired = kind === R.KIND_PAIR || kind === IRTraceRenumber.KIND_RENAMED;  // painted with its word changes
+      if (wholeFile && !paired) continue;
+      if (!eliding || !paired) {
+        if (b >= 0) most = Math.max(most, shownWidth(ctx, before[b], eliding ? [] : null));
+        if (a >= 0) most = Math.max(most, shownWidth(ctx, after[a], eliding ? [] : null));
+        continue;
+      }
+      const x = report.lines[before[b]], y = report.lines[after[a]];
+      if (!words.has(r) && words.size < WORD_BUDGET) words.set(r, R.wordDiff(x, y));
+      const changes = words.has(r) ? words.get(r) || { before: [], after: [] }  // null: no word marks, all elided
+        : { before: R.changedStretch(x, y), after: R.changedStretch(y, x) };
+      most = Math.max(most, shownWidth(ctx, before[b], changes.before), shownWidth(ctx, after[a], changes.after));
     }
     return most;
   }
 
+  const WORD_BUDGET = 1000;  // word changes made for the panes' width, per view
+
   const REST_CHARS = 40;  // the "… N more characters" button beside a cut line
-  function shownWidth(ctx, id, elided = false) {
+  /** Line id's width as shown: whole (kept null), or elided but where its elisions touch `kept` ([] for none). */
+  function shownWidth(ctx, id, kept = null) {
     const shown = ctx.shownLength(id);
-    const width = elided ? ctx.elidedLength(id) : shown;
+    const width = kept ? ctx.elidedLength(id, kept) : shown;
     return shown < ctx.report.lines[id].length ? width + REST_CHARS : width;
   }
 
-  /** The longest line of text t as shown (kept in `widths`): the whole file's width, folded lines included. */
-  function widest(ctx, widths, t) {
+  /**
+   * The longest line of text t as shown, every line elided if `elided` (kept in `widths`, which is cleared
+   * when eliding is switched or a line is shown whole): the whole file's width, folded lines included.
+   */
+  function widest(ctx, widths, t, elided) {
     if (!widths.has(t)) {
       let most = 0;
-      for (const id of ctx.pipeline.ids(t)) most = Math.max(most, shownWidth(ctx, id));
+      for (const id of ctx.pipeline.ids(t)) most = Math.max(most, shownWidth(ctx, id, elided ? [] : null));
       widths.set(t, most);
     }
     return widths.get(t);

@@ -238,6 +238,22 @@ const IRTraceRows = (() => {
     return { before: ranges(a, keepA), after: ranges(b, keepB) };
   }
 
+  /**
+   * Where wordDiff's changes on `line` (against `other`) can lie: [[start, end]], the stretch between what the
+   * two share at both ends, widened to whole words (a change is whole tokens). Cheap: no diff is made.
+   */
+  function changedStretch(line, other) {
+    const shortest = Math.min(line.length, other.length);
+    let start = 0, tail = 0;
+    while (start < shortest && line[start] === other[start]) start++;
+    while (tail < shortest - start && line[line.length - 1 - tail] === other[other.length - 1 - tail]) tail++;
+    let end = line.length - tail;
+    while (start > 0 && WORD.test(line[start - 1])) start--;
+    while (end < line.length && WORD.test(line[end])) end++;
+    return [[start, end]];
+  }
+  const WORD = /\w/u;  // as TOKEN's words
+
   function ranges(tokens, keep) {
     const out = [];
     let at = 0;
@@ -325,6 +341,6 @@ const IRTraceRows = (() => {
 
   return {
     KIND_EQUAL, KIND_PAIR, KIND_DELETED, KIND_INSERTED, lineParts,
-    buildRows, computeFolds, displayList, wordDiff, hunks, paneEntries, entryOfRows, offsetsOf, entryAt,
+    buildRows, computeFolds, displayList, wordDiff, changedStretch, hunks, paneEntries, entryOfRows, offsetsOf, entryAt,
   };
 })();
