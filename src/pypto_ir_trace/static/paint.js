@@ -39,14 +39,14 @@ const IRTracePaint = (() => {
      * How many columns line id takes with its elisions shown as "…" but those touching `kept` ([[start, end]]:
      * changes, matches). Without kept, it is kept: the panes' width asks it of every line of a view.
      */
-    const elidedLengths = new Map();
+    const elidedLengths = new Int32Array(report.lines.length).fill(-1);  // by line id; -1: not known yet
     function elidedLength(id, kept = []) {
       const length = shownLength(id);
       if (!eliding() || unelided.has(id)) return length;
       const columns = () => outermost(report.elisions(id), length, kept).reduce((n, [start, end]) => n - (end - start) + 1, length);
       if (kept.length) return columns();
-      if (!elidedLengths.has(id)) elidedLengths.set(id, columns());
-      return elidedLengths.get(id);
+      if (elidedLengths[id] < 0) elidedLengths[id] = columns();
+      return elidedLengths[id];
     }
 
     /**
@@ -156,7 +156,7 @@ const IRTracePaint = (() => {
       button.title = "Show the whole line (it is laid out only when asked for)";
       button.addEventListener("click", () => {
         whole.add(id);
-        elidedLengths.delete(id);
+        elidedLengths[id] = -1;
         onExpand();
       });
       return button;
