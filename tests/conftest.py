@@ -6,7 +6,7 @@ import pytest
 from hypothesis import settings
 
 from archives import unpack
-from dumptools import in_ci, write_dump
+from dumptools import in_ci, made_once, write_dump
 
 # Under CI=true Hypothesis derandomizes (the same examples on every run: a failure seen in CI reproduces with
 # CI=true anywhere) and keeps no example database; elsewhere it draws at random. Hypothesis' own "ci" profile
@@ -24,11 +24,11 @@ def make_dump(tmp_path):
 
 @pytest.fixture(scope="session")
 def real_dumps(tmp_path_factory) -> Path:
-    """The 256 real PyPTO dumps (<name>_<level>/passes_dump/), unpacked once; tests only read them."""
-    return unpack("real-pypto-dumps.tar.xz", tmp_path_factory.mktemp("real"))
+    """The 256 real PyPTO dumps (<name>_<level>/passes_dump/), unpacked once per run; tests only read them."""
+    return made_once(tmp_path_factory, "real", lambda into: unpack("real-pypto-dumps.tar.xz", into))
 
 
 @pytest.fixture(scope="session")
 def mlir_dumps(tmp_path_factory) -> Path:
-    """The real MLIR dump archive (every program and variant), unpacked once; tests only read it."""
-    return unpack("mlir-dumps.tar.xz", tmp_path_factory.mktemp("mlir")) / "mlir_dumps"
+    """The real MLIR dump archive (every program and variant), unpacked once per run; tests only read it."""
+    return made_once(tmp_path_factory, "mlir", lambda into: unpack("mlir-dumps.tar.xz", into)) / "mlir_dumps"

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import NoReturn
 
@@ -46,6 +48,23 @@ def outcome(call) -> tuple[str, str]:
     except pytest.fail.Exception as failure:
         assert not failure.pytrace  # the reason alone, without a traceback
         return "fail", str(failure)
+
+
+def made_once(tmp_path_factory, name: str, make: Callable[[Path], object]) -> Path:
+    """A path under the run's temporary directory, made by make(path) once for the whole run: under pytest-xdist
+    the workers share it (the first makes it while the others wait on a lock), so an archive is unpacked and a
+    report built once, not once per worker. Callers only read what it holds."""
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):  # each worker's directory lies in the run's own
+        root = root.parent
+    path, done = root / "shared" / name, root / "shared" / f"{name}.done"
+    path.parent.mkdir(exist_ok=True)
+    with open(root / "shared" / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.exists():  # a worker that failed half-way left no mark: the next one makes it again
+            make(path)
+            done.touch()
+    return path
 
 
 def write_dump(root: Path, files: dict[str, str | bytes]) -> Path:

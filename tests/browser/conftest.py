@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import shutil
 from dataclasses import dataclass, field
@@ -10,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from dumptools import made_once
 from pypto_ir_trace import cli, render
 
 try:
@@ -95,17 +98,17 @@ def pure_scripts() -> list[str]:
 
 @pytest.fixture(scope="session")
 def report(tmp_path_factory):
-    """report(case) -> Path of the HTML built by the CLI from fixtures/<case>; built once per session."""
-    built: dict[tuple, Path] = {}
-    root = tmp_path_factory.mktemp("reports")
+    """report(case, *options) -> Path of the HTML built by the CLI from fixtures/<case> (or an absolute path);
+    built once per run, whichever worker asks first."""
 
     def build(case: str, *extra: str) -> Path:
-        key = (case, *extra)
-        if key not in built:
-            output = root / f"{len(built)}.html"
-            assert cli.main([str(FIXTURES / case), "-o", str(output), *extra]) == 0
-            built[key] = output
-        return built[key]
+        name = hashlib.sha256(json.dumps([case, *extra]).encode()).hexdigest()[:16]
+
+        def make(into: Path) -> None:
+            into.mkdir()
+            assert cli.main([str(FIXTURES / case), "-o", str(into / "report.html"), *extra]) == 0
+
+        return made_once(tmp_path_factory, f"report-{name}", make) / "report.html"
 
     return build
 

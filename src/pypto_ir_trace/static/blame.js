@@ -41,6 +41,25 @@ const IRTraceBlame = (() => {
     return found.blocks[low];
   }
 
+  const paired = new WeakMap();  // block -> partnersOf's answer
+
+  /**
+   * The before line each inserted line of a block faces as the diff's rows pair them (-1: none), by inserted
+   * line; kept per block: the lines of one block, and every later line whose history passes through it, ask.
+   */
+  function partnersOf(block, textOf) {
+    let found = paired.get(block);
+    if (!found) {
+      const rows = R.buildRows({ pieces: [{ key: null, blocks: [block] }] }, null, null, textOf);
+      found = new Int32Array(block.inserted).fill(-1);
+      for (let r = 0; r < rows.a.length; r++) {
+        if (rows.kind[r] === R.KIND_PAIR) found[rows.a[r] - block.a - block.equal] = rows.b[r];
+      }
+      paired.set(block, found);
+    }
+    return found;
+  }
+
   /**
    * source: {passes (the pipeline's), diffOf(p): pass p's diff as shown (pieces of blocks, before, after),
    * ids(t): a text's line ids, lines: the report's distinct lines, inputText: the input's text index}.
@@ -74,12 +93,10 @@ const IRTraceBlame = (() => {
       if (!block.deleted) return { how: "inserted" };
       if (!pairing) return { how: "changed", line: -1 };
       const textOf = (side, at) => lines[ids(side === 0 ? diff.before : diff.after)[at]];
-      const rows = R.buildRows({ pieces: [{ key: null, blocks: [block] }] }, null, null, textOf);
-      for (let r = 0; r < rows.a.length; r++) {
-        if (rows.a[r] === line) return rows.kind[r] === R.KIND_PAIR ? { how: "changed", line: rows.b[r] } : { how: "inserted" };
-      }
-      return { how: "inserted" };
+      const partner = partnersOf(block, textOf)[k - block.equal];
+      return partner >= 0 ? { how: "changed", line: partner } : { how: "inserted" };
     }
+
 
     /** Whether pass p's diff shows after line `line` as a renamed line (IRTraceRenumber.ignoring): equal but for
      * value names. Read from the pairs, not the texts: a chain then rebuilds only the texts of the passes that
