@@ -120,10 +120,58 @@ class Opened:
     problems: list[str] = field(default_factory=list)  # console errors and warnings, uncaught exceptions
 
 
+# A page left as a test found it goes back to a pool, by the options it was opened with, and the next test with
+# those options navigates it to its report: a new context and page cost more than half a second, most tests'
+# whole time. What a test may change is undone or checked (`reusable`); anything else closes the context.
+NATIVE_TIMERS = """() => [Date.now, setTimeout, performance.now].every(f => /\\[native code\\]/.test(Function.prototype.toString.call(f)))"""
+MODIFIERS = ("Shift", "Control", "Alt", "Meta")
+
+
+@pytest.fixture(scope="session")
+def warm_pages(browser):
+    """Options -> [(context, page)] kept between tests; closed at the end of the session."""
+    pool: dict[tuple, list] = {}
+    yield pool
+    for kept in pool.values():
+        for context, _ in kept:
+            context.close()
+
+
+def new_page(browser, key: tuple):
+    color_scheme, viewport, init_script, permissions, elide = key
+    context = browser.new_context(color_scheme=color_scheme, viewport={"width": viewport[0], "height": viewport[1]})
+    if permissions:
+        context.grant_permissions(list(permissions))
+    if init_script:
+        context.add_init_script(init_script)
+    if not elide:  # Elide types is on by default; the tests of what else the panes show read lines whole
+        context.add_init_script("try { localStorage.setItem('pypto-ir-trace-elide', 'off'); } catch {}")
+    return context, context.new_page()
+
+
+def reusable(context, page, key: tuple) -> bool:
+    """Whether the page can serve another test as if new: one page, on a report, its timers the browser's own
+    (a test's page.clock stays with the context), its storage cleared, its media, size and keys as opened."""
+    if page.is_closed() or context.pages != [page] or not page.url.startswith("file:"):
+        return False
+    try:
+        if not page.evaluate(NATIVE_TIMERS):
+            return False
+        page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
+        page.emulate_media(media="null", color_scheme=key[0])
+        page.set_viewport_size({"width": key[1][0], "height": key[1][1]})
+        for key_name in MODIFIERS:
+            page.keyboard.up(key_name)
+        page.goto("about:blank")  # the next report is a new document, whatever its fragment
+    except Exception:  # a page the test left unable to answer: not kept
+        return False
+    return True
+
+
 @pytest.fixture
-def open_report(browser, report):
+def open_report(browser, report, warm_pages):
     """open_report(case, color_scheme=..., ...) -> an Opened page, ready; checks console and network after."""
-    contexts = []
+    used: list[tuple] = []
     opened: list[Opened] = []
 
     def open_(
@@ -136,29 +184,25 @@ def open_report(browser, report):
         fragment: str = "",
         elide: bool = False,
     ) -> Opened:
-        context = browser.new_context(
-            color_scheme=color_scheme,
-            viewport={"width": viewport[0], "height": viewport[1]},
-        )
-        contexts.append(context)
-        if permissions:
-            context.grant_permissions(permissions)
-        if init_script:
-            context.add_init_script(init_script)
-        if not elide:  # Elide types is on by default; the tests of what else the panes show read lines whole
-            context.add_init_script("try { localStorage.setItem('pypto-ir-trace-elide', 'off'); } catch {}")
-        page = context.new_page()
+        key = (color_scheme, tuple(viewport), init_script, tuple(permissions or ()), elide)
+        kept = warm_pages.get(key)
+        context, page = kept.pop() if kept else new_page(browser, key)
         page.set_default_timeout(5000)
         result = Opened(page)
-        page.on("request", lambda request: result.requests.append(request.url))
-        page.on(
-            "console",
-            lambda message: (
-                message.type in ("error", "warning")
-                and result.problems.append(f"console {message.type}: {message.text}")
+        handlers = [
+            ("request", lambda request: result.requests.append(request.url)),
+            (
+                "console",
+                lambda message: (
+                    message.type in ("error", "warning")
+                    and result.problems.append(f"console {message.type}: {message.text}")
+                ),
             ),
-        )
-        page.on("pageerror", lambda error: result.problems.append(f"page error: {error}"))
+            ("pageerror", lambda error: result.problems.append(f"page error: {error}")),
+        ]
+        for event, handler in handlers:
+            page.on(event, handler)
+        used.append((key, context, page, handlers))
         page.goto(report(case, *extra).as_uri() + fragment)
         page.wait_for_selector("body[data-ready='true']", state="attached")
         opened.append(result)
@@ -171,5 +215,10 @@ def open_report(browser, report):
             strays = [url for url in result.requests if not url.startswith(LOCAL_SCHEMES)]
             assert strays == [], f"network requests: {strays}"
     finally:
-        for context in contexts:
-            context.close()
+        for key, context, page, handlers in used:
+            for event, handler in handlers:
+                page.remove_listener(event, handler)
+            if reusable(context, page, key):
+                warm_pages.setdefault(key, []).append((context, page))
+            else:
+                context.close()
