@@ -105,7 +105,7 @@ def report(tmp_path_factory):
         name = hashlib.sha256(json.dumps([case, *extra]).encode()).hexdigest()[:16]
 
         def make(into: Path) -> None:
-            into.mkdir()
+            into.mkdir(exist_ok=True)  # a worker that failed half-way may have made it
             assert cli.main([str(FIXTURES / case), "-o", str(into / "report.html"), *extra]) == 0
 
         return made_once(tmp_path_factory, f"report-{name}", make) / "report.html"

@@ -37,16 +37,16 @@ const IRTracePaint = (() => {
 
     /**
      * How many columns line id takes with its elisions shown as "…" but those touching `kept` ([[start, end]]:
-     * changes, matches). Without kept, it is kept: the panes' width asks it of every line of a view.
+     * changes, matches). With none kept the answer is remembered: the panes' width asks it of every line of a view.
      */
     const elidedLengths = new Int32Array(report.lines.length).fill(-1);  // by line id; -1: not known yet
     function elidedLength(id, kept = []) {
       const length = shownLength(id);
       if (!eliding() || unelided.has(id)) return length;
-      const columns = () => outermost(report.elisions(id), length, kept).reduce((n, [start, end]) => n - (end - start) + 1, length);
-      if (kept.length) return columns();
-      if (elidedLengths[id] < 0) elidedLengths[id] = columns();
-      return elidedLengths[id];
+      if (!kept.length && elidedLengths[id] >= 0) return elidedLengths[id];
+      const columns = outermost(report.elisions(id), length, kept).reduce((n, [start, end]) => n - (end - start) + 1, length);
+      if (!kept.length) elidedLengths[id] = columns;
+      return columns;
     }
 
     /**
