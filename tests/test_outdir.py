@@ -9,15 +9,14 @@ import os
 import re
 import shutil
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 from urllib.parse import quote
 
 import pytest
 
-from dumptools import FIXTURES, REAL, subprocess_env
+import proctools
+from dumptools import FIXTURES, REAL
 from pypto_ir_trace import cli, outdir
 
 PROGRAM = FIXTURES / "viewer" / "functions"
@@ -171,27 +170,6 @@ def test_a_file_added_while_the_run_works_is_kept(tmp_path, capsys, monkeypatch)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in", "reports"]
 
 
-def children(pid: int) -> set[int]:
-    """The processes whose parent is pid (Linux's /proc)."""
-    found = set()
-    for entry in Path("/proc").iterdir():
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:  # not a process, or one that just ended
-            continue
-        if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-            found.add(int(entry.name))
-    return found
-
-
-def alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
-
-
 @pytest.mark.parametrize("sent, code", [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
 def test_a_stopped_run_leaves_no_temporary_directory_and_no_process(tmp_path, sent, code):
     """CI stops a job with SIGTERM; a user with Ctrl-C (SIGINT to the whole process group, the workers too):
@@ -200,25 +178,13 @@ def test_a_stopped_run_leaves_no_temporary_directory_and_no_process(tmp_path, se
     for number in range(40):
         for root in (new, old):
             shutil.copytree(REAL / "advanced_01_split_k_explicit", root / f"p{number:02d}")
-    command = [
-        sys.executable,
-        "-m",
-        "pypto_ir_trace",
-        str(new),
-        "--baseline",
-        str(old),
-        "-o",
-        str(tmp_path / "reports"),
-    ]
-    proc = subprocess.Popen(
-        [*command, "--jobs", "2"], env=subprocess_env(), stderr=subprocess.PIPE, text=True, start_new_session=True
-    )
+    proc = proctools.cli(str(new), "--baseline", str(old), "-o", str(tmp_path / "reports"), "--jobs", "2")
     deadline = time.monotonic() + 60
     while len(list(tmp_path.glob(".reports.*/p*.html"))) < 2:  # the run is under way: both workers write reports
         assert proc.poll() is None and time.monotonic() < deadline, "the run ended before it could be stopped"
         time.sleep(0.01)
-    workers = children(proc.pid)
-    assert len(workers) == 2
+    workers = proctools.group(proc.pid) - {proc.pid}
+    assert len(workers) >= 2
     if sent == signal.SIGINT:
         os.killpg(proc.pid, sent)  # as a terminal sends Ctrl-C
     else:
@@ -227,7 +193,7 @@ def test_a_stopped_run_leaves_no_temporary_directory_and_no_process(tmp_path, se
     assert proc.returncode == code and "Traceback" not in err
     assert err.strip().splitlines()[-1] in ("pypto-ir-trace: error: terminated", "pypto-ir-trace: error: interrupted")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["new", "old"]
-    assert not any(alive(pid) for pid in workers)
+    assert not proctools.left_after(proc.pid)
 
 
 def test_program_and_output_names_at_the_file_name_limit(tmp_path, capsys):

@@ -34,20 +34,34 @@ class _Terminated(BaseException):
     """SIGTERM (a CI job's timeout): unwinds like Ctrl-C, so every temporary file or directory is removed."""
 
 
-@contextlib.contextmanager
-def _terminate_cleanly():
-    def stop(signum, frame):
-        raise _Terminated
+_RAISED = {signal.SIGINT: KeyboardInterrupt, signal.SIGTERM: _Terminated}  # what each signal unwinds the run with
 
+
+@contextlib.contextmanager
+def _stop_on_signals():
+    """Ctrl-C and SIGTERM unwind the run (KeyboardInterrupt, _Terminated): every temporary file, directory and
+    worker goes. Only the first signal raises, so that a second one cannot cut that clean-up short. Each one
+    is kept in the list yielded: a run that ends all the same (Python drops an exception raised in some
+    places, a finalizer or a fork hook) still exits with the signal's code, never 0."""
+    received: list[int] = []
+
+    def stop(signum, frame):
+        received.append(signum)
+        if len(received) == 1:
+            raise _RAISED[signum]
+
+    previous = {}
     try:
-        previous = signal.signal(signal.SIGTERM, stop)
+        for signum in _RAISED:
+            if signal.getsignal(signum) is not signal.SIG_IGN:  # an ignored signal stays ignored (nohup, `&`)
+                previous[signum] = signal.signal(signum, stop)
     except ValueError:  # not the main thread (main() called by a caller's worker): leave signals to it
-        yield
-        return
+        pass
     try:
-        yield
+        yield received
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -196,8 +210,11 @@ def main(argv: list[str] | None = None) -> int:
         _say("error", f"{err} (see {hint})")
         return EXIT_USAGE
     try:
-        with _terminate_cleanly():
-            return _merge(args) if merging else _run(args)
+        with _stop_on_signals() as received:
+            code = _merge(args) if merging else _run(args)
+        if received:
+            raise _RAISED[received[0]]
+        return code
     except programs.UsageError as err:
         _say("error", f"{err} (see {hint})")
         return EXIT_USAGE

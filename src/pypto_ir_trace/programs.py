@@ -214,6 +214,9 @@ def compare(
             if entry.exists() and not (entry.is_symlink() and _inside(entry, root)):
                 side[name] = entry
     names = sorted(ours.keys() | theirs.keys())
+    jobs, capped = workers.jobs_allowed(jobs, len(names))
+    if capped and note:
+        note(capped)
     temp = outdir.temporary(target)
     try:
         tasks = [
@@ -260,7 +263,7 @@ def _compare_one(task: _Task) -> tuple[Program, tuple[str, ...]]:
 
 def _died(task: _Task, how: str) -> tuple[Program, tuple[str, ...]]:
     """A program whose worker process died comparing it (out of memory, a crash): unreadable, the others go on."""
-    return Program(task.name, "unreadable", "", error=f"the worker process comparing it ended ({how})"), ()
+    return Program(task.name, "unreadable", "", error=f"the worker process comparing it {how}"), ()
 
 
 def _relative(message: str, task: _Task) -> str:
