@@ -75,3 +75,36 @@ def kill_group(pgid: int) -> None:
     """What a test must not leave behind whatever it found."""
     with contextlib.suppress(ProcessLookupError):
         os.killpg(pgid, signal.SIGKILL)
+
+
+def stopped(proc: subprocess.Popen, sent: int, delay: float, to_group: bool) -> tuple[int | None, str]:
+    """Sends `sent` to a command of `cli` `delay` seconds after it set its signal handlers: to its whole process
+    group (a terminal's Ctrl-C, `kill -- -PGID`) or to it alone (`timeout`); its exit code (None: it had
+    finished before the signal) and stderr, once every process of it is gone (a hang or a process left fails)."""
+    try:
+        while not handles(proc.pid, signal.SIGTERM):
+            assert proc.poll() is None, proc.communicate()[1]
+            time.sleep(0.002)
+        time.sleep(delay)
+        finished = proc.poll() is not None
+        if finished:
+            pass
+        elif to_group:
+            os.killpg(proc.pid, sent)
+        else:
+            proc.send_signal(sent)
+        _, err = proc.communicate(timeout=30)
+        assert not left_after(proc.pid), f"processes left after a signal at {delay:.2f} s"
+    finally:
+        kill_group(proc.pid)
+    return None if finished else proc.returncode, err
+
+
+def site(where: Path, code: str) -> dict[str, str]:
+    """The environment of a subprocess whose every Python process (its workers too) first runs `code`, as a
+    sitecustomize module in `where`: how a test reaches into workers that inherit nothing."""
+    where.mkdir(parents=True, exist_ok=True)
+    (where / "sitecustomize.py").write_text(code, encoding="utf-8")
+    env = subprocess_env()
+    env["PYTHONPATH"] = os.pathsep.join([str(where), env["PYTHONPATH"]])
+    return env

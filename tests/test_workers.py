@@ -3,19 +3,19 @@ process left once the work is over, however it ends."""
 
 from __future__ import annotations
 
+import errno
 import multiprocessing
 import os
 import random
 import re
 import resource
 import signal
-import time
 from pathlib import Path
 
 import pytest
 
 import proctools
-from dumptools import CONCISE, subprocess_env, write_dump
+from dumptools import CONCISE, write_dump
 from pypto_ir_trace import cli, workers
 from pypto_ir_trace.errors import IRTraceError
 
@@ -108,28 +108,6 @@ def many(tmp_path_factory) -> tuple[str, str]:
     return str(root / "new"), str(root / "old")
 
 
-def stopped(many, out: Path, sent: int, delay: float, to_group: bool) -> tuple[int | None, str]:
-    """Runs the CLI on the roots with --jobs 40 and sends it `sent` `delay` seconds after it set its handlers
-    (to its whole process group, as a terminal's Ctrl-C or `kill -- -PGID`, or to it alone, as `timeout` does);
-    its exit code (None: it had finished before the signal) and stderr, once every process of it is gone."""
-    proc = proctools.cli(many[0], "--baseline", many[1], "-o", str(out), "--jobs", "40")
-    try:
-        while not proctools.handles(proc.pid, signal.SIGTERM):
-            assert proc.poll() is None, proc.communicate()[1]
-            time.sleep(0.002)
-        time.sleep(delay)
-        finished = proc.poll() is not None
-        if to_group:
-            os.killpg(proc.pid, sent)
-        else:
-            proc.send_signal(sent)
-        _, err = proc.communicate(timeout=30)  # a hang fails here
-        assert not proctools.left_after(proc.pid), f"processes left after {delay:.2f} s"
-    finally:
-        proctools.kill_group(proc.pid)
-    return None if finished else proc.returncode, err
-
-
 @pytest.mark.parametrize("sent, code", [(signal.SIGTERM, 143), (signal.SIGINT, 130)], ids=["SIGTERM", "SIGINT"])
 def test_a_signal_at_any_moment_of_start_up_stops_the_run_with_its_code_and_leaves_nothing(many, tmp_path, sent, code):
     """A CI job's timeout or cancel (SIGTERM) and Ctrl-C, at moments spread over the start-up (drawn at random
@@ -138,7 +116,8 @@ def test_a_signal_at_any_moment_of_start_up_stops_the_run_with_its_code_and_leav
     trials, seen = 6, []
     for k in range(trials):
         delay = (k + random.random()) * START_UP / trials
-        got, err = stopped(many, tmp_path / "out", sent, delay, to_group=k % 2 == 1)
+        proc = proctools.cli(many[0], "--baseline", many[1], "-o", str(tmp_path / "out"), "--jobs", "40")
+        got, err = proctools.stopped(proc, sent, delay, to_group=k % 2 == 1)
         seen.append((round(delay, 2), got))
         if got is None:  # the run was over before the signal: a finished run is not what is tested
             continue
@@ -184,10 +163,7 @@ programs._program = crashing
 def test_a_program_whose_worker_dies_each_time_is_unreadable_and_the_others_are_written(many, tmp_path):
     """A program that kills its worker (a crash, or more memory than the machine has) even when compared alone is
     listed as unreadable, named on stderr, and the others are compared: the directory is written, exit 1."""
-    (tmp_path / "site").mkdir()
-    (tmp_path / "site" / "sitecustomize.py").write_text(SITE)  # read by every process: the workers too
-    env = subprocess_env()
-    env["PYTHONPATH"] = os.pathsep.join([str(tmp_path / "site"), env["PYTHONPATH"]])
+    env = proctools.site(tmp_path / "site", SITE)  # read by every process: the workers too
     out = tmp_path / "out"
     proc = proctools.cli(many[0], "--baseline", many[1], "-o", str(out), "--jobs", "3", env=env)
     try:
@@ -200,3 +176,24 @@ def test_a_program_whose_worker_dies_each_time_is_unreadable_and_the_others_are_
     reports = sorted(p.name for p in out.glob("p*.html"))
     assert len(reports) == PROGRAMS - 1 and "p07.html" not in reports
     assert "p07" in (out / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_worker_that_cannot_start_ends_the_run_with_one_line_and_leaves_nothing(many, tmp_path, monkeypatch, capsys):
+    """The third worker fails to start (no descriptor, no process left: EMFILE, EAGAIN): the run ends at once
+    with one line and exit 1, the two started workers ended, no temporary directory."""
+    real = multiprocessing.context.ForkServerProcess._Popen
+    started: list[object] = []
+
+    def start(process):
+        started.append(process)
+        if len(started) == 3:
+            raise OSError(errno.EMFILE, os.strerror(errno.EMFILE))
+        return real(process)
+
+    monkeypatch.setattr(multiprocessing.context.ForkServerProcess, "_Popen", staticmethod(start))
+    code = cli.main([many[0], "--baseline", many[1], "-o", str(tmp_path / "out"), "--jobs", "4", "-q"])
+    assert (code, capsys.readouterr().err) == (
+        1,
+        "pypto-ir-trace: error: cannot start a worker process: Too many open files\n",
+    )
+    assert list(tmp_path.iterdir()) == [] and multiprocessing.active_children() == [] and len(started) == 3

@@ -34,15 +34,17 @@ class _Terminated(BaseException):
     """SIGTERM (a CI job's timeout): unwinds like Ctrl-C, so every temporary file or directory is removed."""
 
 
-_RAISED = {signal.SIGINT: KeyboardInterrupt, signal.SIGTERM: _Terminated}  # what each signal unwinds the run with
+# what each signal unwinds the run with
+_RAISED: dict[int, type[BaseException]] = {signal.SIGINT: KeyboardInterrupt, signal.SIGTERM: _Terminated}
 
 
 @contextlib.contextmanager
 def _stop_on_signals():
     """Ctrl-C and SIGTERM unwind the run (KeyboardInterrupt, _Terminated): every temporary file, directory and
-    worker goes. Only the first signal raises, so that a second one cannot cut that clean-up short. Each one
-    is kept in the list yielded: a run that ends all the same (Python drops an exception raised in some
-    places, a finalizer or a fork hook) still exits with the signal's code, never 0."""
+    worker goes. Only the first signal raises, so that a second one cannot cut that clean-up short. A run that
+    received one ends with it, whatever became of its exception: Python drops one raised in a finalizer or a
+    fork hook (the run goes on), a C library turns one raised in its callback into its own error
+    (tree-sitter's QueryError while it compiles a pattern)."""
     received: list[int] = []
 
     def stop(signum, frame):
@@ -58,10 +60,15 @@ def _stop_on_signals():
     except ValueError:  # not the main thread (main() called by a caller's worker): leave signals to it
         pass
     try:
-        yield received
+        yield
+    except Exception:
+        if not received:
+            raise
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+    if received:
+        raise _RAISED[received[0]]
 
 
 class _Parser(argparse.ArgumentParser):
@@ -210,11 +217,8 @@ def main(argv: list[str] | None = None) -> int:
         _say("error", f"{err} (see {hint})")
         return EXIT_USAGE
     try:
-        with _stop_on_signals() as received:
-            code = _merge(args) if merging else _run(args)
-        if received:
-            raise _RAISED[received[0]]
-        return code
+        with _stop_on_signals():
+            return _merge(args) if merging else _run(args)
     except programs.UsageError as err:
         _say("error", f"{err} (see {hint})")
         return EXIT_USAGE

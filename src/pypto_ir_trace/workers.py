@@ -135,15 +135,15 @@ class Workers(Generic[T, R]):
             # imported once, by the server, when it starts: a worker it forks has them already
             context.set_forkserver_preload([__name__, self._work.__module__])
         try:
-            with _signals_held():
-                return ProcessPoolExecutor(jobs, mp_context=context, initializer=_worker_starts)
+            with signals_held():
+                return ProcessPoolExecutor(jobs, mp_context=context, initializer=worker_signals)
         except OSError as err:
             raise WorkerDied(f"cannot start the worker processes: {err.strerror or err}") from None
 
     def _submit(self, pool: ProcessPoolExecutor, task: T) -> Future:
         """Hands the task to the pool, which starts a worker for it while fewer than `jobs` run."""
         try:
-            with _signals_held():
+            with signals_held():
                 return pool.submit(self._work, task)
         except (OSError, EOFError) as err:  # EOFError: the fork server could not fork
             why = err.strerror if isinstance(err, OSError) else None
@@ -160,17 +160,24 @@ class Workers(Generic[T, R]):
         pool, self._pool = self._pool, None
         if pool is None:
             return
-        with _signals_held():  # a second Ctrl-C must not leave workers behind half-way through
-            if not graceful:
-                # no public way to stop a busy worker before Python 3.14's terminate_workers, which no longer
-                # joins them: the pool's processes (a private mapping since 3.2) are ended here
-                for process in list((pool._processes or {}).values()):
-                    process.terminate()  # SIGTERM: its default action in a worker
-            pool.shutdown(wait=True, cancel_futures=True)
+        with signals_held():  # a second Ctrl-C must not leave workers behind half-way through
+            if graceful:
+                pool.shutdown(wait=True)
+            else:
+                end_now(pool)
+
+
+def end_now(pool: ProcessPoolExecutor) -> None:
+    """Ends a pool's workers, busy or not, and waits until they and the pool's thread are gone."""
+    # Before Python 3.14 (kill_workers, which no longer joins them) there is no public way to stop a busy
+    # worker: the pool's processes, a private mapping since 3.2, are killed here.
+    for process in list((pool._processes or {}).values()):
+        process.kill()
+    pool.shutdown(wait=True, cancel_futures=True)
 
 
 @contextlib.contextmanager
-def _signals_held() -> Iterator[None]:
+def signals_held() -> Iterator[None]:
     """SIGINT and SIGTERM wait while workers start or stop: the caller's handler (Ctrl-C, a CI job's timeout)
     then runs in the caller's code, never inside the pool's bookkeeping, where its exception could be lost or
     leave a worker the pool does not know. A fork server started meanwhile, and every worker it forks, inherits
@@ -185,8 +192,11 @@ def _signals_held() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
-def _worker_starts() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole process group: the caller decides
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # how the caller ends a busy worker
+def worker_signals() -> None:
+    """A worker's handlers, set first thing in it: Ctrl-C reaches the whole process group, and the caller
+    decides; SIGTERM is how the caller ends it (a forked worker would have the caller's handler); then the
+    signals held while it started (signals_held) reach it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)
