@@ -258,7 +258,13 @@ def compare_programs(
     return ProgramsSummary(found.directory, found.index, results, found.not_compared, data)
 
 
-def merge_summaries(paths: Sequence[str | os.PathLike[str]]) -> dict:
+def merge_summaries(
+    paths: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], *, allow_mixed: bool = False
+) -> dict:
     """The `--summary-json` files of shards of two roots (each a subset of the programs, compared into its own
-    directory) as one summary; each program's report path is its shard's directory joined to its file name."""
-    return summary.merge([(os.fspath(path), summary.read(os.fspath(path))) for path in paths])
+    directory) as one summary; each program's report path is its shard's directory joined to its file name.
+    `paths`: a list of paths, or one path (a str is one file's path, never its characters). Each shard is
+    checked against the schema (SummaryError naming the shard and the field); shards that compared other
+    roots are refused unless `allow_mixed`."""
+    given = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
+    return summary.merge([(os.fspath(path), summary.read(os.fspath(path))) for path in given], allow_mixed)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
 import signal
 import sys
@@ -169,6 +168,11 @@ def _merge_arguments() -> argparse.ArgumentParser:
         "to its file name. (A dump named merge is given as ./merge.)",
     )
     parser.add_argument("summaries", nargs="+", type=_path, metavar="SUMMARY", help="a shard's --summary-json file")
+    parser.add_argument(
+        "--allow-mixed",
+        action="store_true",
+        help="merge shards that compared other roots too (refused by default: one merge, one comparison)",
+    )
     _summary_arguments(parser, merging=True)
     parser.set_defaults(output=None)
     return parser
@@ -305,7 +309,7 @@ def _check_summaries(args: argparse.Namespace, keep: list[Path], roots: tuple[Pa
 def _write_summaries(args: argparse.Namespace, found: dict) -> None:
     if args.summary_json:
         with output.reader_may_leave():
-            output.write(args.summary_json, json.dumps(found, indent=1, ensure_ascii=False) + "\n")
+            output.write(args.summary_json, summary.json_chunks(found))
     if args.summary_md:
         with output.reader_may_leave():
             output.write(args.summary_md, summary.markdown(found))
@@ -344,7 +348,7 @@ def _run_programs(args: argparse.Namespace, note) -> int:
 
 def _merge(args: argparse.Namespace) -> int:
     """`merge`: the shards' summaries as one, written to --summary-json (default stdout) and --summary-md."""
-    merged = api.merge_summaries(args.summaries)
+    merged = api.merge_summaries(args.summaries, allow_mixed=args.allow_mixed)
     if args.summary_json is None and args.summary_md != output.STDOUT:
         args.summary_json = output.STDOUT
     _check_summaries(args, [Path(path) for path in args.summaries])
