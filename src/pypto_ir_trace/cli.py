@@ -107,6 +107,17 @@ def _arguments() -> argparse.ArgumentParser:
         "and what differs there (two directories of programs give a directory of reports)",
     )
     parser.add_argument(
+        "--label",
+        type=_path,
+        metavar="NAME",
+        default=None,
+        help="with --baseline: this run's name in the report, the summaries and the notes (default: its title, or "
+        "the part of its path that differs from the baseline's)",
+    )
+    parser.add_argument(
+        "--baseline-label", type=_path, metavar="NAME", default=None, help="with --baseline: the baseline's name"
+    )
+    parser.add_argument(
         "--dump-structure",
         action="store_true",
         help="print the functions and methods found in each snapshot, then exit (no report)",
@@ -234,6 +245,8 @@ def _check_arguments(args: argparse.Namespace, merging: bool) -> None:
             )
         if args.check and args.baseline is None:
             raise _UsageError("--check gates on two runs differing: give --baseline")
+        if (args.label or args.baseline_label) and args.baseline is None:
+            raise _UsageError("--label and --baseline-label name the two runs: give --baseline")
     to_stdout = [
         name
         for name, path in (
@@ -263,7 +276,13 @@ def _run(args: argparse.Namespace) -> int:
             return _run_programs(args, note)
     progress = _Progress() if sys.stderr.isatty() else None
     report = api.build_report(
-        args.passes_dump, baseline=args.baseline, context=args.context, format=args.format, progress=progress
+        args.passes_dump,
+        baseline=args.baseline,
+        context=args.context,
+        format=args.format,
+        progress=progress,
+        label=args.label,
+        baseline_label=args.baseline_label,
     )
     for line in report.read_from:
         note(line)
@@ -330,6 +349,8 @@ def _run_programs(args: argparse.Namespace, note) -> int:
             format=args.format,
             progress=progress,
             notes=note,
+            label=args.label,
+            baseline_label=args.baseline_label,
         )
     finally:
         if progress:

@@ -363,7 +363,12 @@ def _md_runs(summary: dict, rows: int) -> list[str]:
             f"The runs diverge first after {_md(first['pass'])} (+{_md(first['inserted'])} −{_md(first['deleted'])}); "
             f"they differ after {_md(summary['differing'])} of {_md(len(summary['rows']))} passes."
         )
-    head = [f"### IR Trace: two runs of {_md(this['title'])} against {_md(baseline['title'])}", "", verdict]
+    runs = f"{_md(this['title'])} against the baseline {_md(baseline['title'])}"
+    named = summary["title"] in (this["title"], baseline["title"])  # else the runs are named apart from the program
+    head = [
+        f"### IR Trace: two runs of {runs}" if named else f"### IR Trace: {_md(summary['title'])}, two runs: {runs}"
+    ]
+    head += ["", verdict]
     differing = [row for row in summary["rows"] if not row["identical"]]
     table = ["| pass | difference | same effect |", "| --- | --- | --- |"]
     for row in differing[:rows]:
