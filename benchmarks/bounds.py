@@ -132,8 +132,16 @@ def render(dump: Path, report: Path, src: Path, timeout: float) -> tuple[float |
 
 def measure(dump: Path, report: Path, src: Path, timeout: float) -> tuple[float | None, float, float]:
     """(wall seconds or None past the timeout, CPU seconds, peak RSS MB) of the CLI on the dump."""
+    return run_measured([str(dump), "-o", str(report), "-q"], src, timeout)
+
+
+def run_measured(
+    arguments: list[str], src: Path, timeout: float, codes: tuple[int, ...] = (0,)
+) -> tuple[float | None, float, float]:
+    """(wall seconds or None past the timeout, CPU seconds, peak RSS MB) of `python -m pypto_ir_trace
+    ARGUMENTS`; an exit code outside codes ends the benchmark."""
     env = {**os.environ, "PYTHONPATH": str(src)}
-    command = [sys.executable, "-m", "pypto_ir_trace", str(dump), "-o", str(report), "-q"]
+    command = [sys.executable, "-m", "pypto_ir_trace", *arguments]
     start = time.perf_counter()
     child = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
     while True:  # os.wait4 reaps the child and gives its own peak RSS (Popen.wait would reap it first)
@@ -147,10 +155,10 @@ def measure(dump: Path, report: Path, src: Path, timeout: float) -> tuple[float 
         time.sleep(0.02)
     wall = time.perf_counter() - start
     child.returncode = os.waitstatus_to_exitcode(status)
-    if child.returncode not in (0, -9):
-        raise SystemExit(f"{dump}: the CLI failed with exit code {child.returncode}")
+    if child.returncode not in (*codes, -9):
+        raise SystemExit(f"{' '.join(arguments)}: the CLI failed with exit code {child.returncode}")
     cpu = usage.ru_utime + usage.ru_stime
-    return (wall if child.returncode == 0 else None), cpu, usage.ru_maxrss / 1024
+    return (wall if child.returncode != -9 else None), cpu, usage.ru_maxrss / 1024
 
 
 def size_mb(root: Path) -> float:
