@@ -67,14 +67,15 @@ const IRTraceHeights = (() => {
     /**
      * Measure the rendered rows that were only estimated; `groups` are panes whose rows share heights
      * (the split layout's pair: each row takes the taller side's height). The entry at the top of the
-     * screen stays where it was, whatever the rows above it turned out to be.
+     * screen stays where it was, whatever the rows above it turned out to be; a pane at its end stays there.
      */
     function measure(groups) {
       for (const group of groups) {
         const lead = group[0];
         const { first, last } = lead.rendered;
         const anchor = R.entryAt(lead.offsets, lead.scroller.scrollTop);
-        const into = lead.scroller.scrollTop - lead.offsets[anchor];
+        const into = lead.scroller.scrollTop - lead.offsets[anchor], visible = lead.scroller.clientHeight;
+        const atEnd = last === lead.entries.length && lead.scroller.scrollTop + visible >= lead.offsets[last] - 1;  // End
         const found = [];
         for (let d = first; d < last; d++) {
           if (lead.measured[d]) continue;
@@ -95,7 +96,7 @@ const IRTraceHeights = (() => {
           pane.offsets = offsets;
           sizeOf(pane);
           pane.layer.style.transform = `translateY(${offsets[first]}px)`;
-          assign(pane, offsets[anchor] + into, pane.scroller.scrollLeft);
+          assign(pane, atEnd ? offsets[last] - visible : offsets[anchor] + into, pane.scroller.scrollLeft);
         });
         scheduleRender();  // the window may have moved with the heights
       }
