@@ -220,7 +220,7 @@ const IRTracePanes = (() => {
     return {
       show, clear, relayout, setAllFolds, reveal, stepChange, showChange, changeAt,
       allRows: () => allRows(ctx, entryRows),
-      firstRowWhere: matches => firstRowWhere(ctx, matches),
+      firstRowWhere: (matches, foldedOnly) => firstRowWhere(ctx, matches, foldedOnly),
       repaint: list.repaint,
       scrolled: scroll.scrolled,
       hasFolds: () => Boolean(ctx.view && ctx.view.folds.length),
@@ -366,14 +366,19 @@ const IRTracePanes = (() => {
     return lists.map((entries, i) => Array.from(entries, entry => entryRows.renderEntry(ctx.active()[i], entry)));
   }
 
-  /** The first row where `matches(line id)` holds on either side; a changed row wins over an unchanged one. */
-  function firstRowWhere({ view }, matches) {
+  /**
+   * The first row where `matches(line id)` holds on either side; a changed row wins over an unchanged one.
+   * `foldedOnly`: -1 unless every such row lies inside a collapsed fold (nothing shown says it matches).
+   */
+  function firstRowWhere({ view }, matches, foldedOnly = false) {
     if (!view) return -1;
     const { b, a, kind } = view.rows;
+    const folded = r => view.folds.some((fold, f) => !view.expanded[f] && fold.start <= r && r < fold.end);
     let first = -1;
     for (let r = 0; r < b.length; r++) {
       if (!(b[r] >= 0 && matches(view.before[b[r]])) && !(a[r] >= 0 && matches(view.after[a[r]]))) continue;
-      if (kind[r] !== R.KIND_EQUAL) return r;
+      if (foldedOnly && !folded(r)) return -1;
+      if (kind[r] !== R.KIND_EQUAL && !foldedOnly) return r;
       if (first < 0) first = r;
     }
     return first;
