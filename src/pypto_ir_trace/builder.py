@@ -246,7 +246,10 @@ def _pipeline(
                 if before != after:
                     old, new = texts[before], texts[after]
                     if (old.digest, new.digest) not in diffs:  # the other run may have made this very change
-                        found = _diff(compare.diff_pass(old.ids, old.structure, new.ids, new.structure))
+                        old_structure, new_structure = old.structure, new.structure  # new's parse diffed them
+                        found = _diff(
+                            compare.diff_pass(old.ids, old_structure, new.ids, new_structure, memo=reader.parser.diffs)
+                        )
                         counted = opcounts.deltas(
                             [p.segments for p in found.pieces], old.ids, found.inserted_ids, lines.ops
                         )
