@@ -7,7 +7,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from functools import partial
-from itertools import chain
+from itertools import chain, compress
 from typing import TypeVar
 
 from tree_sitter import Tree
@@ -39,8 +39,8 @@ class _Lines:
         self.line_elisions: list[int] = []  # line id -> index of its elisions in the table
         self.names: dict[int, list[tuple[int, int]]] = {}  # line id -> its value names (languages that have them)
         self.marks: dict[int, int] = {}  # line id -> its dump-level marks (formats that have them; few lines)
-        # Lines long enough to nest brackets past structure.MAX_NESTING: a text without one is not searched for them.
-        self.long: set[int] = set()
+        # Lines that may nest brackets past structure.MAX_NESTING (looked at once): only those rows are looked at again.
+        self.deep: set[int] = set()
         self.keys: dict[int, str] = {}  # line id -> what it names that a dump level may hide (DumpLevel.keys)
         self.ops: dict[int, tuple[str, ...]] = {}  # line id -> the ops it runs (languages that name them)
 
@@ -56,8 +56,8 @@ class _Lines:
             ids[row] = line_id = table.setdefault(line, count)
             if line_id == count:  # first seen here
                 texts.append(line)
-                if len(line) > structure.MAX_NESTING:
-                    self.long.add(line_id)
+                if structure.may_nest_deep(line):
+                    self.deep.add(line_id)
                 if row != stop:  # measured: merging across gaps costs more than it saves
                     if first >= 0:
                         new_rows.append((first, stop))
@@ -406,15 +406,16 @@ class _TextReader:
         return _Read(_newlines(endings), ids, partial(self._finish, split, ids, new_rows, reading))
 
     def _finish(self, split: list[str], ids: list[int], new_rows, reading) -> Structure:
-        long_lines = bool(self.lines.long) and not self.lines.long.isdisjoint(ids)
+        deep = self.lines.deep
+        rows = [] if deep.isdisjoint(ids) else list(compress(range(len(ids)), map(deep.__contains__, ids)))
         found = reading.structure() if reading is not None else None
         if found is None:  # a small text, or a piece that does not read cleanly: the whole text, parsed
             if reading is not None:
                 self.lines.forget(ids, new_rows)  # one reading speaks for a text: its pieces' facts go
-            tree = self.parser.parse(split, ids, long_lines)
+            tree = self.parser.parse(split, ids, rows)
             found = self.parser.structure(tree, split)
             self.lines.store(ids, _facts(self.record, tree, split, new_rows, self.parser.offsets))
-        return structure.too_deep(found, split, long_lines)
+        return structure.too_deep(found, split, rows)
 
 
 def _facts(

@@ -18,7 +18,7 @@ function checks.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 
 from tree_sitter import Parser, Tree
 
@@ -48,10 +48,10 @@ class IncrementalParser:
         # the same two texts asks for them again
         self.diffs: compare.Memo = {}
 
-    def parse(self, lines: list[str], ids: list[int], long_lines: bool = True) -> Tree:
+    def parse(self, lines: list[str], ids: list[int], deep: Collection[int] | None = None) -> Tree:
         """Parse lines (ids: their interned ids, equal ids for equal lines); rows of the tree are line indices.
-        Without `long_lines` no line is longer than structure.MAX_NESTING (structure.source)."""
-        source, offsets = structure.source(lines, long_lines)
+        `deep`: the rows that may nest brackets past structure.MAX_NESTING, when known (structure.source)."""
+        source, offsets = structure.source(lines, deep)
         tree, self._edits = self._tree, None
         if tree is not None:
             self._edits = self._changes(ids)
