@@ -427,12 +427,13 @@ def _facts(
     follows what changed): highlight spans, value names, dump-level marks, what may be elided, dump-level keys,
     the ops they run, as (row, ...) pairs."""
     language = record.language
-    spans, marks, elisions, keys = [], [], [], []
+    spans, names, marks, elisions, keys = [], [], [], [], []
     ops: list[tuple[int, tuple[str, ...]]] = []
     extra = (
         *(record.level.queries if record.level else ()),
         *(("elide",) if language.elides else ()),
         *((opcounts.QUERY,) if language.ops else ()),
+        *(("values",) if language.names_in else ()),
     )
     query = grammar.query(language.grammar, language.name, "highlights", *extra)
     # One object per distinct span list: pickle sends a worker's repeats as references, not copies.
@@ -449,9 +450,8 @@ def _facts(
             elisions += highlight.elisions_of(captures, lines, offsets, first, stop)
         if language.ops:
             ops += opcounts.ops_of(captures, lines, offsets, first, stop)
-    names = []
-    if language.names_in is not None:
-        names = sorted(language.names_in(tree, lines, rows).items())
+        if language.names_in:
+            names += language.names_in(captures, lines, offsets, first, stop)
     return spans, names, marks, elisions, keys, ops
 
 
