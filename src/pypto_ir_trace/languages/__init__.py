@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from tree_sitter import Language as TreeSitterLanguage
@@ -21,9 +21,11 @@ class Language:
     calm_boundary: Callable[[str, str], bool] | None = None
     # Per line, the (start, end) spans of the names a pass may renumber (SSA values, block labels);
     # None: the language has no such names, and "Ignore renumbering" does not apply
-    # (tree, lines, [first, stop) row ranges) -> {row: the spans of the names a renumbering changes}, rows
-    # without names left out
-    names_in: Callable[[Tree, list[str], list[tuple[int, int]]], dict[int, list[tuple[int, int]]]] | None = None
+    # (a walk's captures of grammars/<name>/values.scm, lines, line offsets, first, stop) -> (row, the spans of
+    # the names a renumbering changes) for the rows of [first, stop) that have any
+    names_in: Callable[[dict, list[str], list[int], int, int], Iterable[tuple[int, list[tuple[int, int]]]]] | None = (
+        None
+    )
     # (lines, least lines a piece) -> the pieces (first, stop, context rows) a big text may be parsed in;
     # None: always parsed whole (chunked.py)
     cuts: Callable[[list[str], int], list[tuple[int, int, range]]] | None = None
