@@ -228,10 +228,11 @@ def _pipeline(
 ) -> Pipeline:
     record = format_of(dump)
     with PieceReader(record.language, partial(_facts, record)) as pieces:  # its workers serve every text
-        reader = _TextReader(record, IncrementalParser(record.language), pieces, lines)
+        parser = IncrementalParser(record.language) if record.language.lines is None else None
+        reader = _TextReader(record, parser, pieces, lines)
         text_of: dict[bytes, int] = {}  # digest of a text -> its index: identical snapshots are handled once
         language = record.language.name.encode() + b"\0"
-        names = _Names(record.language.names_in is not None, lines)
+        names = _Names(record.language.renumbers, lines)
         snapshot_text: list[int] = []  # snapshot index -> text index
         passes: list[Pass] = []
 
@@ -261,7 +262,13 @@ def _pipeline(
                     if (old.digest, new.digest) not in diffs:  # the other run may have made this very change
                         old_structure, new_structure = old.structure, new.structure  # new's parse diffed them
                         found = _diff(
-                            compare.diff_pass(old.ids, old_structure, new.ids, new_structure, memo=reader.parser.diffs)
+                            compare.diff_pass(
+                                old.ids,
+                                old_structure,
+                                new.ids,
+                                new_structure,
+                                memo=reader.parser.diffs if reader.parser else None,
+                            )
                         )
                         counted = opcounts.deltas(
                             [p.segments for p in found.pieces], old.ids, found.inserted_ids, lines.ops
@@ -298,7 +305,7 @@ def _pipeline(
             texts=tuple(_freeze(text, index, passes) for index, text in enumerate(texts)),
             passes=tuple(passes),
             notes=dump.notes,
-            renumbering=record.language.names_in is not None,
+            renumbering=record.language.renumbers,
             pipeline_map=pipeline_map.build(
                 [text.structure.regions for text in texts], [len(text.ids) for text in texts], snapshot_text[0], passes
             ),
@@ -409,7 +416,7 @@ class _TextReader:
     """Starts reading the distinct texts of one pipeline: their lines interned at once, their pieces sent
     to the workers, their structure (and the facts of the lines they show first) taken when needed."""
 
-    def __init__(self, record, parser: IncrementalParser, pieces: PieceReader, lines: _Lines):
+    def __init__(self, record, parser: IncrementalParser | None, pieces: PieceReader, lines: _Lines):
         self.record, self.parser, self.pieces, self.lines = record, parser, pieces, lines
 
     def start(self, text: str) -> _Read:
@@ -419,6 +426,8 @@ class _TextReader:
         return _Read(_newlines(endings), ids, partial(self._finish, split, ids, new_rows, reading))
 
     def _finish(self, split: list[str], ids: list[int], new_rows, reading) -> Structure:
+        if self.parser is None:  # a language read by its lines
+            return self._finish_lines(split, ids, new_rows)
         deep = self.lines.deep
         rows = [] if deep.isdisjoint(ids) else list(compress(range(len(ids)), map(deep.__contains__, ids)))
         found = reading.structure() if reading is not None else None
@@ -429,6 +438,22 @@ class _TextReader:
             found = self.parser.structure(tree, split)
             self.lines.store(ids, _facts(self.record, tree, split, new_rows, self.parser.offsets))
         return structure.too_deep(found, split, rows)
+
+    def _finish_lines(self, split: list[str], ids: list[int], new_rows: list[tuple[int, int]]) -> Structure:
+        reader = self.record.language.lines
+        spans, names, ops = [], [], []
+        for first, stop in new_rows:
+            for row in range(first, stop):
+                line = split[row]
+                found = highlight.token_spans(line, reader.tokens(line))
+                if found:
+                    spans.append((row, found))
+                if named := reader.names(line):
+                    names.append((row, named))
+                if run := reader.ops(line):
+                    ops.append((row, run))
+        self.lines.store(ids, (spans, names, [], [], [], ops))
+        return reader.analyze(split)
 
 
 def _facts(

@@ -12,7 +12,7 @@ import textwrap
 import time
 from pathlib import Path
 
-from . import __version__, api, outdir, output, programs, structure, summary
+from . import __version__, api, outdir, output, programs, summary
 from .dump import split_lines
 from .errors import IRTraceError
 from .formats import FORMATS, format_of
@@ -445,7 +445,7 @@ def _print_structure(dump) -> None:
     language = format_of(dump).language
     for snapshot in dump.snapshots:
         lines, _ = split_lines(snapshot.text)
-        found = language.analyze(structure.parse(lines, language), lines)
+        found = language.structure_of(lines)
         verdict = "trusted" if found.trusted else f"UNTRUSTED: {found.reason}"
         print(visible(f"{snapshot.filename}: {len(lines)} lines, {len(found.regions)} regions, {verdict}"))
         for region in found.regions:

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..dump import Dump, DumpError
 from ..languages import LANGUAGES, Language
-from . import mlir, pypto
+from . import llvm, mlir, pypto
 from .pypto import display_title as display_title  # a compile output's report is titled like a dump
 
 
@@ -108,6 +108,19 @@ FORMATS = {
             help=mlir.STREAM_HELP,
             looks_like=mlir.looks_like_stream,
             read=mlir.read_stream,
+            reads_path=_same_file,
+            reads_file=True,
+        ),
+        Format(
+            name="llvm",
+            description="an LLVM pass dump stream",
+            help=llvm.HELP,
+            language=LANGUAGES["llvm"],
+            looks_like=llvm.looks_like,
+            read=llvm.read,
+            anchors=llvm.anchors,
+            errors=llvm.errors,
+            input_name=llvm.INPUT_NAME,
             reads_path=_same_file,
             reads_file=True,
         ),

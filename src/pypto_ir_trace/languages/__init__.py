@@ -1,4 +1,5 @@
-"""One record per language: its tree-sitter grammar, its queries in grammars/<name>/ and its trust rules."""
+"""One record per language: its tree-sitter grammar, its queries in grammars/<name>/ and its trust rules; or, for
+a language read line by line (LLVM), its line reader."""
 
 from __future__ import annotations
 
@@ -8,14 +9,26 @@ from dataclasses import dataclass
 from tree_sitter import Language as TreeSitterLanguage
 from tree_sitter import Tree
 
-from ..structure import Structure
-from . import mlir, python
+from ..structure import Structure, parse
+from . import llvm, mlir, python
+
+
+@dataclass(frozen=True)
+class LineReader:
+    """A language read without a tree: its structure from its lines, and each new line's facts from the line
+    alone (a line of LLVM IR is one instruction)."""
+
+    analyze: Callable[[list[str]], Structure]  # regions and how far they can be trusted
+    tokens: Callable[[str], Iterable[tuple[int, int, str]]]  # (start, end, highlight class) in characters
+    classes: Callable[[], tuple[str, ...]]  # every highlight class `tokens` gives
+    names: Callable[[str], list[tuple[int, int]]]  # the spans of the names a pass may renumber
+    ops: Callable[[str], tuple[str, ...]]  # the ops the line runs
 
 
 @dataclass(frozen=True)
 class Language:
     name: str  # the grammars/<name>/ folder
-    grammar: TreeSitterLanguage
+    grammar: TreeSitterLanguage | None  # None: read by `lines`
     analyze: Callable[[Tree, list[str]], Structure]  # regions and how far they can be trusted
     # May an incremental edit boundary sit between these two unchanged lines? (None: never widen)
     calm_boundary: Callable[[str, str], bool] | None = None
@@ -34,10 +47,32 @@ class Language:
     function_span: Callable[[Tree, int], tuple[int, int] | None] | None = None
     elides: bool = False  # grammars/<name>/elide.scm names sub-expressions the viewer may elide (highlight.py)
     ops: bool = False  # grammars/<name>/ops.scm names the program's ops (opcounts.py: a pass's op count deltas)
+    lines: LineReader | None = None  # a language without a tree-sitter grammar
+
+    @property
+    def renumbers(self) -> bool:
+        """Whether its names may be renumbered by a pass ("Ignore renumbering" applies)."""
+        return self.names_in is not None or self.lines is not None
+
+    def structure_of(self, lines: list[str]) -> Structure:
+        """A fresh reading of the lines' structure."""
+        if self.lines is not None:
+            return self.lines.analyze(lines)
+        return self.analyze(parse(lines, self), lines)
+
+
+def _no_tree(tree: Tree, lines: list[str]) -> Structure:
+    raise AssertionError("a language read by its lines has no tree")
 
 
 PYTHON = Language(
     "python", python.GRAMMAR, python.analyze, python.calm_boundary, cuts=python.cuts, elides=True, ops=True
 )
 MLIR = Language("mlir", mlir.LANGUAGE, mlir.analyze, names_in=mlir.names_in, function_span=mlir.function_span, ops=True)
-LANGUAGES = {language.name: language for language in (PYTHON, MLIR)}
+LLVM = Language(
+    "llvm",
+    None,
+    _no_tree,
+    lines=LineReader(llvm.analyze_lines, llvm.tokens, llvm.classes, llvm.names, llvm.ops),
+)
+LANGUAGES = {language.name: language for language in (PYTHON, MLIR, LLVM)}
