@@ -17,7 +17,7 @@ from . import __version__, api, outdir, output, programs, structure, summary
 from .dump import split_lines
 from .errors import IRTraceError
 from .formats import FORMATS, format_of
-from .terminal import visible
+from .terminal import decodable, decodable_json, visible
 
 PROG = "pypto-ir-trace"
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
@@ -324,12 +324,13 @@ def _check_summaries(args: argparse.Namespace, keep: list[Path], roots: tuple[Pa
 
 
 def _write_summaries(args: argparse.Namespace, found: dict) -> None:
+    """The summaries asked for; a name that is not UTF-8 shown by its bytes, as everywhere."""
     if args.summary_json:
         with output.reader_may_leave():
-            output.write(args.summary_json, json.dumps(found, indent=1, ensure_ascii=False) + "\n")
+            output.write(args.summary_json, decodable_json(json.dumps(found, indent=1, ensure_ascii=False)) + "\n")
     if args.summary_md:
         with output.reader_may_leave():
-            output.write(args.summary_md, summary.markdown(found))
+            output.write(args.summary_md, decodable(summary.markdown(found)))
 
 
 def _run_programs(args: argparse.Namespace, note) -> int:
