@@ -11,6 +11,7 @@ import signal
 import sys
 import textwrap
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from . import __version__, api, outdir, output, programs, structure, summary
@@ -291,7 +292,7 @@ def _run(args: argparse.Namespace) -> int:
         return EXIT_OK
     args.output = args.output or DEFAULT_OUTPUT
     report.check(args.output)  # before the notes, as before the long part
-    _check_summaries(args, [path for dump in report._dumps + report._baseline for path in output.dump_files(dump)])
+    _check_summaries(args, lambda path, option: report.check(path, what="summary", option=option))
     for line in report.notes:
         note(line)
     try:
@@ -308,10 +309,11 @@ def _run(args: argparse.Namespace) -> int:
     return EXIT_DIFFERS if args.check and summary.differs(found) else EXIT_OK
 
 
-def _check_summaries(args: argparse.Namespace, keep: list[Path], roots: tuple[Path, ...] = ()) -> None:
+def _check_summaries(args: argparse.Namespace, check: Callable[[str, str], None], roots: tuple[Path, ...] = ()) -> None:
     """Refuse, before the long run, summary paths that cannot be written or would overwrite an input, or that
-    lie in the directory of reports (a later run would refuse to replace a directory holding them)."""
-    for path in (args.summary_json, args.summary_md):
+    lie in the directory of reports (a later run would refuse to replace a directory holding them);
+    check(path, option): the inputs' own refusal, as the report's (-o) for a dump, naming the option."""
+    for option, path in (("--summary-json", args.summary_json), ("--summary-md", args.summary_md)):
         if path is None or path == output.STDOUT:
             continue
         for root in roots:
@@ -320,7 +322,7 @@ def _check_summaries(args: argparse.Namespace, keep: list[Path], roots: tuple[Pa
                 raise output.OutputError(
                     f"refusing to write the summary {path}: it {relation} {root}, {which} (give a path outside it)"
                 )
-        output.check(path, keep)
+        check(path, option)
 
 
 def _write_summaries(args: argparse.Namespace, found: dict) -> None:
@@ -336,7 +338,8 @@ def _write_summaries(args: argparse.Namespace, found: dict) -> None:
 def _run_programs(args: argparse.Namespace, note) -> int:
     """Two directories of programs: a directory with an index page and one two-run report per program."""
     target = Path(args.output or programs.DEFAULT_DIRECTORY)
-    _check_summaries(args, [], (target, Path(args.passes_dump), Path(args.baseline)))
+    roots = (target, Path(args.passes_dump), Path(args.baseline))
+    _check_summaries(args, lambda path, option: output.check(path, what="summary", option=option), roots)
     progress = _Progress("programs", first=0) if sys.stderr.isatty() else None
     try:
         done = api.compare_programs(
@@ -369,7 +372,10 @@ def _merge(args: argparse.Namespace) -> int:
     merged = api.merge_summaries(args.summaries)
     if args.summary_json is None and args.summary_md != output.STDOUT:
         args.summary_json = output.STDOUT
-    _check_summaries(args, [Path(path) for path in args.summaries])
+    shards = [Path(path) for path in args.summaries]
+    _check_summaries(
+        args, lambda path, option: output.check(path, shards, what="summary", option=option, kept="a shard")
+    )
     _write_summaries(args, merged)
     if merged["counts"]["unreadable"]:
         return EXIT_FAILURE
