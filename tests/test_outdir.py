@@ -9,6 +9,8 @@ import os
 import re
 import shutil
 import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 from urllib.parse import quote
@@ -16,7 +18,7 @@ from urllib.parse import quote
 import pytest
 
 import proctools
-from dumptools import FIXTURES, REAL
+from dumptools import CONCISE, FIXTURES, REAL, missing, subprocess_env, write_dump
 from pypto_ir_trace import cli, outdir
 
 PROGRAM = FIXTURES / "viewer" / "functions"
@@ -295,3 +297,46 @@ def test_stream_files_are_programs_in_a_root_and_in_a_programs_folder(tmp_path, 
     assert code == 0, err
     assert index_names(out) == ["matmul", "softmax.txt"]
     assert "README" not in err
+
+
+# ---- a program that cannot be read, however it cannot --------------------------------------------------------
+
+WITHOUT_ROOTS_RIGHTS = ["--inh-caps=-all", "--bounding-set=-dac_override,-dac_read_search"]  # mode bits apply
+
+
+def as_a_user(*command: str) -> subprocess.CompletedProcess:
+    """command run as root without the right to read or list anything (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH):
+    `chmod 000` stops it as it stops any user (the tests run as root, whom no mode bit stops)."""
+    setpriv = shutil.which("setpriv")
+    if setpriv is None or subprocess.run([setpriv, *WITHOUT_ROOTS_RIGHTS, "true"]).returncode != 0:
+        missing("setpriv (util-linux) cannot drop root's right to read any file here")
+    return subprocess.run(
+        [setpriv, *WITHOUT_ROOTS_RIGHTS, *command], env=subprocess_env(), capture_output=True, text=True, timeout=60
+    )
+
+
+def test_programs_whose_folders_cannot_be_listed_are_unreadable_and_the_others_compared(tmp_path):
+    """`chmod 000 old/b/passes_dump` and `chmod 000 old/c`: as for a snapshot file that cannot be read, those
+    programs are listed as unreadable with the reason, named on stderr, the others compared, exit 1."""
+    for side in ("new", "old"):
+        for name in "abcd":
+            files = {**CONCISE, "01_after_NameCall.py": CONCISE["01_after_NameCall.py"] + f"# {side}\n"}
+            write_dump(tmp_path / side / name, files if name == "a" else CONCISE)
+    locked = [tmp_path / "old" / "b" / "passes_dump", tmp_path / "old" / "c"]
+    for folder in locked:
+        folder.chmod(0)
+    try:
+        out, found = tmp_path / "reports", tmp_path / "s.json"
+        roots = [str(tmp_path / "new"), "--baseline", str(tmp_path / "old")]
+        done = as_a_user(sys.executable, "-m", "pypto_ir_trace", *roots, "-o", str(out), "--summary-json", str(found))
+    finally:
+        for folder in locked:
+            folder.chmod(0o755)
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    errors = [line for line in done.stderr.splitlines() if "error:" in line]
+    assert len(errors) == 2 and all(line.endswith(": Permission denied") for line in errors), errors
+    assert errors[0].startswith("pypto-ir-trace: error: b: cannot read old/b/passes_dump/"), errors
+    assert errors[1].startswith("pypto-ir-trace: error: c: cannot read old/c"), errors
+    statuses = {p["name"]: p["status"] for p in json.loads(found.read_text(encoding="utf-8"))["programs"]}
+    assert statuses == {"a": "differs", "b": "unreadable", "c": "unreadable", "d": "identical"}
+    assert sorted(p.name for p in out.glob("*.html")) == ["a.html", "d.html", "index.html"]

@@ -194,6 +194,39 @@ def test_a_summary_inside_the_directory_of_reports_or_a_root_is_refused(tmp_path
     assert not out.exists() and not (new / "summary.json").exists()
 
 
+@pytest.mark.parametrize("option", ["--summary-json", "--summary-md"])
+def test_a_summary_is_refused_where_the_dump_would_read_it_as_the_report_is(tmp_path, capsys, option):
+    """Under a snapshot's name in the dump (the next run would read it as a pass), over a snapshot or its .log:
+    refused as -o is, before anything is written, the message naming the summary and its option."""
+    dump = write_dump(tmp_path / "d", {"00_frontend.py": PROGRAM, "01_after_A.py": PROGRAM + "x = 1\n"})
+    (dump / "01_after_A.log").write_text("a log\n", encoding="utf-8")
+    before = {path.name: path.read_bytes() for path in dump.iterdir()}
+    read_as_a_pass = dump / "02_after_Next.py"
+    for path in (read_as_a_pass, dump / "01_after_A.py", dump / "01_after_A.log"):
+        code = cli.main([str(dump), "-o", str(tmp_path / "r.html"), option, str(path), "-q"])
+        if path == read_as_a_pass:
+            why = f"to {path}: reading {dump} would read it as one of its dump files (give {option} a path outside"
+        else:
+            why = f"over {path}, a file of the dump being read ({option} {path})"
+        assert code == 1 and capsys.readouterr().err.startswith(
+            f"pypto-ir-trace: error: refusing to write the summary {why}"
+        )
+    assert {path.name: path.read_bytes() for path in dump.iterdir()} == before and not (tmp_path / "r.html").exists()
+
+
+@pytest.mark.parametrize("option", ["--summary-json", "--summary-md"])
+def test_merge_refuses_a_summary_over_a_shard_naming_the_summary_and_its_option(tmp_path, capsys, option):
+    new, old = make_roots(tmp_path, names={"functions"})
+    shard = tmp_path / "a.json"
+    assert (
+        cli.main([str(new), "--baseline", str(old), "-o", str(tmp_path / "r"), "--summary-json", str(shard), "-q"]) == 0
+    )
+    before = shard.read_bytes()
+    assert cli.main(["merge", str(shard), option, str(shard)]) == 1
+    message = f"refusing to write the summary over {shard}, a shard being read ({option} {shard})"
+    assert capsys.readouterr().err == f"pypto-ir-trace: error: {message}\n" and shard.read_bytes() == before
+
+
 def test_sharded_roots_merge_into_the_summary_of_the_whole(tmp_path):
     """A CI system splits a root by program directory; the shards' summaries merge into the one run on the
     whole root would give, each report's path joined to its shard's directory. Each job compares its shard

@@ -44,25 +44,27 @@ class Report:
         self._progress = progress
         self._model: _Model | None = None
         self._written: str | None = None
-        self._checked: str | None = None  # the destination check() last accepted
+        self._checked: set[str] = set()  # the destinations check() accepted
         self.not_compared: tuple[str, ...] = tuple(programs.not_compared(dumps, baseline)) if baseline else ()
         # what the user should be told (the CLI's notes), one line each: where a compile output is read from,
         # then what reading the dumps found
         self.read_from: tuple[str, ...] = ()
         self.notes: tuple[str, ...] = ()
 
-    def check(self, path: str | os.PathLike[str]) -> None:
-        """Raise the OutputError that write(path) would raise for its destination, without building anything."""
+    def check(self, path: str | os.PathLike[str], *, what: str = "report", option: str = "-o") -> None:
+        """Raise the OutputError that write(path) would raise for its destination, without building anything;
+        what and option: how its message names the file and the option that gave it (a summary, for one)."""
         where = os.fspath(path)
-        output.check(where, keep=[file for dump in self._dumps + self._baseline for file in output.dump_files(dump)])
-        self._check_not_read(where)
-        self._checked = where
+        keep = [file for dump in self._dumps + self._baseline for file in output.dump_files(dump)]
+        output.check(where, keep, what=what, option=option)
+        self._check_not_read(where, what, option)
+        self._checked.add(where)
 
     def write(self, path: str | os.PathLike[str]) -> bool:
         """Write the page to path ('-': stdout), atomically: a failure leaves no partial file and the previous
         one intact. False when stdout's reader left before the whole page reached it."""
         where = os.fspath(path)
-        if where != self._checked:  # checked once: each dump file's real path costs (0.3 s for 2,411 dumps)
+        if where not in self._checked:  # checked once: each dump file's real path costs (0.3 s for 2,411 dumps)
             self.check(where)
         whole = output.write(where, self.html())
         self._written = None if where == output.STDOUT else where
@@ -93,17 +95,17 @@ class Report:
                 self._model = builder.build(dumps, self._context, self._progress, title=title)
         return self._model
 
-    def _check_not_read(self, report: str) -> None:
-        """Refuse a report path that reading an input would take for one of its files: the next run would
-        read the report as a pass, or fail on it."""
-        if report == output.STDOUT:
+    def _check_not_read(self, path: str, what: str, option: str) -> None:
+        """Refuse a path that reading an input would take for one of its files: the next run would read the
+        report (or summary) as a pass, or fail on it."""
+        if path == output.STDOUT:
             return
-        where = Path(os.path.realpath(report))
+        where = Path(os.path.realpath(path))
         for given, dumps in zip(self._given, (self._dumps, self._baseline)):
             if any(format_of(dump).reads_path(Path(given), where) for dump in dumps):
                 raise output.OutputError(
-                    f"refusing to write the report to {report}: reading {given} would read it as one of its dump "
-                    "files (give -o a path outside the dump, or another name)"
+                    f"refusing to write the {what} to {path}: reading {given} would read it as one of its dump "
+                    f"files (give {option} a path outside the dump, or another name)"
                 )
 
 

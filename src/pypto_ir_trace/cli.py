@@ -10,13 +10,14 @@ import signal
 import sys
 import textwrap
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from . import __version__, api, outdir, output, programs, summary
 from .dump import split_lines
 from .errors import IRTraceError
 from .formats import FORMATS, format_of
-from .terminal import visible
+from .terminal import decodable, decodable_json, visible
 
 PROG = "pypto-ir-trace"
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
@@ -314,7 +315,7 @@ def _run(args: argparse.Namespace) -> int:
         return EXIT_OK
     args.output = args.output or DEFAULT_OUTPUT
     report.check(args.output)  # before the notes, as before the long part
-    _check_summaries(args, [path for dump in report._dumps + report._baseline for path in output.dump_files(dump)])
+    _check_summaries(args, lambda path, option: report.check(path, what="summary", option=option))
     for line in report.notes:
         note(line)
     try:
@@ -331,10 +332,11 @@ def _run(args: argparse.Namespace) -> int:
     return EXIT_DIFFERS if args.check and summary.differs(found) else EXIT_OK
 
 
-def _check_summaries(args: argparse.Namespace, keep: list[Path], roots: tuple[Path, ...] = ()) -> None:
+def _check_summaries(args: argparse.Namespace, check: Callable[[str, str], None], roots: tuple[Path, ...] = ()) -> None:
     """Refuse, before the long run, summary paths that cannot be written or would overwrite an input, or that
-    lie in the directory of reports (a later run would refuse to replace a directory holding them)."""
-    for path in (args.summary_json, args.summary_md):
+    lie in the directory of reports (a later run would refuse to replace a directory holding them);
+    check(path, option): the inputs' own refusal, as the report's (-o) for a dump, naming the option."""
+    for option, path in (("--summary-json", args.summary_json), ("--summary-md", args.summary_md)):
         if path is None or path == output.STDOUT:
             continue
         for root in roots:
@@ -343,22 +345,24 @@ def _check_summaries(args: argparse.Namespace, keep: list[Path], roots: tuple[Pa
                 raise output.OutputError(
                     f"refusing to write the summary {path}: it {relation} {root}, {which} (give a path outside it)"
                 )
-        output.check(path, keep)
+        check(path, option)
 
 
 def _write_summaries(args: argparse.Namespace, found: dict) -> None:
+    """The summaries asked for; a name that is not UTF-8 shown by its bytes, as everywhere."""
     if args.summary_json:
         with output.reader_may_leave():
-            output.write(args.summary_json, summary.json_chunks(found))
+            output.write(args.summary_json, map(decodable_json, summary.json_chunks(found)))
     if args.summary_md:
         with output.reader_may_leave():
-            output.write(args.summary_md, summary.markdown(found))
+            output.write(args.summary_md, decodable(summary.markdown(found)))
 
 
 def _run_programs(args: argparse.Namespace, note) -> int:
     """Two directories of programs: a directory with an index page and one two-run report per program."""
     target = Path(args.output or programs.DEFAULT_DIRECTORY)
-    _check_summaries(args, [], (target, Path(args.passes_dump), Path(args.baseline)))
+    roots = (target, Path(args.passes_dump), Path(args.baseline))
+    _check_summaries(args, lambda path, option: output.check(path, what="summary", option=option), roots)
     progress = _Progress("programs", first=0) if sys.stderr.isatty() else None
     try:
         done = api.compare_programs(
@@ -393,7 +397,10 @@ def _merge(args: argparse.Namespace) -> int:
     merged = api.merge_summaries(args.summaries, allow_mixed=args.allow_mixed)
     if args.summary_json is None and args.summary_md != output.STDOUT:
         args.summary_json = output.STDOUT
-    _check_summaries(args, [Path(path) for path in args.summaries])
+    shards = [Path(path) for path in args.summaries]
+    _check_summaries(
+        args, lambda path, option: output.check(path, shards, what="summary", option=option, kept="a shard")
+    )
     _write_summaries(args, merged)
     if merged["counts"]["unreadable"]:
         return EXIT_FAILURE

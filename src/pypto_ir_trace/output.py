@@ -33,8 +33,11 @@ def dump_files(dump) -> list[Path]:
     return files
 
 
-def check(path: str, keep: Iterable[Path] = ()) -> None:
-    """Refuse, before the long render, a destination that cannot take the report or is one of the files in keep."""
+def check(
+    path: str, keep: Iterable[Path] = (), *, what: str = "report", option: str = "-o", kept: str = "a file of the dump"
+) -> None:
+    """Refuse, before the long render, a destination that cannot take the report or is one of the files in keep;
+    what: the file to be written, option: how it was given, kept: what a file of keep is, in the message."""
     if path == STDOUT:
         return
     _kind(path)
@@ -42,7 +45,7 @@ def check(path: str, keep: Iterable[Path] = ()) -> None:
     found = _stat(path)
     for file in keep:
         if os.path.realpath(file) == target or (found is not None and _same_file(found, file)):
-            raise OutputError(f"refusing to write the report over {file}, a file of the dump being read (-o {path})")
+            raise OutputError(f"refusing to write the {what} over {file}, {kept} being read ({option} {path})")
 
 
 def write(path: str, text: str | Iterable[str]) -> bool:

@@ -3,6 +3,7 @@ index page and one two-run report per program, written as a whole or not at all.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 from collections.abc import Callable
@@ -46,7 +47,7 @@ class Program:
 
 
 def _looks_like_dump(path: Path) -> bool:
-    return any(record.looks_like(path) for record in FORMATS.values())
+    return bool(_claims(path))
 
 
 def is_root(path: Path) -> bool:
@@ -76,8 +77,9 @@ def several(path: Path) -> str | None:
 def _kind(program: Path) -> str:
     """What a program of a root is, in its format's words (a folder holding a stream file: the stream's)."""
     claims = _claims(program)
-    if not claims and program.is_dir() and (file := one_file(program)) is not None:
-        claims = _claims(file)
+    with contextlib.suppress(DumpError, OSError):  # a folder that cannot be listed: "a dump"
+        if not claims and program.is_dir() and (file := one_file(program)) is not None:
+            claims = _claims(file)
     return claims[0].description if claims else "a dump"
 
 
@@ -91,32 +93,55 @@ def _listing(path: Path) -> tuple[dict[str, Path], list[str]] | None:
 
 def programs_in(root: Path) -> tuple[dict[str, Path], list[str]]:
     """The programs of a root by name (a folder holding one dump, or a dump that is one file), and why each
-    other folder that holds dumps is not one: a link back into the root (`latest -> .`), several programs."""
+    other folder that holds dumps is not one: a link back into the root (`latest -> .`), several programs.
+    An entry that cannot be read (a folder that cannot be listed) is a program too when the root holds others:
+    reading it gives the reason, and it is listed as unreadable as a broken dump is."""
     found: dict[str, Path] = {}
+    unreadable: dict[str, Path] = {}
     skipped: list[str] = []
     for child in _entries(root):
-        if child.is_symlink() and _inside(child, root):
-            skipped.append(f"{child.name} (a link back into {_title(root)})")
-        elif child.is_file():
-            if any(record.reads_file and record.looks_like(child) for record in FORMATS.values()):
-                found[child.name] = child
-        elif child.is_dir():
-            claims = _claims(child)
-            if _top_here(child, claims):  # a dump
-                found[child.name] = child
-                continue
-            below = sum(entry.is_dir() and _looks_like_dump(entry) for entry in _entries(child))
-            # a folder leading to one dump, or holding a dump that is one file
-            if (below == 1 and claims) or (not below and one_file(child)):
-                found[child.name] = child
-            elif below:
-                skipped.append(f"{child.name} (it holds {below} programs: give it as a root of its own)")
-    return found, skipped
+        try:
+            what = _entry(child, root)
+        except (DumpError, OSError):
+            unreadable[child.name] = child
+            continue
+        if what == PROGRAM:
+            found[child.name] = child
+        elif what:
+            skipped.append(what)
+    return ({**found, **unreadable} if found else {}), skipped
+
+
+PROGRAM = "a program"
+
+
+def _entry(child: Path, root: Path) -> str:
+    """What an entry of a root is: PROGRAM, why it is skipped, or "" (not a dump)."""
+    if child.is_symlink() and _inside(child, root):
+        return f"{child.name} (a link back into {_title(root)})"
+    if child.is_file():
+        return PROGRAM if any(record.reads_file for record in _claims(child)) else ""
+    if not child.is_dir():
+        return ""
+    claims = _claims(child)
+    if _top_here(child, claims):  # a dump
+        return PROGRAM
+    below = sum(entry.is_dir() and _looks_like_dump(entry) for entry in _entries(child))
+    # a folder leading to one dump, or holding a dump that is one file
+    if (below == 1 and claims) or (not below and one_file(child)):
+        return PROGRAM
+    return f"{child.name} (it holds {below} programs: give it as a root of its own)" if below else ""
 
 
 def _claims(path: Path) -> list:
-    """The formats whose detection sees a dump at path."""
-    return [record for record in FORMATS.values() if record.looks_like(path)]
+    """The formats whose detection sees a dump at path; one that cannot read what it looks at (a folder below
+    that cannot be listed) sees none: reading the dump names what it could not read."""
+    found = []
+    for record in FORMATS.values():
+        with contextlib.suppress(DumpError, OSError):
+            if record.looks_like(path):
+                found.append(record)
+    return found
 
 
 def _top_here(path: Path, claims: list) -> bool:
@@ -268,6 +293,9 @@ def _compare_one(task: _Task) -> tuple[Program, tuple[str, ...]]:
         page, program, left_out = _program(task)
     except (DumpError, UsageError) as err:
         return Program(task.name, "unreadable", "", error=_relative(str(err), task)), ()
+    except OSError as err:  # met before the format could name it (a folder that cannot be listed)
+        error = f"cannot read {err.filename}: {err.strerror or err}" if err.filename else str(err)
+        return Program(task.name, "unreadable", "", error=_relative(error, task)), ()
     except Exception as err:  # a bug met in this program only: said as such, and the others still compared
         error = f"internal error: {type(err).__name__}: {err}"
         return Program(task.name, "unreadable", "", error=_relative(error, task)), ()
