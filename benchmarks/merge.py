@@ -71,7 +71,10 @@ def main() -> int:
             wall, cpu, peak = run_measured(command, args.src, timeout=1_000, codes=(0, 1))
             megabytes = sum(path.stat().st_size for path in paths) / 1e6
             shown = f"{wall:7.2f}" if wall is not None else "   >1000"
-            print(f"{size:>9,} {megabytes:10.1f} {shown} {cpu:6.2f} {peak:8.0f} {out.stat().st_size / 1e6:8.1f}", flush=True)
+            print(
+                f"{size:>9,} {megabytes:10.1f} {shown} {cpu:6.2f} {peak:8.0f} {out.stat().st_size / 1e6:8.1f}",
+                flush=True,
+            )
     return 0
 
 

@@ -36,7 +36,7 @@ class Report:
         """Made by build_report, which finds and checks the inputs."""
         self._dumps, self._baseline, self._context, self._given = dumps, baseline, context, given
         # the two runs' names (labels.py), for the header, the summaries and the notes
-        self.labels: tuple[str, str] | None = (
+        self._labels: tuple[str, str] | None = (
             run_labels((dumps[0].title, baseline[0].title), (Path(given[0]), Path(given[1])), labels)
             if baseline
             else None
@@ -88,7 +88,7 @@ class Report:
         if self._model is None:
             dumps, baseline = self._dumps, self._baseline
             if baseline:
-                self._model = programs.build_pair(dumps, baseline, self._context, self._progress, self.labels)
+                self._model = programs.build_pair(dumps, baseline, self._context, self._progress, self._labels)
             else:
                 # several pipelines (a compile output's) are one program: titled by the folder the user named
                 title = display_title(Path(self._given[0])) if len(dumps) > 1 else None
@@ -155,7 +155,7 @@ def _notes(report: Report, given: tuple[str, ...], forced: bool) -> list[str]:
     dumps, baseline = report._dumps, report._baseline
     notes = []
     shown = dumps[:1] + baseline[:1] if baseline else dumps  # a pair's report holds only each side's first
-    names = report.labels or [dump.name or dump.title for dump in shown]
+    names = report._labels or [dump.name or dump.title for dump in shown]
     for dump, name in zip(shown, names):
         named = f"{name}: " if len(shown) > 1 else ""
         if not forced:  # detection is stated; a forced format needs no confirmation
