@@ -341,8 +341,9 @@ const IRTraceMap = (() => {
       const pass = p >= 0 ? app.shown(p) : null;
       const ops = pass && state.base === null ? pass.ops || [] : [];
       ui.ops.hidden = !ops.length;
-      ui.ops.textContent = ops.length ? `Ops: ${opsText(ops)}` : "";
-      ui.ops.title = ops.length ? `How this pass changed the count of each op:\n${opsText(ops, Infinity).split(", ").join("\n")}` : "";
+      const [label, title] = app.source().ops;  // whose ops the line counts
+      ui.ops.textContent = ops.length ? `${label}: ${opsText(ops)}` : "";
+      ui.ops.title = ops.length ? `${title}:\n${opsText(ops, Infinity).split(", ").join("\n")}` : "";
       refresh();
     }
 

@@ -13,6 +13,7 @@
         afterFile: p => passes[p].file,
         counts: (p, shown) => (shown.changed ? IRTraceViews.counts(shown, state.key) : "no-op"),
         notes: (p, shown) => [["info", note(shown)]].filter(([, text]) => text),
+        ops: ["Ops", "How this pass changed the count of each op"],
         listed: p => listed(app, app.counted(p)),
         header: () => ({ summary: summary(passes), title: null }),
         panes: [],
