@@ -175,3 +175,28 @@ def test_the_index_grid_shows_where_each_programs_runs_differ(browser, tmp_path)
     finally:
         context.close()
     assert problems == []
+
+
+def test_the_figure_beside_a_function_is_labelled_its_size_has_its_own_scale_and_the_toast_goes_with_the_map(
+    open_report, real_dumps
+):
+    """Issue 31: the map's column of figures says they are lines changed (not sizes); the picked function's size line
+    is drawn on a scale of its own (17 lines against the IR's 1,149 lay flat), the axis and the text equivalent
+    saying so; the "Picked ..." message goes when Escape closes the map, not 10 s later over the code."""
+    page = open_report(str(real_dumps / QWEN3), viewport=(1400, 900)).page
+    map_ = open_map(page)
+    corner = map_.get_by_role("columnheader").first
+    assert corner.inner_text().split("\n") == ["Function", "lines changed"]
+    silu = map_.get_by_role("rowheader", name=re.compile(r"silu, \d+ lines changed in all"))
+    silu.click()
+    status = page.locator("#status")
+    assert status.inner_text().startswith("Picked _jit_qwen3_decode.silu")
+    chart = page.get_by_role("img", name="IR size over the pipeline")
+    dashed = chart.locator(".map-own").evaluate("path => path.getBBox().height")
+    assert dashed > 0.5 * 64 - 8  # the function's own lines span its own scale, not a sliver of the IR's
+    described = page.locator("#" + chart.get_attribute("aria-describedby")).text_content()
+    assert re.search(r"silu, is drawn too, dashed, on its own scale up to \d+ lines", described)
+    assert "dashed:" in page.locator(".map-axis-top").inner_text()
+    page.keyboard.press("Escape")
+    assert not grid(page).is_visible()
+    assert status.inner_text() == ""
