@@ -200,3 +200,58 @@ def test_the_figure_beside_a_function_is_labelled_its_size_has_its_own_scale_and
     page.keyboard.press("Escape")
     assert not grid(page).is_visible()
     assert status.inner_text() == ""
+
+
+INDEX_NAMES = """grid => Array.from(grid.querySelectorAll('.pm-name bdi'), text => {  // what of each name shows
+  const box = text.parentElement.getBoundingClientRect(), range = document.createRange();
+  const char = at => { range.setStart(text.firstChild, at); range.setEnd(text.firstChild, at + 1); return range.getBoundingClientRect(); };
+  const n = text.textContent.length;
+  return {name: text.textContent, start: char(0).left >= box.left - 0.5, end: char(n - 1).right <= box.right + 0.5};
+})"""
+
+
+def luminance(rgb: str) -> float:
+    channels = [int(x) / 255 for x in re.findall(r"\d+", rgb)[:3]]
+    lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_index_keeps_the_end_of_long_names_and_shows_a_one_line_difference_in_both_themes(
+    browser, tmp_path, scheme
+):
+    """Issue 31: program names too long for the grid's column are cut at their start, so ..._concise and ..._explicit
+    rows read apart; a cell of a 1-line difference stands out from the page (3:1) in the dark theme too."""
+    import shutil
+
+    from pypto_ir_trace import cli
+
+    fixture = __import__("pathlib").Path(__file__).resolve().parents[2] / "fixtures" / "real" / "advanced_01_split_k"
+    long = "variants_memory_planner_ptoas__01_a_program_whose_name_runs_past_the_column"
+    new, old = tmp_path / "new", tmp_path / "old"
+    for level in ("concise", "explicit"):
+        for root in (new, old):
+            shutil.copytree(f"{fixture}_{level}", root / f"{long}_{level}")
+    for level, lines in (("concise", 1), ("explicit", 300)):  # 1 line against 300: the lightest shade
+        for snapshot in sorted((new / f"{long}_{level}" / "passes_dump").glob("*.py"))[30:]:
+            snapshot.write_text(snapshot.read_text(encoding="utf-8") + "# edited\n" * lines, encoding="utf-8")
+    out = tmp_path / "reports"
+    assert cli.main([str(new), "--baseline", str(old), "-o", str(out), "-q"]) == 0
+    context = browser.new_context(viewport={"width": 1024, "height": 768}, color_scheme=scheme)
+    try:
+        page = context.new_page()
+        page.goto((out / "index.html").as_uri())
+        grid_ = page.get_by_role("grid", name="Programs by pass")
+        shown = [found for found in grid_.evaluate(INDEX_NAMES) if found["name"].startswith(long)]
+        assert [(found["start"], found["end"]) for found in shown] == [
+            (False, True)
+        ] * 2  # the end shows, not the start
+        cell = grid_.locator(".hg-cell.d1").first
+        colours = [
+            cell.evaluate("c => getComputedStyle(c).backgroundColor"),
+            page.evaluate("() => getComputedStyle(document.body).backgroundColor"),
+        ]
+        lighter, darker = sorted(map(luminance, colours), reverse=True)
+        assert (lighter + 0.05) / (darker + 0.05) >= 3 if scheme == "dark" else lighter > darker
+    finally:
+        context.close()
