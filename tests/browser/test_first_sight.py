@@ -4,6 +4,7 @@ through Expand all, layouts and wrapping; wrapped lines hang from their indentat
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -384,3 +385,18 @@ def test_both_panes_scroll_one_width(open_report, elide):
         page.get_by_role("button", name="Expand all").click()
         before, after = page.evaluate(SCROLL_WIDTHS)
         assert before == after > 0, fragment
+
+
+def test_counts_that_differ_from_git_diff_numstat_say_why(open_report, qwen3):
+    """Issue 31: 01 InlineFunctions counts +181 -208 where git diff --numstat counts 167 / 194 (lines moved between
+    functions, diffed function by function): a note beside the counts says so, and their tooltip; 09, whose counts
+    are numstat's, has no such note."""
+    page = open_report(qwen3, viewport=(1400, 900), fragment="#pass=01").page
+    assert page.locator("#pass-counts").inner_text() == "+181 \u2212208"
+    assert "git diff --numstat" in page.locator("#pass-counts").get_attribute("title")
+    note = page.locator(".notes .note", has_text="function by function")
+    assert re.match(r"Counted function by function: (\d+) lines this pass moved", note.inner_text())
+    assert int(re.search(r"(\d+) lines", note.inner_text()).group(1)) >= 181 - 167
+    page.get_by_role("navigation", name="Passes").get_by_role("button", name=re.compile("^09 ")).click()
+    assert page.locator("#pass-counts").inner_text() == "+244 −214"  # as git diff --numstat counts
+    assert page.locator(".notes .note", has_text="function by function").count() == 0

@@ -226,7 +226,8 @@ const IRTraceApp = (() => {
       el.notes.replaceChildren(...notes.map(([kind, text, extra]) => app.make("p", `note ${kind}${extra ? " " + extra : ""}`, text)));
       el.counts.textContent = state.base === null ? app.source().counts(p, pass)
         : `${IRTraceViews.counts(pass, state.key)} since ${app.snapshotFile(state.base)}`;
-      el.counts.title = state.key === null ? "Lines inserted and deleted in the whole file" : `Lines inserted and deleted in ${state.key}`;
+      el.counts.title = (state.key === null ? "Lines inserted and deleted in the whole file" : `Lines inserted and deleted in ${state.key}`) +
+        ", counted function by function: a line moved from one function to another counts as deleted and inserted (git diff --numstat may count fewer)";
     }
 
     function compareNote(p) {
