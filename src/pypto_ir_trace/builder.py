@@ -211,7 +211,7 @@ def build(
         elisions=tuple(lines.elisions) if len(lines.elisions) > 1 else (),
         line_elisions=tuple(lines.line_elisions) if len(lines.elisions) > 1 else (),
         pipelines=pipelines,
-        runs=runs.section(pipelines, workings, 0, baseline, across.renamed, lines.texts)
+        runs=runs.section(pipelines, workings, 0, baseline, across.renamed, lines.texts, lines.ops)
         if baseline is not None
         else None,
     )

@@ -162,6 +162,8 @@ class RunRow:
     differing: tuple[int, ...] = ()  # the steps whose hunks make different edits
     # (key, inserted, deleted) of each function that differs between the two snapshots, sorted (that diff's)
     by_region: tuple[tuple[str, int, int], ...] = ()
+    # (op, count in this run's snapshot minus the baseline's) of that diff, as a Pass's `ops` (opcounts.py)
+    ops: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -246,6 +248,8 @@ def _run_row(row: RunRow) -> dict:
         entry["differing"] = list(row.differing)
     if row.by_region:
         entry["byRegion"] = {key: [inserted, deleted] for key, inserted, deleted in row.by_region}
+    if row.ops:
+        entry["ops"] = [list(op) for op in row.ops]
     return entry
 
 

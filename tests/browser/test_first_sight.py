@@ -4,6 +4,7 @@ through Expand all, layouts and wrapping; wrapped lines hang from their indentat
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -355,3 +356,47 @@ def test_a_long_view_with_rows_shown_whole_keeps_its_rows_in_place(browser, tmp_
       return row && row.getBoundingClientRect().bottom <= box.bottom + 1 && row.getBoundingClientRect().top >= box.top;
     }""")
     context.close()
+
+
+SCROLL_WIDTHS = """async () => {  // each pane's widest scroll over the whole view, its rows built screen by screen
+  const frames = () => new Promise(resolve => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+  const panes = ['scroll-before', 'scroll-after'].map(id => document.getElementById(id));
+  let widths = [0, 0];
+  panes[0].scrollTop = 0;
+  await frames();
+  for (;;) {
+    widths = panes.map((pane, i) => Math.max(widths[i], pane.scrollWidth - pane.clientWidth));
+    if (panes[0].scrollTop + panes[0].clientHeight >= panes[0].scrollHeight - 1) return widths;
+    panes[0].scrollTop += panes[0].clientHeight;
+    await frames();
+  }
+}"""
+
+
+@pytest.mark.parametrize("elide", [True, False], ids=["elided", "whole"])
+def test_both_panes_scroll_one_width(open_report, elide):
+    """Issue 31: scrolled to its right end, After leaves Before where it is, not a few pixels short: rows with elided
+    types, cut rows' arrows and text a fraction of a pixel wider than counted never widen one pane alone."""
+    page = open_report("real/models_03_flash_attention_concise", viewport=(1400, 900), elide=elide).page
+    for fragment in ("#pass=04", "#pass=22", "#pass=24"):
+        page.goto(page.url.split("#")[0] + fragment)
+        page.reload()
+        page.wait_for_selector("body[data-ready='true']", state="attached")
+        page.get_by_role("button", name="Expand all").click()
+        before, after = page.evaluate(SCROLL_WIDTHS)
+        assert before == after > 0, fragment
+
+
+def test_counts_that_differ_from_git_diff_numstat_say_why(open_report, qwen3):
+    """Issue 31: 01 InlineFunctions counts +181 -208 where git diff --numstat counts 167 / 194 (lines moved between
+    functions, diffed function by function): a note beside the counts says so, and their tooltip; 09, whose counts
+    are numstat's, has no such note."""
+    page = open_report(qwen3, viewport=(1400, 900), fragment="#pass=01").page
+    assert page.locator("#pass-counts").inner_text() == "+181 \u2212208"
+    assert "git diff --numstat" in page.locator("#pass-counts").get_attribute("title")
+    note = page.locator(".notes .note", has_text="function by function")
+    assert re.match(r"Counted function by function: (\d+) lines this pass moved", note.inner_text())
+    assert int(re.search(r"(\d+) lines", note.inner_text()).group(1)) >= 181 - 167
+    page.get_by_role("navigation", name="Passes").get_by_role("button", name=re.compile("^09 ")).click()
+    assert page.locator("#pass-counts").inner_text() == "+244 −214"  # as git diff --numstat counts
+    assert page.locator(".notes .note", has_text="function by function").count() == 0

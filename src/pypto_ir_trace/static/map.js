@@ -179,7 +179,10 @@ const IRTraceMap = (() => {
         label: "Pipeline map", above: chart.element, rowHeaderWidth: ROW_HEADER, rowHeight: ROW, headerHeight: HEAD,
         rows: () => rows.length,
         columns: () => passes.map((_, c) => widthOf(c)),
-        corner: node => { node.textContent = runs ? "Function (this run)" : "Function"; node.title = "Rows: functions. Columns: passes"; },
+        corner: node => {  // the figure beside each name is labelled: lines changed, not the function's size
+          node.append(app.make("span", "map-name", runs ? "Function (this run)" : "Function"), app.make("span", "map-total", "lines changed"));
+          node.title = "Rows: functions, each with the lines all passes inserted or deleted in it. Columns: passes";
+        },
         columnHeader, rowHeader, cell, kind,
         marked: () => (state.selected >= 0 && app.passList.isVisible(state.selected) ? state.selected : -1),
         activate, focused: describe, escape: () => { toggle(false); ui.button.focus(); },
@@ -282,7 +285,7 @@ const IRTraceMap = (() => {
     function pick(key) {
       app.pickFunction(key);  // the diff behind keeps it; the chart draws its size
       refresh();
-      app.announce(`Picked ${key}: its size is drawn over the pipeline; Enter on a cell opens that pass.`);
+      app.announce(`Picked ${key}: its size is drawn over the pipeline; Enter on a cell opens that pass.`, "map");
     }
     function describe(r, c) {
       if (r < 0 && c < 0) ui.detail.textContent = "Rows: functions; columns: passes. Enter opens, Escape returns to the diff.";
@@ -294,7 +297,7 @@ const IRTraceMap = (() => {
     function drawChart() {
       const shown = visibleColumns();
       const picked = table.functions.indexOf(state.wantedKey);
-      chart.draw({
+      const { ownMost } = chart.draw({
         widths: passes.map((_, c) => widthOf(c)), total: table.total, input: table.inputLines,
         own: picked < 0 ? null : passes.map((_, c) => table.lines[picked * table.columns + c]),
         ownInput: picked < 0 ? 0 : table.start[picked],
@@ -310,13 +313,14 @@ const IRTraceMap = (() => {
       ui.summary.textContent = `IR size over the pipeline: ${plural(table.inputLines, "line")} in the input` +
         (last >= 0 ? `, ${plural(table.total[last], "line")} after ${passes[last].label} ${passes[last].name}` : "") +
         (shown.length ? `, the most (${plural(table.total[peak], "line")}) after ${passes[peak].label} ${passes[peak].name}. ` : ". ") + words +
-        (picked >= 0 ? ` The picked function, ${state.wantedKey}, is drawn too (${plural(table.lines[picked * table.columns + Math.max(last, 0)], "line")} at the end).` : "");
+        (picked >= 0 ? ` The picked function, ${state.wantedKey}, is drawn too, dashed, on its own scale up to ${plural(ownMost, "line")} (${plural(table.lines[picked * table.columns + Math.max(last, 0)], "line")} at the end).` : "");
     }
 
     function toggle(on) {
       const open = (on === undefined ? ui.panel.hidden : on) && passes.length > 0;
       if (open === !ui.panel.hidden) return;
       ui.panel.hidden = !open;
+      if (!open) app.forgetStatus("map");  // its messages speak of the map: not over the code
       ui.main.classList.toggle("map-open", open);
       ui.button.setAttribute("aria-pressed", String(open));
       state.map = open;
@@ -341,8 +345,9 @@ const IRTraceMap = (() => {
       const pass = p >= 0 ? app.shown(p) : null;
       const ops = pass && state.base === null ? pass.ops || [] : [];
       ui.ops.hidden = !ops.length;
-      ui.ops.textContent = ops.length ? `Ops: ${opsText(ops)}` : "";
-      ui.ops.title = ops.length ? `How this pass changed the count of each op:\n${opsText(ops, Infinity).split(", ").join("\n")}` : "";
+      const [label, title] = app.source().ops;  // whose ops the line counts
+      ui.ops.textContent = ops.length ? `${label}: ${opsText(ops)}` : "";
+      ui.ops.title = ops.length ? `${title}:\n${opsText(ops, Infinity).split(", ").join("\n")}` : "";
       refresh();
     }
 

@@ -29,7 +29,8 @@
  *     this, baseline     indices into pipelines: this run's pipeline and the baseline's
  *     inputs             {this: null, baseline: null, identical, inserted, deleted, renamed?}: the two inputs compared
  *     rows[r]            {this, baseline, identical, inserted, deleted, renamed?, sameEffect?, facing?, differing?,
- *                        byRegion?}: byRegion {key: [inserted, deleted]}: the functions that differ after the row;
+ *                        byRegion?, ops?}: byRegion {key: [inserted, deleted]}: the functions that differ after the row;
+ *                        ops [[op, delta]]: how the count of each op differs then (this run's minus the baseline's);
  *                        the passes aligned by name (align.py); this / baseline are pass indices, null for a pass
  *                        only the other run runs; identical: the two runs' snapshots after the row (a run without
  *                        the pass: its previous one) are byte-identical; inserted / deleted: the baseline's snapshot
@@ -332,7 +333,7 @@ const IRTraceModel = (() => {
         before: row.identical ? at[0] : offset + at[1], after: at[0], inserted: row.inserted, deleted: row.deleted,
         renamed: entry.renamed,
       };
-      if (own && own.ops) pass.ops = own.ops;  // what this run's pass did to the ops
+      if (entry.ops) pass.ops = entry.ops;  // how the ops differ between the runs (Pass effect takes its pass's)
       if (own && own.warnings) Object.assign(pass, { warnings: own.warnings, anchors: own.anchors || [], errorLines: own.errorLines || [] });
       if (!row.identical) diffLater(pass, offset + at[1], at[0]);
       entries.push(pass);
