@@ -47,10 +47,10 @@ MLIR_COMMAND = [
 CLI = [sys.executable, "-m", "pypto_ir_trace"]
 
 
-def timed(command: list[str], stdout=subprocess.DEVNULL) -> tuple[float, float]:
+def timed(command: list[str], env: dict | None = None) -> tuple[float, float]:
     """Wall seconds and the child's CPU seconds (user + sys) of one command, which must succeed (diff: 0 or 1)."""
     start = time.perf_counter()
-    process = subprocess.Popen(command, stdout=stdout, stderr=subprocess.PIPE)
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     _, status, usage = os.wait4(process.pid, 0)
     wall = time.perf_counter() - start
     process.returncode = os.waitstatus_to_exitcode(status)
@@ -116,29 +116,39 @@ def snapshot_files(dump: Path, workdir: Path) -> list[Path]:
     return files
 
 
-def measure(name: str, dump: Path, workdir: Path, repeat: int) -> dict:
+def measure(name: str, dump: Path, workdir: Path, repeat: int, sources: list[Path]) -> list[dict]:
+    """One row per source tree; each round runs diff, then each tree's start-up and report, so that all of them
+    meet the same moments of the host. Each figure is the best of its rounds."""
     snapshots = snapshot_files(dump, workdir)
     report = workdir / f"{name}.versus.html"
-    best: dict[str, tuple[float, float]] = {}
-
-    def keep(key: str, figures: tuple[float, float]) -> None:
-        old = best.get(key, (float("inf"), float("inf")))
-        best[key] = (min(old[0], figures[0]), min(old[1], figures[1]))
-
+    diff = NONE
+    start, made = [NONE] * len(sources), [NONE] * len(sources)
     for _ in range(repeat):
-        keep("diff", diff_pairs(snapshots))
-        keep("start", timed([*CLI, "--version"]))
-        keep("report", timed([*CLI, str(dump), "-o", str(report), "-q"]))
-    (diff_wall, diff_cpu), (start_wall, start_cpu), (wall, cpu) = best["diff"], best["start"], best["report"]
-    return {
-        "case": name,
-        "snapshots": len(snapshots),
-        "mb": sum(p.stat().st_size for p in snapshots) / 1e6,
-        "report": (wall, cpu),
-        "start": (start_wall, start_cpu),
-        "diff": (diff_wall, diff_cpu),
-        "ratio": ((wall - start_wall) / diff_wall, (cpu - start_cpu) / diff_cpu),
-    }
+        diff = best(diff, diff_pairs(snapshots))
+        for i, src in enumerate(sources):
+            env = {**os.environ, "PYTHONPATH": str(src)}
+            start[i] = best(start[i], timed([*CLI, "--version"], env))
+            made[i] = best(made[i], timed([*CLI, str(dump), "-o", str(report), "-q"], env))
+    return [
+        {
+            "case": name,
+            "src": src,
+            "snapshots": len(snapshots),
+            "mb": sum(p.stat().st_size for p in snapshots) / 1e6,
+            "report": made[i],
+            "start": start[i],
+            "diff": diff,
+            "ratio": ((made[i][0] - start[i][0]) / diff[0], (made[i][1] - start[i][1]) / diff[1]),
+        }
+        for i, src in enumerate(sources)
+    ]
+
+
+NONE = (float("inf"), float("inf"))
+
+
+def best(old: tuple[float, float], new: tuple[float, float]) -> tuple[float, float]:
+    return min(old[0], new[0]), min(old[1], new[1])
 
 
 def main() -> None:
@@ -148,6 +158,12 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--mlir-stream", type=Path, help="a module-scope --mlir-print-ir-after-all stream")
     parser.add_argument("--mlir-input", type=Path, help="an MLIR file to make the stream from (MLIR_COMMAND)")
+    parser.add_argument(
+        "--src",
+        type=Path,
+        action="append",
+        help="a source tree to measure (repeatable: alternated); default: this one's",
+    )
     args = parser.parse_args()
     args.workdir.mkdir(parents=True, exist_ok=True)
     inputs = {
@@ -157,20 +173,23 @@ def main() -> None:
     }
     load = os.getloadavg()[0]
     print(f"{platform.node()}, {time.strftime('%Y-%m-%d %H:%M %Z')}, {os.cpu_count()} cores, load {load:.1f}")
-    print("| case | snapshots | MB | report s (wall / CPU) | start-up s | diff s | ratio past start-up (wall / CPU) |")
-    print("| --- | --- | --- | --- | --- | --- | --- |")
+    sources = args.src or [ROOT / "src"]
+    print(
+        "| case | source | snapshots | MB | report s (wall / CPU) | start-up s | diff s | ratio past start-up (wall / CPU) |"
+    )
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     for name in args.cases.split(","):
         dump = inputs[name]()
         if dump is None or not dump.exists():
-            print(f"| {name} | skipped: no input (see --help) | | | | | |")
+            print(f"| {name} | skipped: no input (see --help) | | | | | | |")
             continue
-        row = measure(name, dump, args.workdir, args.repeat)
-        (wall, cpu), (sw, sc), (dw, dc), (rw, rc) = row["report"], row["start"], row["diff"], row["ratio"]
-        print(
-            f"| {name} | {row['snapshots']} | {row['mb']:.1f} | {wall:.2f} / {cpu:.2f} | {sw:.2f} / {sc:.2f} "
-            f"| {dw:.2f} / {dc:.2f} | {rw:.1f}x / {rc:.1f}x |",
-            flush=True,
-        )
+        for row in measure(name, dump, args.workdir, args.repeat, sources):
+            (wall, cpu), (sw, sc), (dw, dc), (rw, rc) = row["report"], row["start"], row["diff"], row["ratio"]
+            print(
+                f"| {name} | {row['src']} | {row['snapshots']} | {row['mb']:.1f} | {wall:.2f} / {cpu:.2f} "
+                f"| {sw:.2f} / {sc:.2f} | {dw:.2f} / {dc:.2f} | {rw:.1f}x / {rc:.1f}x |",
+                flush=True,
+            )
     print(f"load after: {os.getloadavg()[0]:.1f}")
 
 

@@ -12,7 +12,7 @@ from typing import TypeVar
 
 from tree_sitter import Tree
 
-from . import __version__, compare, grammar, highlight, linediff, opcounts, pipeline_map, renumber, runs, structure
+from . import __version__, compare, grammar, highlight, linediff, opcounts, pipeline_map, renumber, structure
 from .chunked import PieceReader
 from .dump import Dump, Snapshot, split_lines
 from .formats import Format, format_of
@@ -211,10 +211,17 @@ def build(
         elisions=tuple(lines.elisions) if len(lines.elisions) > 1 else (),
         line_elisions=tuple(lines.line_elisions) if len(lines.elisions) > 1 else (),
         pipelines=pipelines,
-        runs=runs.section(pipelines, workings, 0, baseline, across.renamed, lines.texts, lines.ops)
-        if baseline is not None
-        else None,
+        runs=_runs(pipelines, workings, baseline, across, lines),
     )
+
+
+def _runs(pipelines, workings, baseline: int | None, across: _Names, lines: _Lines):
+    """The runs section of a report comparing two runs (imported only then: most reports compare none)."""
+    if baseline is None:
+        return None
+    from . import runs
+
+    return runs.section(pipelines, workings, 0, baseline, across.renamed, lines.texts, lines.ops)
 
 
 def _pipeline(
