@@ -46,10 +46,26 @@ def _blocks(text: str) -> dict[str, tuple[int, int]]:
     return found
 
 
+_NUMBER = re.compile(r"\d+")
+
+
+def _same_blocks(unit: str, blocks: dict, fragment: str, printed: dict) -> bool:
+    """Whether the fragment's labels name the unit's blocks: some do, and most of those that do hold the same
+    instructions but for their numbers. A pass that adds or drops values renumbers the rest of its function,
+    which a loop's dump does not show: the unit's text keeps the old numbers, and a label of the fragment may
+    name another block there."""
+    shared = [label for label in printed if label in blocks]
+    alike = sum(
+        _NUMBER.sub("", unit[slice(*blocks[label])]) == _NUMBER.sub("", fragment[slice(*printed[label])])
+        for label in shared
+    )
+    return bool(shared) and 2 * alike >= len(shared)
+
+
 def fragment_cut(unit: str, fragment: str) -> str | None:
     """The fragment's blocks as they stand in the unit (the module docstring), None when it has none of them."""
     blocks, printed = _blocks(unit), _blocks(fragment)
-    if not any(label in blocks for label in printed):
+    if not _same_blocks(unit, blocks, fragment, printed):
         return None
     kept, at = [], 0
     for label, (start, stop) in printed.items():  # in text order
@@ -67,7 +83,7 @@ def fragment_put(unit: str, fragment: str) -> str | None:
     """The unit with the fragment's blocks in place of its own (the module docstring); None when the unit has
     none of them."""
     blocks, printed = _blocks(unit), _blocks(fragment)
-    if not any(label in blocks for label in printed):
+    if not _same_blocks(unit, blocks, fragment, printed):
         return None
     after: dict[str, list[str]] = {}  # a label of the unit -> the new blocks to put after it
     previous = None
