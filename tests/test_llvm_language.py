@@ -133,3 +133,28 @@ def test_a_pass_says_which_ops_it_changed():
     sroa = next(p for p in model.passes if p.name == "SROAPass")
     assert dict(sroa.ops)["alloca"] == -5 and dict(sroa.ops)["load"] == -21
     assert model.renumbering  # Ignore renumbering applies
+
+
+def test_cpp_functions_are_shown_demangled_and_keyed_by_their_symbol():
+    path = FIXTURES / "llvm" / "double-conversion-cached-powers-O1.txt"
+    model = builder.build(load(path), 3).pipelines[0]
+    labels = dict(model.labels)
+    key = "_ZN17double_conversion16PowersOfTenCache32GetCachedPowerForDecimalExponentEiPNS_5DiyFpEPi"
+    assert labels[key] == (
+        "double_conversion::PowersOfTenCache::GetCachedPowerForDecimalExponent(int, double_conversion::DiyFp*, int*)"
+    )
+    assert key in model.pipeline_map.functions  # the key (and the summaries) keep the symbol
+
+
+@pytest.mark.parametrize(
+    "key, name",
+    [
+        ("_ZN3foo3barEv#2", "foo::bar()#2"),
+        ("_RNvCs1234_7mycrate3foo", "mycrate::foo"),
+        ("$s4main3FooV3baryyF", "main.Foo.bar() -> ()"),
+        ("LZ4_compress", None),
+        ("_Zfoo", None),
+    ],
+)
+def test_cpp_rust_and_swift_symbols_are_demangled(key, name):
+    assert llvm.demangled(key) == name

@@ -133,3 +133,29 @@ def test_machine_code_dumps_are_machine_functions():
     (function,) = summary["functions"]
     assert function["name"] == "library_version_number"
     assert any(p["label"] == isel.label for p in function["passes"])
+
+
+def test_two_builds_compare_pass_by_pass(tmp_path):
+    same = irt.build_report(LLVM / "lz4-renorm-O3.txt", baseline=LLVM / "lz4-renorm-O2.txt")
+    assert not same.differs  # -O3 runs two more passes on this function, which change nothing
+    report = irt.build_report(LLVM / "lz4-renorm-O2.txt", baseline=LLVM / "lz4-renorm-O1.txt")
+    summary = report.summary()
+    assert summary["kind"] == "runs" and report.differs
+    assert summary["firstDivergent"]["pass"]
+    out = tmp_path / "runs.html"
+    report.write(out)
+    data = render.decode_data(out.read_text(encoding="utf-8"))
+    assert data["runs"]["rows"]
+
+
+def test_many_programs_a_file_per_translation_unit(tmp_path):
+    new, old = tmp_path / "new", tmp_path / "old"
+    new.mkdir(), old.mkdir()
+    (new / "lz4.txt").write_bytes((LLVM / "lz4-renorm-O2.txt").read_bytes())
+    (old / "lz4.txt").write_bytes((LLVM / "lz4-renorm-O1.txt").read_bytes())
+    for root in (new, old):
+        (root / "version.txt").write_bytes((LLVM / "version-module-scope-O1.txt").read_bytes())
+    result = irt.compare_programs(new, old, tmp_path / "reports", jobs=1)
+    statuses = {p.name: p.status for p in result.programs}
+    assert statuses == {"lz4.txt": "differs", "version.txt": "identical"}
+    assert (tmp_path / "reports" / "index.html").is_file()

@@ -316,7 +316,16 @@ def _pipeline(
             pipeline_map=pipeline_map.build(
                 [text.structure.regions for text in texts], [len(text.ids) for text in texts], snapshot_text[0], passes
             ),
+            labels=_labels(record.language.label, texts),
         )
+
+
+def _labels(label: Callable[[str], str | None] | None, texts: list[_Working]) -> tuple[tuple[str, str], ...]:
+    """(key, what users read) of the regions whose key is not their name as users read it, by key."""
+    if label is None:
+        return ()
+    keys = sorted({region.key for text in texts for region in text.structure.regions})
+    return tuple((key, name) for key in keys if (name := label(key)) and name != key)
 
 
 def _one_ahead(items: Iterable[T]) -> Iterator[T]:

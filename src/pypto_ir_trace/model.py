@@ -139,6 +139,9 @@ class Pipeline:
     implicit_types: tuple[int, ...] = ()
     renumbering: bool = False  # its language has value names: passes carry `renamed` pairs
     pipeline_map: PipelineMap | None = None
+    # (key, what the viewer shows for it) of the functions whose key is not their name as users read it (a
+    # demangled C++, Rust or Swift symbol); the key stays in tooltips and the summaries
+    labels: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -272,6 +275,8 @@ def _pipeline(pipeline: Pipeline) -> dict:
         entry["notes"] = list(pipeline.notes)
     if pipeline.renumbering:
         entry["renumbering"] = True
+    if pipeline.labels:
+        entry["labels"] = dict(pipeline.labels)
     entry["texts"] = [_text(text) for text in pipeline.texts]
     entry["passes"] = [_pass(p) for p in pipeline.passes]
     if pipeline.pipeline_map is not None:

@@ -48,6 +48,8 @@ class Language:
     elides: bool = False  # grammars/<name>/elide.scm names sub-expressions the viewer may elide (highlight.py)
     ops: bool = False  # grammars/<name>/ops.scm names the program's ops (opcounts.py: a pass's op count deltas)
     lines: LineReader | None = None  # a language without a tree-sitter grammar
+    # a region's key -> the name users read (a demangled symbol), None when the key is that name
+    label: Callable[[str], str | None] | None = None
 
     @property
     def renumbers(self) -> bool:
@@ -74,5 +76,6 @@ LLVM = Language(
     None,
     _no_tree,
     lines=LineReader(llvm.analyze_lines, llvm.tokens, llvm.classes, llvm.names, llvm.ops),
+    label=llvm.demangled,
 )
 LANGUAGES = {language.name: language for language in (PYTHON, MLIR, LLVM)}

@@ -35,34 +35,55 @@ _MACHINE_END = "# End machine code for function "
 
 def analyze_lines(lines: list[str]) -> Structure:
     """The functions of a text and the verdict; the module docstring gives the rules."""
+    # Only lines that start with `d`, `}` or `#` can open or close a region: the rest are passed over at C speed.
+    marks = [row for row, line in enumerate(lines) if line[:1] in _MARKS]
     found: list[tuple[int, int, str, str, int]] = []
     problem = None
-    row, count = 0, len(lines)
-    while row < count:
+    at = 0
+    while at < len(marks):
+        row = marks[at]
         line = lines[row]
-        if line.startswith(_DEFINE):
-            stop = _closing(lines, row + 1, "}", _DEFINE)
-            name = symbol_of(line)
-            if stop is None:
-                problem = problem or f"{name or 'a function'} (line {row + 1}) has no closing }}"
-                stop = _next(lines, row + 1, _DEFINE)
-            found.append((_comments_above(lines, row), stop, name or f"line {row + 1}", "function", row))
-            row = stop
-        elif line.startswith(_MACHINE_START):
-            name = line[len(_MACHINE_START) :].split(":", 1)[0]
-            stop = _closing(lines, row + 1, _MACHINE_END, _MACHINE_START)
-            if stop is None:
-                problem = problem or f"machine code for {name} (line {row + 1}) has no end line"
-                stop = _next(lines, row + 1, _MACHINE_START)
-            found.append((row, stop, name, "machine function", row))
-            row = stop
-        else:
-            row += 1
+        opens = _opening(line)
+        if opens is None:
+            at += 1
+            continue
+        kind, name, end, start = opens
+        stop, at = _closing(lines, marks, at + 1, end, start)
+        if stop is None:
+            problem = problem or f"{name or 'a function'} (line {row + 1}) has no closing {end.strip()}"
+            stop = marks[at] if at < len(marks) else len(lines)
+        first = _comments_above(lines, row) if kind == "function" else row
+        found.append((first, stop, name or f"line {row + 1}", kind, row))
     regions = tuple(
         Region(key, kind, start, stop, def_row)
         for (start, stop, _, kind, def_row), key in zip(found, numbered(name for _, _, name, _, _ in found))
     )
     return Structure(regions, trusted=problem is None, reason=problem)
+
+
+_MARKS = frozenset("d}#")
+
+
+def _opening(line: str) -> tuple[str, str | None, str, str] | None:
+    """(kind, name, the line that ends it, the line that opens another) when the line opens a region."""
+    if line.startswith(_DEFINE):
+        return "function", symbol_of(line), "}", _DEFINE
+    if line.startswith(_MACHINE_START):
+        return "machine function", line[len(_MACHINE_START) :].split(":", 1)[0], _MACHINE_END, _MACHINE_START
+    return None
+
+
+def _closing(lines: list[str], marks: list[int], at: int, end: str, start: str) -> tuple[int | None, int]:
+    """(one past the closing line, the next mark to look at) from marks[at] on; None when a line opening another
+    region comes first (then that mark is next)."""
+    while at < len(marks):
+        line = lines[marks[at]]
+        if line.startswith(end) and (end != "}" or line.rstrip() == "}"):
+            return marks[at] + 1, at + 1
+        if line.startswith(start):
+            return None, at
+        at += 1
+    return None, at
 
 
 def symbol_of(define: str) -> str | None:
@@ -72,21 +93,6 @@ def symbol_of(define: str) -> str | None:
         return None
     name = match[1]
     return name[1:-1] if name.startswith('"') else name
-
-
-def _closing(lines: list[str], row: int, end: str, start: str) -> int | None:
-    """One past the line starting with `end` from `row` on; None when a line starting with `start` comes first."""
-    for at in range(row, len(lines)):
-        line = lines[at]
-        if line.startswith(end) and (end != "}" or line.rstrip() == "}"):
-            return at + 1
-        if line.startswith(start):
-            return None
-    return None
-
-
-def _next(lines: list[str], row: int, start: str) -> int:
-    return next((at for at in range(row, len(lines)) if lines[at].startswith(start)), len(lines))
 
 
 def _comments_above(lines: list[str], row: int) -> int:
@@ -155,3 +161,25 @@ def ops(line: str) -> tuple[str, ...]:
         if match is not None:
             return (match["op"],)
     return ()
+
+
+def demangled(key: str) -> str | None:
+    """A function's name as users read it: a C++ (`_Z...`), Rust (`_R...`, legacy `_ZN...h<hash>E`) or Swift
+    (`$s...`) symbol demangled by pydemumble (demumble: LLVM's own demanglers); None for a name that is not
+    mangled, or when pydemumble is not installed. A repeated name's "#2" stays after it."""
+    name, mark, count = key.rpartition("#")
+    if not (mark and count.isdigit()):
+        name, mark, count = key, "", ""
+    if not name.startswith(("_Z", "_R", "$s", "$S", "_T", "__Z")):
+        return None
+    found = _demangle(name)
+    return f"{found}{mark}{count}" if found else None
+
+
+@cache
+def _demangle(name: str) -> str:
+    try:
+        import pydemumble  # type: ignore[import-untyped]
+    except ImportError:  # an optional nicety: the mangled names still name every function
+        return ""
+    return pydemumble.demangle(name) or ""

@@ -201,6 +201,7 @@ const IRTraceModel = (() => {
       levelTitle: raw.levelTitle || "", advice: raw.advice || "",
       notes: raw.notes || [],
       renumbering: Boolean(raw.renumbering),
+      labels: new Map(Object.entries(raw.labels || {})),
       input: { ...raw.input, text: 0 }, texts, passes, ids, source, compare,
       map: raw.pipelineMap ? readMap(raw.pipelineMap) : null,
     };

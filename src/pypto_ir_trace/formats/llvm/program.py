@@ -15,14 +15,15 @@ next dump shows it.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 
 from ... import splice
 from ...dump import split_lines
 from ...languages import LLVM
 
-_LABEL = re.compile(r'^(?P<label>[-\w.$]+|"(?:[^"\\]|\\.)*"):')
-_SECTION = "; "  # a section line of a loop dump ("; Loop:")
+_LABEL = re.compile(r'^(?:[-\w.$]+|"(?:[^"\\]|\\.)*"):', re.M)  # a block's label line: `364:`, `for.body:`
+
+
+_BLOCK_END = re.compile(r"\n(?=\n|\})")  # the newline before a blank line or the function's closing line
 
 
 def units(text: str) -> list[tuple[str, int, int]]:
@@ -34,69 +35,71 @@ def units(text: str) -> list[tuple[str, int, int]]:
     ]
 
 
-def _blocks(lines: Sequence[str]) -> dict[str, tuple[int, int]]:
-    """label -> (first, stop) lines of each labelled block: from its label line to the next blank, label,
-    section or closing line."""
+def _blocks(text: str) -> dict[str, tuple[int, int]]:
+    """label -> (start, stop) offsets of each labelled block: its label line and the lines after it, to the
+    blank line or the function's closing line after it (each ended by its newline)."""
     found: dict[str, tuple[int, int]] = {}
-    row, count = 0, len(lines)
-    while row < count:
-        match = _LABEL.match(lines[row])
-        if match is None:
-            row += 1
-            continue
-        stop = row + 1
-        while stop < count and lines[stop].startswith((" ", "\t")) and lines[stop].strip():
-            stop += 1
-        found.setdefault(match["label"], (row, stop))
-        row = stop
+    for match in _LABEL.finditer(text):
+        start = match.start()
+        end = _BLOCK_END.search(text, start)
+        found.setdefault(match.group()[:-1], (start, end.start() + 1 if end else len(text)))
     return found
+
+
+_NUMBER = re.compile(r"\d+")
+
+
+def _same_blocks(unit: str, blocks: dict, fragment: str, printed: dict) -> bool:
+    """Whether the fragment's labels name the unit's blocks: some do, and most of those that do hold the same
+    instructions but for their numbers. A pass that adds or drops values renumbers the rest of its function,
+    which a loop's dump does not show: the unit's text keeps the old numbers, and a label of the fragment may
+    name another block there."""
+    shared = [label for label in printed if label in blocks]
+    alike = sum(
+        _NUMBER.sub("", unit[slice(*blocks[label])]) == _NUMBER.sub("", fragment[slice(*printed[label])])
+        for label in shared
+    )
+    return bool(shared) and 2 * alike >= len(shared)
 
 
 def fragment_cut(unit: str, fragment: str) -> str | None:
     """The fragment's blocks as they stand in the unit (the module docstring), None when it has none of them."""
-    own, theirs = split_lines(unit)[0], split_lines(fragment)[0]
-    blocks, printed = _blocks(own), _blocks(theirs)
-    if not printed or not any(label in blocks for label in printed):
+    blocks, printed = _blocks(unit), _blocks(fragment)
+    if not _same_blocks(unit, blocks, fragment, printed):
         return None
     kept, at = [], 0
-    for label, (first, stop) in sorted(printed.items(), key=lambda item: item[1]):
-        kept += theirs[at:first]
+    for label, (start, stop) in printed.items():  # in text order
+        between = fragment[at:start]
         if label in blocks:
-            start, end = blocks[label]
-            kept += own[start:end]
-        elif kept and not kept[-1].strip() and first > 0:
-            kept.pop()  # the blank line before a block left out
+            kept += [between, unit[slice(*blocks[label])]]
+        elif between.strip():  # a section line before a block the pass made: kept, without the block
+            kept.append(between)
         at = stop
-    kept += theirs[at:]
-    return "".join(line + "\n" for line in kept)
+    kept.append(fragment[at:])
+    return "".join(kept)
 
 
 def fragment_put(unit: str, fragment: str) -> str | None:
     """The unit with the fragment's blocks in place of its own (the module docstring); None when the unit has
     none of them."""
-    own, theirs = split_lines(unit)[0], split_lines(fragment)[0]
-    blocks, printed = _blocks(own), _blocks(theirs)
-    if not printed or not any(label in blocks for label in printed):
+    blocks, printed = _blocks(unit), _blocks(fragment)
+    if not _same_blocks(unit, blocks, fragment, printed):
         return None
     after: dict[str, list[str]] = {}  # a label of the unit -> the new blocks to put after it
     previous = None
-    for label, (first, stop) in sorted(printed.items(), key=lambda item: item[1]):
-        if label not in blocks and previous is not None:
-            after.setdefault(previous, []).extend(["", *theirs[first:stop]])
+    for label, (start, stop) in printed.items():
         if label in blocks:
             previous = label
+        elif previous is not None:
+            after.setdefault(previous, []).append("\n" + fragment[start:stop])
     kept, at = [], 0
-    for label, (start, end) in sorted(blocks.items(), key=lambda item: item[1]):
-        kept += own[at:start]
-        if label in printed:
-            first, stop = printed[label]
-            kept += theirs[first:stop]
-        else:
-            kept += own[start:end]
-        kept += after.get(label, [])
-        at = end
-    kept += own[at:]
-    return "".join(line + "\n" for line in kept)
+    for label, (start, stop) in blocks.items():
+        kept.append(unit[at:start])
+        kept.append(fragment[slice(*printed[label])] if label in printed else unit[start:stop])
+        kept += after.get(label, ())
+        at = stop
+    kept.append(unit[at:])
+    return "".join(kept)
 
 
 GRAMMAR = splice.Grammar(units=units, fragment_cut=fragment_cut, fragment_put=fragment_put)
