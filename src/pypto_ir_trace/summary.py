@@ -82,7 +82,7 @@ def _pipeline(pipeline: Pipeline) -> dict:
 
 
 def _pass(p: Pass) -> dict:
-    return {
+    entry = {
         "label": p.label,
         "name": p.name,
         "file": p.file,
@@ -93,6 +93,7 @@ def _pass(p: Pass) -> dict:
         "errors": len(p.error_lines),
         "failed": p.failed,
     }
+    return {**entry, "header": p.header} if p.header else entry
 
 
 def _row(report: Report, row: RunRow) -> dict:
