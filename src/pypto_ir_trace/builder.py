@@ -539,6 +539,7 @@ def _pass(snapshot: Snapshot, before: int, after: int, diff: Diff | None, record
         deleted=sum(p.deleted for p in diff.pieces) if diff else 0,
         diff=diff,
         detail=snapshot.detail,
+        header=snapshot.header,
         failed=snapshot.failed,
         warnings=warnings,
         anchors=tuple(

@@ -83,6 +83,7 @@ class Pass:
     deleted: int
     diff: Diff | None  # None for a no-op pass
     detail: str = ""
+    header: str = ""  # the pass named in full by its dump's header line (MLIR), "": the format has none
     failed: bool = False
     warnings: str | None = None
     anchors: tuple[Anchor, ...] = ()
@@ -313,6 +314,8 @@ def _pass(p: Pass) -> dict:
     entry: dict = {"label": p.label, "name": p.name, "file": p.file}
     if p.detail:
         entry["detail"] = p.detail
+    if p.header:
+        entry["header"] = p.header
     if p.failed:
         entry["failed"] = True
     entry.update({"before": p.before, "after": p.after, "inserted": p.inserted, "deleted": p.deleted})

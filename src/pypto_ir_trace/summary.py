@@ -86,7 +86,7 @@ def _pipeline(pipeline: Pipeline) -> dict:
 
 
 def _pass(p: Pass) -> dict:
-    return {
+    entry = {
         "label": p.label,
         "name": p.name,
         "file": p.file,
@@ -97,6 +97,7 @@ def _pass(p: Pass) -> dict:
         "errors": len(p.error_lines),
         "failed": p.failed,
     }
+    return {**entry, "header": p.header} if p.header else entry
 
 
 def _row(report: Report, row: RunRow) -> dict:
