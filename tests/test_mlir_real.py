@@ -162,10 +162,12 @@ def test_iree_passes_are_named_by_their_argument_the_header_kept_whole(real_mlir
     assert len(adaptors) > 40 and {p["name"] for p in adaptors} == {"iree-op-pipeline-adaptor"}
 
 
-def test_an_llvm_ir_dump_is_refused_saying_what_it_is(real_mlir, tmp_path, capsys):
+def test_an_llvm_ir_dump_is_read_as_llvm_and_refused_as_mlir_saying_what_it_is(real_mlir, tmp_path, capsys):
     dump = real_mlir / "llvm_ir" / "print-after-all.txt"
     assert "; *** IR Dump After " in dump.read_text(encoding="utf-8")[:200]
-    assert cli.main([str(dump), "-o", str(tmp_path / "r.html")]) == 1
+    assert cli.main([str(dump), "-o", str(tmp_path / "r.html")]) == 0
+    assert "LLVM" in capsys.readouterr().err
+    assert cli.main([str(dump), "--format", "mlir-stream", "-o", str(tmp_path / "m.html")]) == 1
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "LLVM IR pass dump" in err[0] and "MLIR" in err[0] and "mlir-print-ir" not in err[0]
-    assert not (tmp_path / "r.html").exists()
+    assert len(err) == 1 and "LLVM pass dump" in err[0] and "--format llvm" in err[0] and "mlir-print-ir" not in err[0]
+    assert not (tmp_path / "m.html").exists()

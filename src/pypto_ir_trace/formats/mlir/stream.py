@@ -22,8 +22,6 @@ HELP = "a file of --mlir-print-ir-after-all output (stderr, also with -before-al
 _THREADING = "without disabling multi-threading"
 # LLVM's own -print-after-all headers ("; *** IR Dump After InstCombinePass on f ***", "# *** IR Dump ..." for
 # machine code): another IR, not read yet, named as what it is
-_LLVM = re.compile(r"^(?:[;#] )?\*\*\* IR Dump ", re.MULTILINE)
-_LLVM_PHRASE = b"*** IR Dump "
 _THREADING_HELP = (
     "the compiler printed an error instead of IR: --mlir-print-ir-module-scope needs "
     "--mlir-disable-threading; add it and run again"
@@ -39,9 +37,7 @@ def looks_like_stream(path: Path) -> bool:
             head = handle.read(HEADER_PROBE).decode("utf-8", errors="replace")
     except OSError:
         return False
-    return (
-        head.startswith(HEADER_PREFIX) or f"\n{HEADER_PREFIX}" in head or _THREADING in head or bool(_LLVM.search(head))
-    )
+    return head.startswith(HEADER_PREFIX) or f"\n{HEADER_PREFIX}" in head or _THREADING in head
 
 
 def read_stream(path: Path) -> Dump:
@@ -75,15 +71,10 @@ def _read(path: Path) -> tuple[Path, list[Entry], list[str]]:
     file = Path(path)
     if not file.is_file():
         raise DumpError(f"input is not a file: {file}")
-    found = scan(file, (_THREADING.encode(), _LLVM_PHRASE))
+    found = scan(file, (_THREADING.encode(),))
     if not found.headers:
         if _THREADING.encode() in found.said:
             raise DumpError(f"{file}: {_THREADING_HELP}")
-        if _LLVM_PHRASE in found.said:
-            raise DumpError(
-                f"{file} is an LLVM IR pass dump ('*** IR Dump After ...' headers, from -print-after-all), not MLIR: "
-                "LLVM IR dumps are not read yet"
-            )
         raise DumpError(f"no IR Dump header line in {file}: is it the stderr of --mlir-print-ir-after-all?")
     notes: list[str] = []
     pending = _diagnostics(Stretch(file, found.start, found.headers[0].at))
