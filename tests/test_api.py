@@ -61,7 +61,7 @@ def test_api_errors_are_the_packages_exceptions_never_system_exit(tmp_path):
     with pytest.raises(irt.UsageError, match="PyPTO"):
         irt.build_report(DSA, baseline=FIXTURES / "mlir" / "multi_func" / "stream.txt")
     with pytest.raises(irt.UsageError, match="unknown format"):
-        irt.build_report(DSA, format="llvm")
+        irt.build_report(DSA, format="fortran")
     with pytest.raises(irt.OutputError, match="a file of the dump being read"):
         irt.build_report(DSA).write(DSA / "passes_dump" / "00_frontend.py")
     new, old = roots(tmp_path, ["functions"])

@@ -64,6 +64,15 @@ def test_each_row_says_whether_the_snapshots_are_byte_identical_and_how_much_dif
         assert row["deleted"] == sum(i2 - i1 for tag, i1, i2, _, _ in opcodes if tag != "equal")
 
 
+def test_each_row_counts_the_ops_that_differ_between_the_runs(tmp_path):
+    """A row's ops are the op count deltas of the baseline's snapshot against this run's: exp2 for exp from 01 on,
+    whatever this run's own passes did to other ops; none where the runs print the same text."""
+    exp2 = RUNS / "exp2"
+    rows = two_runs(exp2 / "this", exp2 / "baseline", tmp_path)["runs"]["rows"]
+    assert [row.get("ops") for row in rows[:3]] == [[["pl.tile.exp", -1], ["pl.tile.exp2", 1]]] * 3
+    assert all("ops" not in row for row in rows if row["identical"])
+
+
 def test_an_inserted_pass_a_changed_pass_and_reconvergence(tmp_path):
     changed = PROGRAM.replace("[0], [64])", "[0], [64], target_memory=pl.Mem.Vec)")
     baseline = write_dump(

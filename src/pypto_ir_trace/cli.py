@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
 import signal
 import sys
@@ -14,7 +13,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from . import __version__, api, outdir, output, programs, structure, summary
+from . import __version__, api, outdir, output, programs, summary
 from .dump import split_lines
 from .errors import IRTraceError
 from .formats import FORMATS, format_of
@@ -130,6 +129,17 @@ def _arguments() -> argparse.ArgumentParser:
         "and what differs there (two directories of programs give a directory of reports)",
     )
     parser.add_argument(
+        "--label",
+        type=_path,
+        metavar="NAME",
+        default=None,
+        help="with --baseline: this run's name in the report, the summaries and the notes (default: its title, or "
+        "the part of its path that differs from the baseline's)",
+    )
+    parser.add_argument(
+        "--baseline-label", type=_path, metavar="NAME", default=None, help="with --baseline: the baseline's name"
+    )
+    parser.add_argument(
         "--dump-structure",
         action="store_true",
         help="print the functions and methods found in each snapshot, then exit (no report)",
@@ -191,6 +201,11 @@ def _merge_arguments() -> argparse.ArgumentParser:
         "to its file name. (A dump named merge is given as ./merge.)",
     )
     parser.add_argument("summaries", nargs="+", type=_path, metavar="SUMMARY", help="a shard's --summary-json file")
+    parser.add_argument(
+        "--allow-mixed",
+        action="store_true",
+        help="merge shards that compared other roots too (refused by default: one merge, one comparison)",
+    )
     _summary_arguments(parser, merging=True)
     parser.set_defaults(output=None)
     return parser
@@ -252,6 +267,8 @@ def _check_arguments(args: argparse.Namespace, merging: bool) -> None:
             )
         if args.check and args.baseline is None:
             raise _UsageError("--check gates on two runs differing: give --baseline")
+        if (args.label or args.baseline_label) and args.baseline is None:
+            raise _UsageError("--label and --baseline-label name the two runs: give --baseline")
     to_stdout = [
         name
         for name, path in (
@@ -281,7 +298,13 @@ def _run(args: argparse.Namespace) -> int:
             return _run_programs(args, note)
     progress = _Progress() if sys.stderr.isatty() else None
     report = api.build_report(
-        args.passes_dump, baseline=args.baseline, context=args.context, format=args.format, progress=progress
+        args.passes_dump,
+        baseline=args.baseline,
+        context=args.context,
+        format=args.format,
+        progress=progress,
+        label=args.label,
+        baseline_label=args.baseline_label,
     )
     for line in report.read_from:
         note(line)
@@ -329,7 +352,7 @@ def _write_summaries(args: argparse.Namespace, found: dict) -> None:
     """The summaries asked for; a name that is not UTF-8 shown by its bytes, as everywhere."""
     if args.summary_json:
         with output.reader_may_leave():
-            output.write(args.summary_json, decodable_json(json.dumps(found, indent=1, ensure_ascii=False)) + "\n")
+            output.write(args.summary_json, map(decodable_json, summary.json_chunks(found)))
     if args.summary_md:
         with output.reader_may_leave():
             output.write(args.summary_md, decodable(summary.markdown(found)))
@@ -351,6 +374,8 @@ def _run_programs(args: argparse.Namespace, note) -> int:
             format=args.format,
             progress=progress,
             notes=note,
+            label=args.label,
+            baseline_label=args.baseline_label,
         )
     finally:
         if progress:
@@ -369,7 +394,7 @@ def _run_programs(args: argparse.Namespace, note) -> int:
 
 def _merge(args: argparse.Namespace) -> int:
     """`merge`: the shards' summaries as one, written to --summary-json (default stdout) and --summary-md."""
-    merged = api.merge_summaries(args.summaries)
+    merged = api.merge_summaries(args.summaries, allow_mixed=args.allow_mixed)
     if args.summary_json is None and args.summary_md != output.STDOUT:
         args.summary_json = output.STDOUT
     shards = [Path(path) for path in args.summaries]
@@ -427,7 +452,7 @@ def _print_structure(dump) -> None:
     language = format_of(dump).language
     for snapshot in dump.snapshots:
         lines, _ = split_lines(snapshot.text)
-        found = language.analyze(structure.parse(lines, language), lines)
+        found = language.structure_of(lines)
         verdict = "trusted" if found.trusted else f"UNTRUSTED: {found.reason}"
         print(visible(f"{snapshot.filename}: {len(lines)} lines, {len(found.regions)} regions, {verdict}"))
         for region in found.regions:

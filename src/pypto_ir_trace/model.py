@@ -83,6 +83,7 @@ class Pass:
     deleted: int
     diff: Diff | None  # None for a no-op pass
     detail: str = ""
+    header: str = ""  # the pass named in full by its dump's header line (MLIR), "": the format has none
     failed: bool = False
     warnings: str | None = None
     anchors: tuple[Anchor, ...] = ()
@@ -139,6 +140,9 @@ class Pipeline:
     implicit_types: tuple[int, ...] = ()
     renumbering: bool = False  # its language has value names: passes carry `renamed` pairs
     pipeline_map: PipelineMap | None = None
+    # (key, what the viewer shows for it) of the functions whose key is not their name as users read it (a
+    # demangled C++, Rust or Swift symbol); the key stays in tooltips and the summaries
+    labels: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -162,6 +166,8 @@ class RunRow:
     differing: tuple[int, ...] = ()  # the steps whose hunks make different edits
     # (key, inserted, deleted) of each function that differs between the two snapshots, sorted (that diff's)
     by_region: tuple[tuple[str, int, int], ...] = ()
+    # (op, count in this run's snapshot minus the baseline's) of that diff, as a Pass's `ops` (opcounts.py)
+    ops: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -246,6 +252,8 @@ def _run_row(row: RunRow) -> dict:
         entry["differing"] = list(row.differing)
     if row.by_region:
         entry["byRegion"] = {key: [inserted, deleted] for key, inserted, deleted in row.by_region}
+    if row.ops:
+        entry["ops"] = [list(op) for op in row.ops]
     return entry
 
 
@@ -268,6 +276,8 @@ def _pipeline(pipeline: Pipeline) -> dict:
         entry["notes"] = list(pipeline.notes)
     if pipeline.renumbering:
         entry["renumbering"] = True
+    if pipeline.labels:
+        entry["labels"] = dict(pipeline.labels)
     entry["texts"] = [_text(text) for text in pipeline.texts]
     entry["passes"] = [_pass(p) for p in pipeline.passes]
     if pipeline.pipeline_map is not None:
@@ -304,6 +314,8 @@ def _pass(p: Pass) -> dict:
     entry: dict = {"label": p.label, "name": p.name, "file": p.file}
     if p.detail:
         entry["detail"] = p.detail
+    if p.header:
+        entry["header"] = p.header
     if p.failed:
         entry["failed"] = True
     entry.update({"before": p.before, "after": p.after, "inserted": p.inserted, "deleted": p.deleted})

@@ -14,6 +14,7 @@ from . import builder, index, outdir, render, summary, workers
 from .dump import Dump, DumpError
 from .errors import IRTraceError
 from .formats import FORMATS, load, one_file, units_of
+from .labels import Given, run_labels
 from .model import Report
 
 NAMES = ("this run", "baseline")  # the two pipelines of a two-run report
@@ -198,6 +199,7 @@ class _Task:
     context: int
     temp: Path
     target: Path
+    labels: Given = (None, None)  # the user's names for the two runs
 
 
 def compare(
@@ -209,6 +211,7 @@ def compare(
     jobs: int = 1,
     progress: Callable[[int, int], None] | None = None,
     note: Callable[[str], None] | None = None,
+    labels: Given = (None, None),
 ) -> Compared:
     """Compare every program of two roots in `jobs` worker processes; the directory appears complete or not at
     all, byte for byte the same whatever `jobs`. A program that cannot be read is listed as unreadable."""
@@ -245,7 +248,17 @@ def compare(
     temp = outdir.temporary(target)
     try:
         tasks = [
-            _Task(name, _file_name(name, temp), ours.get(name), theirs.get(name), format_name, context, temp, target)
+            _Task(
+                name,
+                _file_name(name, temp),
+                ours.get(name),
+                theirs.get(name),
+                format_name,
+                context,
+                temp,
+                target,
+                labels,
+            )
             for name in names
         ]
         found: list[tuple[Program, tuple[str, ...]] | None] = [None] * len(tasks)
@@ -259,7 +272,8 @@ def compare(
         skipped = [
             f"{_title(root)}/{what}" for root, side in zip(roots, (ours_skipped, theirs_skipped)) for what in side
         ]
-        outdir.write(temp, target, INDEX, index.render(listed, _title(roots[0]), _title(roots[1]), skipped))
+        titles = run_labels((_title(roots[0]), _title(roots[1])), roots, labels)
+        outdir.write(temp, target, INDEX, index.render(listed, *titles, skipped))
         written = [program.report for program in listed if program.report]
         outdir.publish(temp, target, [INDEX, *written], INDEX)
     except BaseException:
@@ -308,18 +322,29 @@ def _program(task: _Task) -> tuple[str, Program, tuple[str, ...]]:
     baseline = load(task.theirs, task.format_name) if task.theirs else ()
     if this and baseline:
         check_formats(this, baseline, task.ours, task.theirs)
-        report = build_pair(this, baseline, task.context)
+        assert task.ours is not None and task.theirs is not None  # both runs were read
+        labels = run_labels((this[0].title, baseline[0].title), (task.ours, task.theirs), task.labels)
+        report = build_pair(this, baseline, task.context, labels=labels)
         return render.render(report), _summary(task.name, task.file, report), tuple(not_compared(this, baseline))
     report = builder.build(this or baseline, task.context)
     status = "this run only" if this else "baseline only"
     return render.render(report), Program(task.name, status, task.file, passes=_passes(report)), ()
 
 
-def build_pair(this: tuple[Dump, ...], baseline: tuple[Dump, ...], context: int, progress=None) -> Report:
-    """One report of two runs: each side's first pipeline named after its run, the two compared row by row.
-    The page shows those two alone, so the others (a compile output's ptoas units) stay out: see not_compared."""
-    named = (replace(this[0], name=NAMES[0]), replace(baseline[0], name=NAMES[1]))
-    return builder.build(named, context, progress, baseline=1)
+def build_pair(
+    this: tuple[Dump, ...],
+    baseline: tuple[Dump, ...],
+    context: int,
+    progress=None,
+    labels: tuple[str, str] | None = None,
+) -> Report:
+    """One report of two runs: each side's first pipeline named after its run and titled by its label (see
+    labels.py; default: its own title), the two compared row by row; the report is titled by the program
+    (the runs' title when they share it, else this run's). The page shows those two alone, so the others (a
+    compile output's ptoas units) stay out: see not_compared."""
+    titles = labels or (this[0].title, baseline[0].title)
+    named = (replace(this[0], name=NAMES[0], title=titles[0]), replace(baseline[0], name=NAMES[1], title=titles[1]))
+    return builder.build(named, context, progress, baseline=1, title=this[0].title)
 
 
 def not_compared(this: tuple[Dump, ...], baseline: tuple[Dump, ...]) -> list[str]:

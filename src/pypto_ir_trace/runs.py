@@ -10,9 +10,9 @@ are read only to compare two lines word by word.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
-from . import compare, effect
+from . import compare, effect, opcounts
 from .align import align
 from .model import Pass, Pipeline, RunRow, Runs
 
@@ -26,9 +26,10 @@ def section(
     baseline: int,
     renamed: Renamed = lambda old, new, diff: (),
     lines: Sequence[str] = (),
+    ops: Mapping[int, tuple[str, ...]] | None = None,
 ) -> Runs:
     """The runs section of pipelines[this] against pipelines[baseline]; texts[i]: pipeline i's working texts;
-    lines: the report's lines by id."""
+    lines: the report's lines by id; ops: line id -> the ops it runs (languages that name them)."""
     ours, theirs = pipelines[this], pipelines[baseline]
     ours_texts, theirs_texts = texts[this], texts[baseline]
     counted: dict[tuple[int, int], RunRow] = {}
@@ -44,8 +45,10 @@ def section(
             else:
                 pairs = renamed(old, new, found)
                 by_region = tuple((key, ins, dels) for key, (ins, dels) in sorted(found.by_region.items()))
+                segments = [piece.segments for piece in found.pieces]
+                differ = opcounts.deltas(segments, old.ids, found.inserted_ids, ops) if ops else ()
                 counted[at_ours, at_theirs] = RunRow(
-                    None, None, False, found.inserted, found.deleted, pairs, by_region=by_region
+                    None, None, False, found.inserted, found.deleted, pairs, by_region=by_region, ops=differ
                 )
         same = counted[at_ours, at_theirs]
         mine = ours.passes[in_ours] if in_ours is not None else None
@@ -62,6 +65,7 @@ def section(
             verdict.facing if verdict else (),
             verdict.differing if verdict else (),
             same.by_region,
+            same.ops,
         )
 
     at_ours = at_theirs = 0  # each run's current snapshot: its input, then the text after its latest pass

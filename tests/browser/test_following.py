@@ -148,9 +148,8 @@ def test_code_panes_scroll_by_keyboard(open_report):
     page.keyboard.press("Alt+ArrowUp")
     page.keyboard.press("PageUp")
     assert scroll_of(page)["top"] == 0
-    # The pass opened scrolled sideways to its first change (maybe as far right as it goes): start at the left.
-    after_scroller(page).evaluate("n => { n.scrollLeft = 0; }")
-    page.wait_for_function("() => [...document.querySelectorAll('.scroller')].every(n => n.scrollLeft === 0)")
+    # the pass opened at column 0, and stays there until the reader scrolls sideways
+    assert page.evaluate("() => [...document.querySelectorAll('.scroller')].every(n => n.scrollLeft === 0)")
     after = after_scroller(page).element_handle()  # the other pane follows on its scroll event: wait for it
     page.keyboard.press("Alt+ArrowRight")
     page.wait_for_function("n => n.scrollLeft > 0", arg=after)
@@ -376,7 +375,7 @@ def test_print_shows_every_row_of_the_diff_wrapped_without_controls(open_report)
     page = open_report(FLASH).page
     select_pass(page, "32")
     page.get_by_role("button", name="Expand all").click()
-    rows = after_scroller(page).evaluate("n => n.querySelector('.sizer').offsetHeight / 20")
+    rows = after_scroller(page).evaluate("n => n.querySelector('.sizer').offsetHeight / 20")  # at most
     on_screen = page.get_by_role("region", name="After").locator(".row").count()
     assert rows > on_screen > 0  # the screen holds only some of them
     page.keyboard.press("End")
@@ -391,13 +390,18 @@ def test_print_shows_every_row_of_the_diff_wrapped_without_controls(open_report)
     last = page.get_by_role("region", name="After").evaluate("""pane => {  // the row of the highest line number
       const rows = Array.from(pane.querySelectorAll(".row")).filter(row => row.querySelector(".ln").textContent);
       rows.sort((x, y) => Number(y.querySelector(".ln").textContent) - Number(x.querySelector(".ln").textContent));
-      return rows[0].querySelector(".code").textContent;
+      return [rows[0].querySelector(".code").textContent, Number(rows[0].querySelector(".ln").textContent)];
     }""")
+    lines = page.get_by_role("region", name="Before").evaluate(
+        "pane => Math.max(...Array.from(pane.querySelectorAll('.ln'), n => Number(n.textContent)))"
+    )
     page.emulate_media(media="print")
     sheet = page.locator(".print-view")
     sheet.wait_for(state="attached")
-    assert sheet.locator("tbody tr").count() == rows
-    assert last in sheet.locator("tbody tr").last.inner_text()
+    numbered = sheet.evaluate("""sheet => [0, 1].map(side => Array.from(sheet.querySelectorAll("tbody tr"),
+      tr => tr.children[side].querySelector(".ln").textContent).filter(Boolean).length)""")
+    assert numbered == [lines, last[1]] and sheet.locator("tbody tr").count() <= rows  # every line of both sides
+    assert last[0] in sheet.locator("tbody tr").last.inner_text()
     style = page.evaluate("""() => ({
       sidebar: getComputedStyle(document.querySelector("nav")).display,
       toolbar: getComputedStyle(document.querySelector(".toolbar")).display,

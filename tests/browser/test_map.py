@@ -175,3 +175,83 @@ def test_the_index_grid_shows_where_each_programs_runs_differ(browser, tmp_path)
     finally:
         context.close()
     assert problems == []
+
+
+def test_the_figure_beside_a_function_is_labelled_its_size_has_its_own_scale_and_the_toast_goes_with_the_map(
+    open_report, real_dumps
+):
+    """Issue 31: the map's column of figures says they are lines changed (not sizes); the picked function's size line
+    is drawn on a scale of its own (17 lines against the IR's 1,149 lay flat), the axis and the text equivalent
+    saying so; the "Picked ..." message goes when Escape closes the map, not 10 s later over the code."""
+    page = open_report(str(real_dumps / QWEN3), viewport=(1400, 900)).page
+    map_ = open_map(page)
+    corner = map_.get_by_role("columnheader").first
+    assert corner.inner_text().split("\n") == ["Function", "lines changed"]
+    silu = map_.get_by_role("rowheader", name=re.compile(r"silu, \d+ lines changed in all"))
+    silu.click()
+    status = page.locator("#status")
+    assert status.inner_text().startswith("Picked _jit_qwen3_decode.silu")
+    chart = page.get_by_role("img", name="IR size over the pipeline")
+    dashed = chart.locator(".map-own").evaluate("path => path.getBBox().height")
+    assert dashed > 0.5 * 64 - 8  # the function's own lines span its own scale, not a sliver of the IR's
+    described = page.locator("#" + chart.get_attribute("aria-describedby")).text_content()
+    assert re.search(r"silu, is drawn too, dashed, on its own scale up to \d+ lines", described)
+    assert "dashed:" in page.locator(".map-axis-top").inner_text()
+    page.keyboard.press("Escape")
+    assert not grid(page).is_visible()
+    assert status.inner_text() == ""
+
+
+INDEX_NAMES = """grid => Array.from(grid.querySelectorAll('.pm-name bdi'), text => {  // what of each name shows
+  const box = text.parentElement.getBoundingClientRect(), range = document.createRange();
+  const char = at => { range.setStart(text.firstChild, at); range.setEnd(text.firstChild, at + 1); return range.getBoundingClientRect(); };
+  const n = text.textContent.length;
+  return {name: text.textContent, start: char(0).left >= box.left - 0.5, end: char(n - 1).right <= box.right + 0.5};
+})"""
+
+
+def luminance(rgb: str) -> float:
+    channels = [int(x) / 255 for x in re.findall(r"\d+", rgb)[:3]]
+    lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_index_keeps_the_end_of_long_names_and_shows_a_one_line_difference_in_both_themes(
+    browser, tmp_path, scheme
+):
+    """Issue 31: program names too long for the grid's column are cut at their start, so ..._concise and ..._explicit
+    rows read apart; a cell of a 1-line difference stands out from the page (3:1) in the dark theme too."""
+    import shutil
+
+    from pypto_ir_trace import cli
+
+    fixture = __import__("pathlib").Path(__file__).resolve().parents[2] / "fixtures" / "real" / "advanced_01_split_k"
+    long = "variants_memory_planner_ptoas__01_a_program_whose_name_runs_past_the_column"
+    new, old = tmp_path / "new", tmp_path / "old"
+    for level in ("concise", "explicit"):
+        for root in (new, old):
+            shutil.copytree(f"{fixture}_{level}", root / f"{long}_{level}")
+    for level, lines in (("concise", 1), ("explicit", 300)):  # 1 line against 300: the lightest shade
+        for snapshot in sorted((new / f"{long}_{level}" / "passes_dump").glob("*.py"))[30:]:
+            snapshot.write_text(snapshot.read_text(encoding="utf-8") + "# edited\n" * lines, encoding="utf-8")
+    out = tmp_path / "reports"
+    assert cli.main([str(new), "--baseline", str(old), "-o", str(out), "-q"]) == 0
+    context = browser.new_context(viewport={"width": 1024, "height": 768}, color_scheme=scheme)
+    try:
+        page = context.new_page()
+        page.goto((out / "index.html").as_uri())
+        grid_ = page.get_by_role("grid", name="Programs by pass")
+        shown = [found for found in grid_.evaluate(INDEX_NAMES) if found["name"].startswith(long)]
+        assert [(found["start"], found["end"]) for found in shown] == [
+            (False, True)
+        ] * 2  # the end shows, not the start
+        cell = grid_.locator(".hg-cell.d1").first
+        colours = [
+            cell.evaluate("c => getComputedStyle(c).backgroundColor"),
+            page.evaluate("() => getComputedStyle(document.body).backgroundColor"),
+        ]
+        lighter, darker = sorted(map(luminance, colours), reverse=True)
+        assert (lighter + 0.05) / (darker + 0.05) >= 3 if scheme == "dark" else lighter > darker
+    finally:
+        context.close()

@@ -119,3 +119,19 @@ def test_a_change_status_goes_with_its_pass_and_its_view(open_report):
     assert status(page) == "No later change: this is change 1 of 1"
     page.get_by_role("button", name="Across runs", exact=True).click()
     assert status(page) == ""
+
+
+def test_across_runs_shows_the_ops_that_differ_between_the_runs_and_says_whose_ops_a_line_counts(open_report):
+    """Issue 31: at 01 the runs differ by one line (exp against exp2): Across runs lists the ops that differ between
+    the runs, not this run's own pass's deltas; Pass effect lists this run's pass's, each line saying which."""
+    page = open_report(*EXP2, fragment="#pass=01").page
+    assert "+1 \u22121 between the runs" in page.locator("#pass-counts").inner_text()
+    ops = page.locator("#pass-ops")
+    assert ops.inner_text() == "Ops, this run against the baseline: pl.tile.exp \u22121, pl.tile.exp2 +1"
+    assert "this run's count minus the baseline's" in ops.get_attribute("title")
+    page.get_by_role("button", name="Pass effect").click()
+    assert ops.inner_text().startswith("Ops of this run's pass: pl.assemble \u22121, ")  # tensors became tiles
+    assert "pl.tile.exp2 +1" in ops.get_attribute("title") and "pl.tile.exp \u22121" not in ops.get_attribute("title")
+    page.get_by_role("button", name="Across runs").click()
+    page.keyboard.press("j")  # 02 InitMemRef: the runs still differ by exp against exp2
+    assert ops.inner_text() == "Ops, this run against the baseline: pl.tile.exp \u22121, pl.tile.exp2 +1"

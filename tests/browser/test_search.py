@@ -145,3 +145,22 @@ def test_a_long_line_shows_its_start_and_the_rest_when_asked(open_report, tmp_pa
         arg=expect_text,
     )
     assert after.get_by_role("button", name="\u2026 10,006 more characters").count() == 0
+
+
+def test_a_search_whose_only_match_is_folded_opens_the_fold_and_shows_the_match(open_report, real_dumps):
+    """Issue 31: qwen3 EXPLICIT pass 47 opens at line 610; its only line with row_sum(t__tile, tmp_tile) is line 266,
+    inside a fold. Typing the search opens that fold and brings the match on screen, at column 0."""
+    page = open_report(
+        str(real_dumps / "models_qwen3_decode_explicit/passes_dump"), viewport=(1400, 900), fragment="#pass=47"
+    ).page
+    assert page.get_by_role("region", name="After").get_by_role("button", name=re.compile("Line 266")).count() == 0
+    searchbox(page).fill("row_sum(t__tile, tmp_tile)")
+    after = page.get_by_role("region", name="After")
+    mark = after.locator("mark").first
+    mark.wait_for()
+    box, at = after.locator(".scroller").bounding_box(), mark.bounding_box()
+    assert box["x"] <= at["x"] and at["x"] + at["width"] <= box["x"] + box["width"]
+    assert box["y"] <= at["y"] and at["y"] + at["height"] <= box["y"] + box["height"]
+    row = after.locator(".rows > .row").filter(has=page.locator("mark"))
+    assert row.locator(".ln").inner_text() == "266"
+    assert after.locator(".scroller").evaluate("s => s.scrollLeft") == 0

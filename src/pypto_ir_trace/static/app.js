@@ -226,7 +226,8 @@ const IRTraceApp = (() => {
       el.notes.replaceChildren(...notes.map(([kind, text, extra]) => app.make("p", `note ${kind}${extra ? " " + extra : ""}`, text)));
       el.counts.textContent = state.base === null ? app.source().counts(p, pass)
         : `${IRTraceViews.counts(pass, state.key)} since ${app.snapshotFile(state.base)}`;
-      el.counts.title = state.key === null ? "Lines inserted and deleted in the whole file" : `Lines inserted and deleted in ${state.key}`;
+      el.counts.title = (state.key === null ? "Lines inserted and deleted in the whole file" : `Lines inserted and deleted in ${state.key}`) +
+        ", counted function by function: a line moved from one function to another counts as deleted and inserted (git diff --numstat may count fewer)";
     }
 
     function compareNote(p) {
@@ -361,22 +362,26 @@ const IRTraceApp = (() => {
       return true;
     }
 
-    let announceTimer = 0, aboutPass = null;
-    /** A message in the status; about "pass": it speaks of the pass shown ("Change 3 of 43"), and goes with it. */
-    function announce(text, about) {
+    let announceTimer = 0, said = { about: null, text: "" };
+    /**
+     * A message in the status, for 10 s; `about` what it speaks of, so that it goes with it: "pass", the pass shown
+     * ("Change 3 of 43": another pass or view is shown), or "map" (the map closes).
+     */
+    function announce(text, about = null) {
       el.status.textContent = text;
-      aboutPass = about === "pass" ? text : null;
+      said = { about, text };
       win.clearTimeout(announceTimer);
       announceTimer = win.setTimeout(() => { el.status.textContent = ""; }, 10000);  // long enough to read a sentence
     }
-    /** Another pass or view is shown: a message about the one before is no longer true. */
-    function forgetPassStatus() {
-      if (aboutPass !== null && el.status.textContent === aboutPass) el.status.textContent = "";
-      aboutPass = null;
+    /** What a message spoke of is gone (`about`, as announce's): the message goes too, if it still shows. */
+    function forgetStatus(about) {
+      if (said.about === about && el.status.textContent === said.text) el.status.textContent = "";
+      if (said.about === about) said = { about: null, text: "" };
     }
+    const forgetPassStatus = () => forgetStatus("pass");  // another pass or view is shown
 
     return {
-      writeLink, setLayout, setWrap, setElide, setIgnoreRenumbering, setBase, followLink, announce, forgetPassStatus,
+      writeLink, setLayout, setWrap, setElide, setIgnoreRenumbering, setBase, followLink, announce, forgetPassStatus, forgetStatus,
       opened: () => app.source().opened(),
     };
   }

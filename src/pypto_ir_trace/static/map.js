@@ -179,7 +179,10 @@ const IRTraceMap = (() => {
         label: "Pipeline map", above: chart.element, rowHeaderWidth: ROW_HEADER, rowHeight: ROW, headerHeight: HEAD,
         rows: () => rows.length,
         columns: () => passes.map((_, c) => widthOf(c)),
-        corner: node => { node.textContent = runs ? "Function (this run)" : "Function"; node.title = "Rows: functions. Columns: passes"; },
+        corner: node => {  // the figure beside each name is labelled: lines changed, not the function's size
+          node.append(app.make("span", "map-name", runs ? "Function (this run)" : "Function"), app.make("span", "map-total", "lines changed"));
+          node.title = "Rows: functions, each with the lines all passes inserted or deleted in it. Columns: passes";
+        },
         columnHeader, rowHeader, cell, kind,
         marked: () => (state.selected >= 0 && app.passList.isVisible(state.selected) ? state.selected : -1),
         activate, focused: describe, escape: () => { toggle(false); ui.button.focus(); },
@@ -217,8 +220,10 @@ const IRTraceMap = (() => {
     }
     function rowHeader(r, node) {
       const key = keyOf(r), total = table.rowTotal[rows[r]];
-      node.append(app.make("span", "map-name", short(key)), app.make("span", "map-total", total ? String(total) : "\u2013"));
-      node.setAttribute("aria-label", `${key}, ${total ? `${plural(total, "line")} changed in all` : "never changed"}`);
+      const labels = (runs ? runs.ours : app.pipeline).labels;
+      const name = (labels && labels.get(key)) || key;  // a demangled symbol; the tooltip keeps the key
+      node.append(app.make("span", "map-name", short(name)), app.make("span", "map-total", total ? String(total) : "\u2013"));
+      node.setAttribute("aria-label", `${name}, ${total ? `${plural(total, "line")} changed in all` : "never changed"}`);
       node.title = `${key}: ${plural(total, "line")} inserted or deleted by all passes`;
       node.classList.toggle("picked", key === state.wantedKey);
     }
@@ -282,7 +287,7 @@ const IRTraceMap = (() => {
     function pick(key) {
       app.pickFunction(key);  // the diff behind keeps it; the chart draws its size
       refresh();
-      app.announce(`Picked ${key}: its size is drawn over the pipeline; Enter on a cell opens that pass.`);
+      app.announce(`Picked ${key}: its size is drawn over the pipeline; Enter on a cell opens that pass.`, "map");
     }
     function describe(r, c) {
       if (r < 0 && c < 0) ui.detail.textContent = "Rows: functions; columns: passes. Enter opens, Escape returns to the diff.";
@@ -294,7 +299,7 @@ const IRTraceMap = (() => {
     function drawChart() {
       const shown = visibleColumns();
       const picked = table.functions.indexOf(state.wantedKey);
-      chart.draw({
+      const { ownMost } = chart.draw({
         widths: passes.map((_, c) => widthOf(c)), total: table.total, input: table.inputLines,
         own: picked < 0 ? null : passes.map((_, c) => table.lines[picked * table.columns + c]),
         ownInput: picked < 0 ? 0 : table.start[picked],
@@ -310,13 +315,14 @@ const IRTraceMap = (() => {
       ui.summary.textContent = `IR size over the pipeline: ${plural(table.inputLines, "line")} in the input` +
         (last >= 0 ? `, ${plural(table.total[last], "line")} after ${passes[last].label} ${passes[last].name}` : "") +
         (shown.length ? `, the most (${plural(table.total[peak], "line")}) after ${passes[peak].label} ${passes[peak].name}. ` : ". ") + words +
-        (picked >= 0 ? ` The picked function, ${state.wantedKey}, is drawn too (${plural(table.lines[picked * table.columns + Math.max(last, 0)], "line")} at the end).` : "");
+        (picked >= 0 ? ` The picked function, ${state.wantedKey}, is drawn too, dashed, on its own scale up to ${plural(ownMost, "line")} (${plural(table.lines[picked * table.columns + Math.max(last, 0)], "line")} at the end).` : "");
     }
 
     function toggle(on) {
       const open = (on === undefined ? ui.panel.hidden : on) && passes.length > 0;
       if (open === !ui.panel.hidden) return;
       ui.panel.hidden = !open;
+      if (!open) app.forgetStatus("map");  // its messages speak of the map: not over the code
       ui.main.classList.toggle("map-open", open);
       ui.button.setAttribute("aria-pressed", String(open));
       state.map = open;
@@ -341,8 +347,9 @@ const IRTraceMap = (() => {
       const pass = p >= 0 ? app.shown(p) : null;
       const ops = pass && state.base === null ? pass.ops || [] : [];
       ui.ops.hidden = !ops.length;
-      ui.ops.textContent = ops.length ? `Ops: ${opsText(ops)}` : "";
-      ui.ops.title = ops.length ? `How this pass changed the count of each op:\n${opsText(ops, Infinity).split(", ").join("\n")}` : "";
+      const [label, title] = app.source().ops;  // whose ops the line counts
+      ui.ops.textContent = ops.length ? `${label}: ${opsText(ops)}` : "";
+      ui.ops.title = ops.length ? `${title}:\n${opsText(ops, Infinity).split(", ").join("\n")}` : "";
       refresh();
     }
 

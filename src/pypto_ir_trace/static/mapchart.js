@@ -1,8 +1,9 @@
 "use strict";
 /*
  * The IR's size over the pipeline, drawn above the map's columns (map.js): one step per pass, as wide as its
- * column, at the lines after it; the picked function's own lines as a second line. An SVG image named "IR size
- * over the pipeline"; its text equivalent is the summary map.js writes (aria-describedby).
+ * column, at the lines after it; the picked function's own lines as a second line, on a scale of its own (the axis
+ * names both tops). An SVG image named "IR size over the pipeline"; its text equivalent is the summary map.js
+ * writes (aria-describedby).
  */
 const IRTraceMapChart = (() => {
   const HEIGHT = 64, PAD = 4;
@@ -27,17 +28,19 @@ const IRTraceMapChart = (() => {
     };
 
     /** figures: {widths per column (0: hidden), total per column, input (lines), own per column or null, ownInput,
-     * selected column}. */
+     * selected column}. Returns the two scales' tops: {most, ownMost}. */
     function draw({ widths, total, input, own, ownInput, selected }) {
       const width = widths.reduce((sum, w) => sum + w, 0);
       const shown = widths.map((w, c) => c).filter(c => widths[c]);
       const most = Math.max(1, input, ...shown.map(c => total[c]));
-      const y = lines => (HEIGHT - PAD - (HEIGHT - 2 * PAD) * lines / most).toFixed(1);
-      const steps = (values, first) => {
-        let x = 0, path = `M0 ${y(first)}`;
+      // the picked function on a scale of its own: on the IR's, 17 lines of 1,149 would lie flat
+      const ownMost = own ? Math.max(1, ownInput, ...shown.map(c => own[c])) : 1;
+      const y = (lines, top) => (HEIGHT - PAD - (HEIGHT - 2 * PAD) * lines / top).toFixed(1);
+      const steps = (values, first, top) => {
+        let x = 0, path = `M0 ${y(first, top)}`;
         widths.forEach((w, c) => {
           if (!w) return;
-          path += ` L${x} ${y(values[c])} L${x + w} ${y(values[c])}`;
+          path += ` L${x} ${y(values[c], top)} L${x + w} ${y(values[c], top)}`;
           x += w;
         });
         return path;
@@ -46,13 +49,13 @@ const IRTraceMapChart = (() => {
       svg.setAttribute("height", String(HEIGHT));
       svg.setAttribute("viewBox", `0 0 ${Math.max(width, 1)} ${HEIGHT}`);
       const area = shape("path", "map-area");
-      area.setAttribute("d", `${steps(total, input)} L${width} ${HEIGHT} L0 ${HEIGHT} Z`);
+      area.setAttribute("d", `${steps(total, input, most)} L${width} ${HEIGHT} L0 ${HEIGHT} Z`);
       const line = shape("path", "map-line");
-      line.setAttribute("d", steps(total, input));
+      line.setAttribute("d", steps(total, input, most));
       const parts = [area, line];
       if (own) {
         const mine = shape("path", "map-own");
-        mine.setAttribute("d", steps(own, ownInput));
+        mine.setAttribute("d", steps(own, ownInput, ownMost));
         parts.push(mine);
       }
       if (selected >= 0 && widths[selected]) {
@@ -65,8 +68,11 @@ const IRTraceMapChart = (() => {
         parts.unshift(mark);
       }
       svg.replaceChildren(...parts);
-      axis.replaceChildren(make("span", "map-axis-top", `${new Intl.NumberFormat("en-US").format(most)} lines`),
-        make("span", "map-axis-key", own ? "IR lines after each pass; dashed: the picked function's" : "IR lines after each pass"), make("span", "map-axis-zero", "0"));
+      const number = new Intl.NumberFormat("en-US").format;
+      axis.replaceChildren(make("span", "map-axis-top", own ? `${number(most)} lines; dashed: ${number(ownMost)}` : `${number(most)} lines`),
+        make("span", "map-axis-key", own ? "IR lines after each pass; dashed: the picked function's, on its own scale" : "IR lines after each pass"),
+        make("span", "map-axis-zero", "0"));
+      return { most, ownMost };
     }
 
     return { element, draw };

@@ -12,7 +12,8 @@
         beforeFile: p => passes[p].beforeFile || previousFile(p),
         afterFile: p => passes[p].file,
         counts: (p, shown) => (shown.changed ? IRTraceViews.counts(shown, state.key) : "no-op"),
-        notes: (p, shown) => [["info", note(shown)]].filter(([, text]) => text),
+        notes: (p, shown) => [["info", note(shown)], ["info", state.key === null ? movedNote(pipeline, shown) : ""]].filter(([, text]) => text),
+        ops: ["Ops", "How this pass changed the count of each op"],
         listed: p => listed(app, app.counted(p)),
         header: () => ({ summary: summary(passes), title: null }),
         panes: [],
@@ -41,6 +42,35 @@
       }
     },
   });
+
+  /**
+   * The counts are made function by function (each region diffed with its pair): a line a pass moves from one
+   * function to another counts as deleted there and inserted here, where a whole-file diff (git diff --numstat)
+   * may match it. Said when the pass does so ("" when not).
+   */
+  function movedNote(pipeline, pass) {
+    if (!pass.pieces || pass.pieces.length < 2) return "";
+    const before = pipeline.ids(pass.before), deleted = new Map();  // line id -> [piece, count] of its deletions
+    let next = 0;
+    const inserted = [];  // [line id, piece]
+    pass.pieces.forEach((piece, k) => {
+      for (const { b, equal, deleted: dels, inserted: ins } of piece.blocks) {
+        for (let i = 0; i < dels; i++) {
+          const id = before[b + equal + i];
+          if (!deleted.has(id)) deleted.set(id, new Map());
+          deleted.get(id).set(k, (deleted.get(id).get(k) || 0) + 1);
+        }
+        for (let i = 0; i < ins; i++) inserted.push([pass.insertedIds[next++], k]);
+      }
+    });
+    let moved = 0;
+    for (const [id, k] of inserted) {
+      const from = deleted.has(id) ? [...deleted.get(id)].find(([other, count]) => other !== k && count > 0) : undefined;
+      if (from) { deleted.get(id).set(from[0], from[1] - 1); moved++; }
+    }
+    return moved ? `Counted function by function: ${moved} line${moved === 1 ? "" : "s"} this pass moved from one function to ` +
+      "another count as deleted there and inserted here, so the counts exceed a whole-file diff's (git diff --numstat) by up to that." : "";
+  }
 
   /** The pass list's counts of a pass ({inserted, deleted, changed, renamedCount}): "+N −M", a no-op tagged. */
   function listed(app, pass) {

@@ -8,15 +8,12 @@ const IRTracePaint = (() => {
   for (let c = 0; c < 0x20; c++) if (c !== 9) CONTROL_GLYPHS.set(c, String.fromCharCode(0x2400 + c));
   // eslint-disable-next-line no-control-regex -- control characters are what it finds, to show them as glyphs
   const CONTROL_RE = /[\u0000-\u0008\u000a-\u001f\u007f\u2028\u2029]/;
-  const CONTROL_RE_ALL = new RegExp(CONTROL_RE.source, "g");  // the same characters, every one of them
   const R = IRTraceRows;
   // A longer line shows its start and a button for the rest (a dense constant of 5 MB took the browser seconds
   // to lay out on every paint); the rest is laid out only when asked for. Copying the source copies it all.
   const SHOWN_CHARS = 20000;
   const TAB_SIZE = 4;  // as viewer.css's .row
-  // A line scrolled sideways past its start keeps its first characters in view (viewer.css's .head): the name it
-  // defines, and what it starts with. reveal.js keeps changed words clear of them.
-  const HEAD_CHARS = 14;
+  const REST_CHARS = 40;  // the "… N more characters" button beside a cut line, in columns (at most)
   // Highlight classes painted as plain text: a name's colour is the text's own (viewer.css), and a span for every
   // identifier of a line would double its elements. The spans stay in the model: names.js follows them.
   const PLAIN = new Set(["variable"]);
@@ -78,16 +75,28 @@ const IRTracePaint = (() => {
       }
       const paint = painter(text, highlights, shownChanges, matches, changeTag);
       const elisions = elided(id, length, shownChanges, matches);
-      const first = lead ? lead.length : 0, copied = Math.min(first + HEAD_CHARS, elisions.length ? elisions[0][0] : Infinity);
-      if (text.length - first > HEAD_CHARS && copied > first) target.append(head(make, text.slice(first, copied)));
-      let at = first;
+      let at = lead ? lead.length : 0, columns = length + (lead ? lead.width - lead.length : 0);  // a tab to its stop
       for (const [start, end] of elisions) {
         paint(target, at, start);
         target.append(ellipsis(id, text.slice(start, end)));
         at = end;
+        columns -= end - start - 1;
       }
       paint(target, at, text.length);
       if (length < full.length) target.append(rest(id, full.length - length));
+      return length < full.length ? columns + REST_CHARS : columns;
+    }
+
+    /**
+     * The column where position `at` of line id is painted: its elisions shown as "…" but those touching `kept`
+     * (as line() paints it with those changes or matches). Past what is shown: the end of what is shown.
+     */
+    function columnOf(id, kept, at) {
+      const length = shownLength(id);
+      let column = Math.min(at, length);
+      if (!eliding() || unelided.has(id)) return column;
+      for (const [start, end] of outermost(report.elisions(id), length, kept)) if (end <= at) column -= end - start - 1;
+      return column;
     }
 
     /**
@@ -162,7 +171,7 @@ const IRTracePaint = (() => {
       return button;
     }
 
-    return { line, shownLength, elidedLength };
+    return { line, shownLength, elidedLength, columnOf };
   }
 
   /** Of ranges by start (an enclosing one first), those ending by `length`, touching none of `kept`, and not inside
@@ -176,19 +185,6 @@ const IRTracePaint = (() => {
       covered = end;
     }
     return taken;
-  }
-
-  /**
-   * The head of a line: a copy of its first characters, placed where they end (its margins: it takes no width
-   * and splits no word of the line's own). It shows only
-   * once they have scrolled out of view, stuck at the pane's left edge (a scroll-state query in viewer.css);
-   * the copy is generated content, so the line's text (what is read out, selected, searched) is its own.
-   */
-  function head(make, text) {
-    const box = make("span", "head");
-    box.dataset.text = text.replace(CONTROL_RE_ALL, " ");  // drawn by viewer.css: the line's text stays its own
-    box.style.setProperty("--copied", `${text.length}ch`);
-    return box;
   }
 
   /** Text into target (in a span of className, if given), its control characters shown as glyphs. */
@@ -233,5 +229,5 @@ const IRTracePaint = (() => {
     return node;
   }
 
-  return { create, HEAD_CHARS };
+  return { create, REST_CHARS };
 })();

@@ -3,6 +3,7 @@
  * The element of one entry of a pane (IRTraceRows.paneEntries): a line of one side with its gutter (line
  * numbers, the +/− marker, the current change's bar, a warning), a filler, or a fold's button; and the
  * string of what it shows (look), so that a row built for an equal string is kept rather than built again.
+ * A row shown whole wraps (wholerows.js); another that the pane's right edge cuts is marked so (markCut).
  */
 const IRTracePaneRows = (() => {
   const R = IRTraceRows;
@@ -13,6 +14,7 @@ const IRTracePaneRows = (() => {
     const { report, make, settings } = ctx;
     // A row is one clone of these (split and stacked, unified): div.row > span.gutter > (span.ln, span.mk), span.code.
     // The gutter is one sticky box per row: each sticky box is a layer of its own for the compositor.
+    const columns = new WeakMap();  // a line's row -> the columns its text takes (paint.line)
     const rowTemplates = [["ln"], ["ln old", "ln new"]].map(numbers => {
       const row = make("div", "row"), gutter = make("span", "gutter");
       gutter.append(...numbers.map(name => make("span", name)), make("span", "mk"));
@@ -31,7 +33,7 @@ const IRTracePaneRows = (() => {
       const current = hunk >= 0 && hunk === ctx.view.current ? (item === ctx.view.hunks[hunk].start ? 2 : 1) : 0;
       const warned = side === 1 && a >= 0 ? ctx.view.anchors.get(a) : undefined;
       return [settings.layout === "unified", rows.kind[item], side, b, a, b >= 0 ? ctx.view.before[b] : -1, a >= 0 ? ctx.view.after[a] : -1,
-        current, warned ? warned.join("\n") : "", isPicked(item, side), settings.blame].join(" ");
+        current, warned ? warned.join("\n") : "", isPicked(item, side), settings.blame, ctx.whole(item)].join(" ");
     }
 
     /** One entry of a pane: a line of one side (unified: with both line numbers), a filler, or a fold. */
@@ -46,6 +48,7 @@ const IRTracePaneRows = (() => {
       const unified = settings.layout === "unified";
       const row = rowTemplates[unified ? 1 : 0].cloneNode(true);
       row.className = "row " + (line < 0 ? "filler" : kind === R.KIND_EQUAL ? "eq" : renamed ? "renamed" : changedSide);
+      if (ctx.whole(item)) row.classList.add("whole");  // wrapped, with its pair in split: wholerows.js
       const gutter = row.firstChild, marker = gutter.lastChild, code = row.lastChild;
       if (unified) {
         const both = kind === R.KIND_EQUAL || renamed;  // a line of both sides shows both numbers
@@ -70,9 +73,21 @@ const IRTracePaneRows = (() => {
       if (line >= 0) {
         const id = (side === 0 ? ctx.view.before : ctx.view.after)[line];
         const words = kind === R.KIND_PAIR || renamed ? wordsOf(item) : null;
-        paint.line(code, id, words ? words[side === 0 ? "before" : "after"] : [], changedSide);
+        if (kind !== R.KIND_EQUAL && !renamed && !words) row.dataset.changed = "line";  // changed as a whole: no word marks
+        columns.set(row, paint.line(code, id, words ? words[side === 0 ? "before" : "after"] : [], changedSide));
       }
       return row;
+    }
+
+    /**
+     * Mark the pane's built rows whose text the pane's right edge cuts (`visible`: the columns of code from the
+     * line's start to that edge): viewer.css shows that more text follows. A row shown whole is never cut.
+     */
+    function markCut(pane, visible) {
+      for (const row of pane.elements) {
+        const cut = columns.get(row) > visible + 0.05 && !row.classList.contains("whole");
+        if (cut !== row.classList.contains("cut")) row.classList.toggle("cut", cut);
+      }
     }
 
     /**
@@ -137,7 +152,7 @@ const IRTracePaneRows = (() => {
       return row;
     }
 
-    return { look, renderEntry };
+    return { look, renderEntry, markCut, wordsOf };
   }
 
   /** The line a line number (role button) names: {side (0 Before, 1 After), line (0-based)}, or null (a filler's). */

@@ -30,7 +30,7 @@ const IRTracePanes = (() => {
     });
     const ctx = {
       el, report, pipeline, make, doc, settings, panes,
-      view: null,  // {shown, pass, rows, folds, expanded, display, before, after, widthChars, words, anchors, hunks, hunkOf, current}
+      view: null,  // viewOf's
       active: () => (settings.layout === "unified" ? [panes[2]] : [panes[0], panes[1]]),
       wrapping: () => settings.wrap,
       lineOrigin: (side, line) => (host.lineOrigin ? host.lineOrigin(side, line) : null),  // the blame gutter's label
@@ -38,7 +38,8 @@ const IRTracePanes = (() => {
     const scroll = IRTraceScrollSync.create(ctx, () => list.scheduleRender());
     const paint = IRTracePaint.create(report, make, search, () => {  // a long line shown whole: wider, or taller
       widths.clear();
-      ctx.view.widthChars = widthOf(ctx, widths, ctx.view.shown, ctx.view.rows, ctx.view.words);
+      ctx.view.reach.fill(-1);
+      ctx.view.widthFor = -1;
       relayout({}, false);
       list.repaint();  // the rows drawn so far keep their looks otherwise
     }, () => settings.elide && report.elides);
@@ -48,6 +49,13 @@ const IRTracePanes = (() => {
       ctx.view.expanded[f] = 1;
       relayout({});
     });
+    const whole = IRTraceWholeRows.create(ctx, paint, entryRows.wordsOf);
+    ctx.whole = item => whole.isWhole(item, ctx.columns);  // for the columns the panes were laid out for
+    ctx.widthChars = () => {  // the panes' width for those columns: made again for others
+      const { view } = ctx;
+      if (view.widthFor !== ctx.columns) [view.widthChars, view.widthFor] = [widthOf(ctx, widths, view), ctx.columns];
+      return view.widthChars;
+    };
     const list = IRTraceVirtualList.create(ctx, entryRows, scroll);
     const { revealRows } = IRTraceReveal.create(ctx, list, scroll);
     const clipboard = IRTraceClipboard.create(doc);
@@ -59,11 +67,11 @@ const IRTracePanes = (() => {
      * function, or null: the whole file), beforeFile (what Before is: a copy names it)}.
      */
     function show(shown, resetScroll) {
-      const view = ctx.view = viewOf(ctx, widths, shown);
+      const view = ctx.view = viewOf(ctx, shown);
       copyButtons().forEach(b => { b.disabled = false; });
       list.layout();
       const first = view.hunks[0];
-      if (resetScroll && first) revealRows(first.start, first.end, "del, ins", SWITCH_OVERSCAN);
+      if (resetScroll && first) revealRows(first.start, first.end, "del, ins", SWITCH_OVERSCAN);  // at column 0
       else if (resetScroll) scroll.setScroll(() => 0, 0);
       list.render(SWITCH_OVERSCAN);
       list.renderWhenPaused();
@@ -76,7 +84,8 @@ const IRTracePanes = (() => {
 
     /**
      * Change layout or wrapping ({layout, wrap}, either or neither: folds changed) keeping the current change
-     * on screen when it was (`keepChange`), else the row at the top of the screen and the horizontal position.
+     * on screen when it was (`keepChange`), else the row at the top of the screen; the horizontal position is
+     * the reader's and stays (column 0 when lines wrap).
      */
     function relayout(change, keepChange = true) {
       if (Object.keys(change).join() === "blame" && !settings.wrap) {  // a gutter column: no row moves
@@ -99,12 +108,13 @@ const IRTracePanes = (() => {
       if ("elide" in change) widths.clear();  // lines take other widths (kept even with no view shown)
       if (!view) return;
       if ("elide" in change) {  // every row is painted again
-        view.widthChars = widthOf(ctx, widths, view.shown, view.rows, view.words);
+        view.reach.fill(-1);
+        view.widthFor = -1;
         list.repaint();
       }
       list.layout();
-      if (hunk) { revealRows(hunk.start, hunk.end, "del, ins"); return; }
       if (settings.wrap) left = 0;
+      if (hunk) { revealRows(hunk.start, hunk.end, "del, ins", undefined, left); return; }
       scroll.setScroll(pane => (row < 0 ? 0 : pane.offsets[pane.entryOf[row]] + into), left);
       list.render();
     }
@@ -125,9 +135,16 @@ const IRTracePanes = (() => {
       relayout({});
     }
 
-    /** Scroll a row of the view into sight (opening its fold); a search match in it comes on screen too. */
+    /**
+     * Scroll a row of the view into sight (opening its fold); a search match in it comes on screen too (its row
+     * shown whole when the match lies past the pane's edge).
+     */
     function reveal(row) {
       if (!ctx.view || row === undefined || row < 0) return;
+      if (search.shown()) {
+        ctx.view.sought = whole.soughtRow(row, search.marks);
+        list.layout();
+      }
       revealRows(row, row + 1, search.shown() ? "mark" : null);
     }
 
@@ -203,7 +220,7 @@ const IRTracePanes = (() => {
     return {
       show, clear, relayout, setAllFolds, reveal, stepChange, showChange, changeAt,
       allRows: () => allRows(ctx, entryRows),
-      firstRowWhere: matches => firstRowWhere(ctx, matches),
+      firstRowWhere: (matches, foldedOnly) => firstRowWhere(ctx, matches, foldedOnly),
       repaint: list.repaint,
       scrolled: scroll.scrolled,
       hasFolds: () => Boolean(ctx.view && ctx.view.folds.length),
@@ -218,7 +235,7 @@ const IRTracePanes = (() => {
   const rowOf = (view, side, line) => (side === 0 ? view.rows.b : view.rows.a).indexOf(line);
 
   /** What the panes show of a diff: its rows, folds, changes, the warnings on its lines, its width. */
-  function viewOf(ctx, widths, shown) {
+  function viewOf(ctx, shown) {
     const { report, pipeline } = ctx;
     const { pass, key } = shown;
     const before = pipeline.ids(pass.before), after = pipeline.ids(pass.after);
@@ -239,29 +256,32 @@ const IRTracePanes = (() => {
     const hunkOf = new Int32Array(rows.kind.length).fill(-1);
     hunks.forEach((hunk, h) => hunkOf.fill(h, hunk.start, hunk.end));
     const words = new Map();  // row -> its word changes (IRTraceRows.wordDiff), made once
-    const widthChars = widthOf(ctx, widths, shown, rows, words);
-    return { shown, pass, rows, folds, expanded: new Uint8Array(folds.length), before, after, widthChars, words,
-      anchors, hunks, hunkOf, current: hunks.length ? 0 : -1, picked: null };
+    // reach: where each changed row's changed text ends, in columns (-1: not weighed yet; wholerows.js);
+    // widthChars: the panes' width (widthOf) for ctx.columns = widthFor
+    return { shown, pass, rows, folds, expanded: new Uint8Array(folds.length), before, after, words, anchors, hunks,
+      hunkOf, current: hunks.length ? 0 : -1, picked: null, reach: new Int32Array(rows.kind.length).fill(-1),
+      sought: null, widthChars: 0, widthFor: -1 };
   }
 
   /**
    * The widest row of a view, in characters as shown (a long line's cut, and its button; elided, a changed
-   * pair keeps the parts its changed words touch). The whole file's is the widest of its texts as elided, or
-   * of a changed pair: each text's is kept, so a switch reads only the pairs. A pair's word changes are made
-   * here and kept in `words` for painting; past WORD_BUDGET pairs (a pass that rewrites thousands of lines),
-   * R.changedStretch bounds them instead, wider at worst, and the switch stays quick.
+   * pair keeps the parts its changed words touch; a row shown whole wraps, and does not count). The whole
+   * file's is the widest of its texts as elided, or of a changed pair: each text's is kept, so a switch reads
+   * only the pairs (all rows when some are shown whole). A pair's word changes are made here and kept in
+   * `words` for painting; past WORD_BUDGET pairs (a pass that rewrites thousands of lines), R.changedStretch
+   * bounds them instead, wider at worst, and the switch stays quick.
    */
-  function widthOf(ctx, widths, shown, rows, words) {
-    const { pipeline, settings, report } = ctx, { pass, key } = shown;
+  function widthOf(ctx, widths, view) {
+    const { pipeline, settings, report } = ctx, { shown: { pass, key }, rows, words } = view;
     const eliding = settings.elide && report.elides;
     const before = pipeline.ids(pass.before), after = pipeline.ids(pass.after);
-    const wholeFile = key === null;
-    let most = wholeFile ? Math.max(widest(ctx, widths, pass.before, eliding), widest(ctx, widths, pass.after, eliding)) : 0;
-    if (wholeFile && !eliding) return most;
+    const texts = key === null && !rows.kind.some((kind, r) => kind !== R.KIND_EQUAL && ctx.whole(r));
+    let most = texts ? Math.max(widest(ctx, widths, pass.before, eliding), widest(ctx, widths, pass.after, eliding)) : 0;
+    if (texts && !eliding) return most;
     for (let r = 0; r < rows.b.length; r++) {
       const b = rows.b[r], a = rows.a[r], kind = rows.kind[r];
       const paired = kind === R.KIND_PAIR || kind === IRTraceRenumber.KIND_RENAMED;  // painted with its word changes
-      if (wholeFile && !paired) continue;
+      if ((texts && !paired) || (kind !== R.KIND_EQUAL && ctx.whole(r))) continue;
       if (!eliding || !paired) {
         if (b >= 0) most = Math.max(most, shownWidth(ctx, before[b], eliding ? [] : null));
         if (a >= 0) most = Math.max(most, shownWidth(ctx, after[a], eliding ? [] : null));
@@ -278,7 +298,7 @@ const IRTracePanes = (() => {
 
   const WORD_BUDGET = 1000;  // word changes made for the panes' width, per view
 
-  const REST_CHARS = 40;  // the "… N more characters" button beside a cut line
+  const { REST_CHARS } = IRTracePaint;
   /** Line id's width as shown: whole (kept null), or elided but where its elisions touch `kept` ([] for none). */
   function shownWidth(ctx, id, kept = null) {
     const shown = ctx.shownLength(id);
@@ -311,9 +331,9 @@ const IRTracePanes = (() => {
   }
 
   /**
-   * A pane's size follows the window, the pass list's width and the layout: wrapped rows are laid out
-   * again for a new width, and a taller pane needs more rows. Checked in the next frame, so the work never
-   * runs inside the observer's own layout pass.
+   * A pane's size follows the window, the pass list's width and the layout: rows are laid out again for a new
+   * width (which rows wrap, and how tall), and a taller pane needs more rows. Checked in the next frame, so
+   * the work never runs inside the observer's own layout pass.
    */
   function followSize(ctx, relayout, list) {
     let sized = 0;
@@ -323,7 +343,7 @@ const IRTracePanes = (() => {
         sized = 0;
         if (!ctx.view) return;
         const narrowed = pane => pane.laidWidth !== undefined && pane.scroller.clientWidth !== pane.laidWidth;
-        if (ctx.settings.wrap && ctx.active().some(narrowed)) relayout({});
+        if (ctx.active().some(narrowed)) relayout({});
         else list.scheduleRender();
       });
     });
@@ -346,14 +366,19 @@ const IRTracePanes = (() => {
     return lists.map((entries, i) => Array.from(entries, entry => entryRows.renderEntry(ctx.active()[i], entry)));
   }
 
-  /** The first row where `matches(line id)` holds on either side; a changed row wins over an unchanged one. */
-  function firstRowWhere({ view }, matches) {
+  /**
+   * The first row where `matches(line id)` holds on either side; a changed row wins over an unchanged one.
+   * `foldedOnly`: -1 unless every such row lies inside a collapsed fold (nothing shown says it matches).
+   */
+  function firstRowWhere({ view }, matches, foldedOnly = false) {
     if (!view) return -1;
     const { b, a, kind } = view.rows;
+    const folded = r => view.folds.some((fold, f) => !view.expanded[f] && fold.start <= r && r < fold.end);
     let first = -1;
     for (let r = 0; r < b.length; r++) {
       if (!(b[r] >= 0 && matches(view.before[b[r]])) && !(a[r] >= 0 && matches(view.after[a[r]]))) continue;
-      if (kind[r] !== R.KIND_EQUAL) return r;
+      if (foldedOnly && !folded(r)) return -1;
+      if (kind[r] !== R.KIND_EQUAL && !foldedOnly) return r;
       if (first < 0) first = r;
     }
     return first;

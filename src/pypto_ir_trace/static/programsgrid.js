@@ -73,9 +73,10 @@
     },
     rowHeader(r, node) {
       const p = rows[r];
-      const name = doc.createElement("span");
+      const name = doc.createElement("span"), text = doc.createElement("bdi");  // cut at its start (index.css)
       name.className = "pm-name";
-      name.textContent = p < 0 ? "Programs that differ" : programs[p].name;
+      text.textContent = p < 0 ? "Programs that differ" : programs[p].name;
+      name.append(text);
       const total = doc.createElement("span");
       total.className = "pm-total";
       total.textContent = p < 0 ? `${differing} of ${programs.length}` : String(cells[p].count);

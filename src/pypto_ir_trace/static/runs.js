@@ -23,7 +23,7 @@
 (() => {
   // What Pass effect takes from this run's pass; `changed` is not among them: in both views it says whether
   // the runs differ after the row (the filters).
-  const EFFECT_FIELDS = ["before", "after", "inserted", "deleted", "pieces", "insertedIds", "byRegion", "anchors", "warnings", "errorLines", "file", "renamed"];
+  const EFFECT_FIELDS = ["before", "after", "inserted", "deleted", "pieces", "insertedIds", "byRegion", "anchors", "warnings", "errorLines", "file", "renamed", "ops"];
   const TAGS = { "this run only": "added", "baseline only": "removed" };
   const shared = new WeakMap();  // app -> what both views read of its rows (rowsOf)
   const runsReport = report => Boolean(report.runs);
@@ -41,6 +41,7 @@
       afterFile: p => (rows[p].row.identical ? app.passes[p].file : "this run: " + rows[p].files[0]),
       counts: (p, shown) => (rows[p].row.identical ? "identical in both runs" : `${IRTraceRenumber.counts(shown)} between the runs`),
       notes: p => [["info", runs.acrossNote(p), "runs-note"]],
+      ops: ["Ops, this run against the baseline", "How the count of each op differs between the runs after this pass (this run's count minus the baseline's)"],
       listed: runs.listed, header: runs.header, opened: runs.opened,
       says: {
         unchanged: key => `${key} is identical in both runs after this pass.`,
@@ -110,6 +111,7 @@
       notes: (p, shown) => [["info", runs.effectNote(p), "runs-note"],
         ...(shown.changed && !shown.inserted && !shown.deleted && shown.renamedCount  // true of this run's pass, not of a row
           ? [["info", "Only value names changed in this pass (Ignore renumbering is on)."]] : [])],
+      ops: ["Ops of this run's pass", "How this run's pass changed the count of each op"],
       listed: runs.listed, header: runs.header, opened: runs.opened,
       says: {
         unchanged: key => `This run's pass leaves ${key} unchanged.`,
@@ -146,7 +148,7 @@
       const { row, at, files } = rows[p];
       const own = row.this === null  // only the baseline runs this pass: this run stays where it was
         ? { before: at[0], after: at[0], inserted: 0, deleted: 0, pieces: null, insertedIds: [], byRegion: new Map(), anchors: [],
-          warnings: "", errorLines: [], file: files[0], renamed: [] }
+          warnings: "", errorLines: [], file: files[0], renamed: [], ops: [] }
         : ours.passes[row.this];
       const rowFields = Object.keys(passes[p]).filter(field => !EFFECT_FIELDS.includes(field));
       const diff = Object.fromEntries([...rowFields.map(field => [field, passes[p][field]]), ...EFFECT_FIELDS.map(field => [field, own[field]])]);
@@ -179,13 +181,20 @@
       rows, ours, theirs, seen, effectOf, baselineOf, previousFile, rowName, countsOf, steps: p => steps(said, p),
       acrossNote: p => acrossNote(said, p), effectNote: p => effectNote(said, p),
       listed: p => listed(said, p),
-      header: () => ({ summary: summary(said), title: [`${ours.title} against the baseline ${theirs.title}`, `this run: ${ours.title}\nbaseline: ${theirs.title}`] }),
+      header: () => ({ summary: summary(said), title: runsTitle(app.report.title, ours.title, theirs.title) }),
       /** The row opened on (the first divergence) mid-list, not at its bottom edge: the rows after it show too. */
       opened() {
         const opened = app.el.list.querySelector("button[aria-current='true']");
         if (opened) opened.scrollIntoView({ block: "center" });
       },
     };
+  }
+
+  /** The header's [text, tooltip]: the runs by their labels, after the program's title when they are named apart from it. */
+  function runsTitle(program, mine, other) {
+    const runs = `${mine} against the baseline ${other}`;
+    const named = program === mine || program === other;
+    return [named ? runs : `${program}: ${runs}`, `${named ? "" : `${program}\n`}this run: ${mine}\nbaseline: ${other}`];
   }
 
   /** The pass list's mark of a pass whose effect differs (≠), read out by its name. */

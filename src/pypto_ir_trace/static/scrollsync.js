@@ -16,16 +16,11 @@ const IRTraceScrollSync = (() => {
     const assigned = new WeakMap();
     const near = (x, y) => Math.abs(x - y) < 1;
 
-    // Lines' heads (paint.js) show only on a pane scrolled sideways: at column 0, where a switch mostly opens,
-    // they are left out of layout (each is a sticky scroll-state container: a fifth of a switch's layout).
-    const markSideways = scroller => scroller.classList.toggle("sideways", scroller.scrollLeft > 0);
-
     function assign(pane, top, left) {
       const scroller = pane.scroller;
       scroller.scrollTop = top;
       scroller.scrollLeft = left;
       assigned.set(scroller, { top: scroller.scrollTop, left: scroller.scrollLeft });  // as clamped and rounded
-      markSideways(scroller);
     }
 
     /** topOf(pane) for each active pane, one left for all. */
@@ -48,7 +43,6 @@ const IRTraceScrollSync = (() => {
     function onScroll(source) {
       const scroller = source.scroller;
       const top = scroller.scrollTop, left = scroller.scrollLeft;
-      markSideways(scroller);
       const mark = assigned.get(scroller);
       assigned.delete(scroller);
       const echo = mark && near(mark.top, top) && near(mark.left, left);

@@ -95,6 +95,8 @@ const IRTraceSearch = (() => {
       el.searchSummary.hidden = !found && !message;
       el.searchSummary.textContent = message || (found ? summary(app, found.hits) : "");
       app.repaint();
+      // the view's only matches folded away: its first is brought on screen, its fold opened
+      if (found) app.panes.reveal(app.panes.firstRowWhere(id => found.hit[id] === 1, true));
     }
 
     /**

@@ -18,11 +18,13 @@
  * A source answers for a pass (a row of the pass list) p:
  *   diff(p)       the pass as this view sees it: the pipeline's pass p (label, name, file, changed, warnings...)
  *                 with this view's diff (before, after, inserted, deleted, pieces, insertedIds, byRegion,
- *                 renamed). Whatever reads a diff reads this one: the panes, the Function selector, the ● marks, search's ▲ / ▼,
+ *                 renamed, ops). Whatever reads a diff reads this one: the panes, the Function selector, the ● marks, search's ▲ / ▼,
  *                 Shift+J / K. The viewer applies Compare with and Ignore renumbering on top of it (app.shown)
  *   beforeFile(p), afterFile(p)  the names over Before and After (a comparison names its own snapshots)
  *   counts(p, shown)  the counts beside the heading for `shown`, what the panes show of p
  *   notes(p, shown)   the notes about the pass as a whole, [kind, text, class?]: first among the notes
+ *   ops           [label, tooltip] of the line under the heading that lists diff(p)'s `ops` (op count deltas):
+ *                 whose ops it counts
  *   listed(p)     the pass list's counts of p: {parts: [nodes and strings], title: of the counts, classes: {name:
  *                 on} of its button, tip: the button's tooltip, or ""}; asked again when they may change
  *   header()      what the view says about the whole report: {summary, title: [text, tooltip] or null}

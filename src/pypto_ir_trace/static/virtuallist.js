@@ -17,28 +17,26 @@ const IRTraceVirtualList = (() => {
     const heights = IRTraceHeights.create(ctx, scroll, () => scheduleRender());
     let looks = new WeakMap();  // row element -> look() of what it shows
 
-    /** The entries, heights and sizes of the active panes for the current display list. */
+    /**
+     * The entries, heights and sizes of the active panes for the current display list, and the columns of code
+     * they show at column 0 (ctx.columns: the narrowest pane's, so that a pair is whole on both sides or neither).
+     */
     function layout() {
       if (!ctx.view) return;
-      ctx.view.display = R.displayList(ctx.view.rows.b.length, ctx.view.folds, ctx.view.expanded);
       const digits = String(Math.max(ctx.view.before.length, ctx.view.after.length, 1)).length;
+      ctx.columns = Math.min(...active().map(pane => heights.columnsOf(pane, digits)));  // read before any write
+      ctx.view.display = R.displayList(ctx.view.rows.b.length, ctx.view.folds, ctx.view.expanded);
       doc.documentElement.style.setProperty("--gutter-chars", String(Math.max(digits, 3)));
       const lists = R.paneEntries(ctx.view.rows, ctx.view.display, settings.layout);
       const shared = settings.layout === "split";  // the two sides' rows stay aligned: one height per row pair
       active().forEach((pane, i) => {
         pane.entries = lists[i];
         pane.entryOf = R.entryOfRows(pane.entries, ctx.view.rows.b.length, ctx.view.folds);
-        if (shared && i === 1) {
-          Object.assign(pane, { heights: panes[0].heights, measured: panes[0].measured, offsets: panes[0].offsets });
-        } else {
-          pane.heights = heights.estimate(pane, shared);
-          pane.measured = new Uint8Array(pane.entries.length);
-          pane.offsets = R.offsetsOf(pane.heights);
-        }
+        const { heights: h, measured, offsets } = shared && i === 1 ? panes[0] : heights.estimate(pane, shared, ctx.columns, ctx.whole);
+        Object.assign(pane, { heights: h, measured, offsets });  // in split, After's rows take Before's heights
         pane.rendered = null;
-        const width = wrapping() ? "100%" : `calc(${ctx.view.widthChars + 2}ch + var(--gutter-width))`;
-        pane.layer.style.width = width;
-        pane.sizer.style.width = wrapping() ? "1px" : width;
+        const width = wrapping() ? "100%" : `calc(${ctx.widthChars() + 2}ch + var(--gutter-width))`;
+        [pane.layer.style.width, pane.sizer.style.width] = [width, wrapping() ? "1px" : width];
       });
       active().forEach(heights.sizeOf);
     }
@@ -76,9 +74,15 @@ const IRTraceVirtualList = (() => {
       const split = settings.layout === "split";
       // every position is read before any pane is written: a read after a write would force a layout
       const at = list.map(pane => (split ? list[0] : pane).scroller).map(s => [s.scrollTop, s.clientHeight]);
+      const lefts = list.map(pane => pane.scroller.scrollLeft);
       let changed = false;
-      list.forEach((pane, i) => { changed = renderPane(pane, ...at[i], overscan) || changed; });
-      if (changed && wrapping()) heights.measure(split ? [list] : list.map(pane => [pane]));
+      list.forEach((pane, i) => {
+        const built = renderPane(pane, ...at[i], overscan);
+        // the rows the pane's right edge cuts, `lefts[i]` px sideways, marked (none when lines wrap)
+        if ((built || pane.cutAt !== lefts[i]) && !wrapping()) rows.markCut(pane, pane.codeColumns + lefts[i] / heights.charWidth());
+        [pane.cutAt, changed] = [lefts[i], built || changed];
+      });
+      if (changed) heights.measure(split ? [list] : list.map(pane => [pane]));  // the rows that wrap
     }
 
     /** `top`, `visible`: the scroll position that picks the window (in split, pane 0's for both: the same rows). */
@@ -91,16 +95,16 @@ const IRTraceVirtualList = (() => {
       if (same && done.first === first && done.last === last) return false;
       if (same && first < done.last && done.first < last) slide(pane, first, last, entryRow);
       else rebuild(pane, first, last, entryRow, wrapping() ? null : (row, d) => looks.get(row) === look(pane, pane.entries[d]));
-      // (a wrapped row is never kept: its height is measured with its neighbours)
+      // (a row that wraps is never kept: its height is measured with its neighbours)
       pane.rendered = { first, last, entries: pane.entries };
       pane.layer.style.transform = `translateY(${pane.offsets[first]}px)`;
       return true;
     }
 
-    /** The row of entry d, its measured height set when lines wrap. */
+    /** The row of entry d, its measured height set when it wraps (such a row is never kept: see rebuild). */
     function entryRow(pane, d) {
-      const row = renderEntry(pane, pane.entries[d]);
-      if (!wrapping()) looks.set(row, look(pane, pane.entries[d]));
+      const entry = pane.entries[d], row = renderEntry(pane, entry);
+      if (!wrapping() && (entry < 0 || !ctx.whole(entry >> 1))) looks.set(row, look(pane, entry));
       else if (pane.measured[d]) row.style.height = pane.heights[d] + "px";
       return row;
     }
