@@ -14,6 +14,8 @@ divergent pass. The load average before each run is printed: other work on the m
 from __future__ import annotations
 
 import argparse
+import contextlib
+import ctypes
 import hashlib
 import json
 import os
@@ -88,6 +90,22 @@ def cpu_seconds() -> float:
     return used.ru_utime + used.ru_stime
 
 
+PR_SET_CHILD_SUBREAPER = 36  # linux/prctl.h
+
+
+def adopt_orphans() -> None:
+    """The run's fork server (the workers' parent) outlives the run by a moment: made this process's child
+    then, and reaped here (reap), its workers' CPU time and memory count in RUSAGE_CHILDREN."""
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1)
+
+
+def reap() -> None:
+    """Waits for every process the run left (the fork server, the resource tracker), until none is left."""
+    with contextlib.suppress(ChildProcessError):
+        while True:
+            os.wait()
+
+
 def measure(command: list[str], env: dict[str, str]) -> tuple[float, float, int, int, int, str]:
     """(seconds, CPU seconds, peak bytes of the process tree, most processes at once, exit code, stderr)."""
     cpu = cpu_seconds()
@@ -108,6 +126,7 @@ def measure(command: list[str], env: dict[str, str]) -> tuple[float, float, int,
     seconds = time.perf_counter() - start
     stop.set()
     sampler.join()
+    reap()
     return seconds, cpu_seconds() - cpu, peak[0], most[0], proc.returncode, err
 
 
@@ -129,6 +148,7 @@ def main() -> int:
         "--repeat", type=int, default=1, help="runs of each job count, interleaved; the best is compared"
     )
     args = parser.parse_args()
+    adopt_orphans()
     with tempfile.TemporaryDirectory() as temp:
         work = Path(temp)
         new, old, expected = make_roots(args.archive, work, args.programs, args.edits, args.seed)

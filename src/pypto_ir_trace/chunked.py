@@ -66,7 +66,8 @@ class PieceReader:
         if self._pool is not None:
             if failed:  # Ctrl-C, SIGTERM, an error: the pieces being read are not waited for
                 end_now(self._pool)
-            self._pool.shutdown(cancel_futures=True)
+            else:
+                self._pool.shutdown(cancel_futures=True)
             self._pool = None
 
     def submit(self, lines: list[str], ids: list[int], new_rows: list[tuple[int, int]], keep: Keep) -> Reading | None:

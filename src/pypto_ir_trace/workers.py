@@ -194,8 +194,8 @@ def signals_held() -> Iterator[None]:
 
 def worker_signals() -> None:
     """A worker's handlers, set first thing in it: Ctrl-C reaches the whole process group, and the caller
-    decides; SIGTERM is how the caller ends it (a forked worker would have the caller's handler); then the
-    signals held while it started (signals_held) reach it."""
+    decides; SIGTERM ends it (how a pool ends its workers when one died; a forked worker would have the
+    caller's handler); then the signals held while it started (signals_held) reach it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if hasattr(signal, "pthread_sigmask"):
