@@ -48,6 +48,12 @@ class Dump:
         return " Failed" in _OP.sub("", self.header)
 
 
+def op_of(header: str) -> tuple[str | None, str | None]:
+    """(op, symbol) a module-scope header names: ("func.func", "@f"), ("builtin.module", None); (None, None)."""
+    match = re.search(r"\('(?P<op>[^']+)' operation(?:: (?P<sym>@.+))?\)$", header)
+    return (match["op"], match["sym"]) if match else (None, None)
+
+
 def stream(path: Path) -> list[Dump]:
     """A stream's dumps, in file order."""
     data = path.read_text(encoding="utf-8")
@@ -143,3 +149,32 @@ def input_chunks(path: Path) -> list[list[str]]:
     """The function names each `// -----` chunk of an input file defines, in order (what --split-input-file cuts)."""
     chunks = re.split(r"(?m)^// -----\s*$", path.read_text(encoding="utf-8"))
     return [re.findall(r"(?m)^\s*func\.func\s+(?:private\s+|public\s+)?(@[\w$.-]+)", chunk) for chunk in chunks]
+
+
+ALIAS = re.compile(r"^(?P<name>[#!][\w.$-]+) = (?P<value>.*)$")
+
+
+def written_out(text: str) -> str:
+    """A module-scope text with its aliases (`#map = affine_map<...>` before the module) written out where used,
+    and their definitions left out: as a local-scope dump prints attributes and types."""
+    lines = text.split("\n")
+    aliases: dict[str, str] = {}
+    while lines and (match := ALIAS.match(lines[0])):
+        aliases[match["name"]] = match["value"]
+        lines = lines[1:]
+    body = "\n".join(lines)
+    if aliases:
+        names = re.compile(
+            "(?:" + "|".join(re.escape(n) for n in sorted(aliases, key=len, reverse=True)) + r")(?![\w.$-])"
+        )
+        for _ in aliases:  # an alias may be defined with another
+            body, count = names.subn(lambda m: aliases[m.group()], body)
+            if not count:
+                break
+    return body
+
+
+def function_text(text: str, sym: str) -> str:
+    """The function `sym` (as a header names it: unquoted) as a module-scope text prints it, aliases written out."""
+    found = functions(written_out(text))
+    return _joined(found.get(sym) or found.get('@"' + sym[1:] + '"'))

@@ -40,12 +40,12 @@ def ops_of(text: str) -> Ops:
     by_name: dict[str, list] = {}
     for region in regions:
         name = region.key.rsplit("::", 1)[-1]
-        for spelling in {name, _unquoted(name)}:
+        for spelling in {name, unquoted(name)}:
             by_name.setdefault(spelling, []).append(region)
     return Ops(text, lines, regions, by_name)
 
 
-def _unquoted(name: str) -> str:
+def unquoted(name: str) -> str:
     """A symbol as a header line names it: the IR quotes one that is not a bare identifier
     (`@"_insert_dense_-9223"`), the header prints it raw (`@_insert_dense_-9223`)."""
     if name.startswith('@"') and name.endswith('"') and len(name) > 2:
@@ -58,7 +58,29 @@ def op_regions(text: str) -> tuple:
 
 
 def single_op(text: str) -> str | None:
-    """The key of the one op (a function or a named module) a local dump holds after its header, or None."""
+    """The key of the one op (a function or a named module) a local dump holds after its header, or None.
+
+    Read from the op's first line alone when the dump has the printer's layout (the op opens at column 0, every
+    line of its body is indented but its block labels, and it ends with the `}` at column 0): a local-scope
+    stream holds thousands of these, and parsing each whole costs as much as the rest of the report."""
+    lines = text.split("\n")
+    rows = [row for row in range(1, len(lines)) if lines[row].strip()]
+    if not rows:
+        return None
+    opener, last = lines[rows[0]], lines[rows[-1]]
+    if opener[:1] in ("", " ", "\t", "#", "!", "}") or opener.startswith(("module {", "module attributes")):
+        return None  # indented, an alias, or the unnamed top module: a whole dump
+    body = rows[1:]
+    if not body or (
+        last == "}" and opener.rstrip().endswith("{") and all(lines[row][:1] in (" ", "\t", "^") for row in body[:-1])
+    ):
+        found = ops_of(opener + ("\n}\n" if body else "\n"))
+        if len(found.regions) == 1 and found.regions[0].start == 0:
+            return found.regions[0].key
+    return _parsed_single_op(text)
+
+
+def _parsed_single_op(text: str) -> str | None:
     found = ops_of(text)
     if not found.regions:
         return None

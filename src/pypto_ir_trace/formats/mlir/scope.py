@@ -6,8 +6,9 @@ from __future__ import annotations
 import bisect
 import re
 
+from ...dump import split_lines
 from .entries import Entry
-from .ops import Ops, ops_of, single_op
+from .ops import Ops, ops_of, single_op, unquoted
 
 _ALIAS = re.compile(r"^(?P<name>[#!][A-Za-z_][\w.$-]*) = ")  # an attribute or type alias definition
 
@@ -34,7 +35,7 @@ def _region_in(source: Ops, entry: Entry):
         return None
     name = key.rsplit("::", 1)[-1]
     region = source.locate(name, entry.op_id)
-    if region is None or (entry.where and not entry.where.endswith(f"_{name.removeprefix('@')}")):
+    if region is None or (entry.where and not entry.where.endswith(f"_{unquoted(name).removeprefix('@')}")):
         return None
     return region
 
@@ -56,14 +57,22 @@ def cut(source: Ops, entry: Entry) -> str | None:
 def _without_aliases(text: str, lines: list[str]) -> str:
     """The text with the aliases the dump `lines` defines (`#map = affine_map<...>` before its top op)
     written out: a local-scope dump prints every attribute and type in full."""
+    aliases = _aliases(lines)
+    return _written_out(text, aliases) if aliases else text
+
+
+def _aliases(lines: list[str]) -> dict[str, str]:
+    """The alias definitions before a dump's top op (after its header line): name -> what it stands for."""
     aliases = {}
     for line in lines[1:]:
         match = _ALIAS.match(line)
         if match is None:
             break
         aliases[match["name"]] = line[match.end() :]
-    if not aliases:
-        return text
+    return aliases
+
+
+def _written_out(text: str, aliases: dict[str, str]) -> str:
     names = "|".join(re.escape(name) for name in sorted(aliases, key=len, reverse=True))
     used = re.compile(f"(?:{names})" + r"(?![\w.$-])")  # a whole name: `#sparse` is not in `#sparse_tensor`
     for _ in range(len(aliases)):  # an alias may be defined with another
@@ -73,6 +82,17 @@ def _without_aliases(text: str, lines: list[str]) -> str:
     return text
 
 
+def _aliasing(aliases: dict[str, str]):
+    """line -> the line with what an alias stands for, written out in full, put back as the alias's name: a
+    local dump put into a whole one reads as the whole one prints it (the aliases it defines)."""
+    if not aliases:
+        return lambda line: line
+    full = {name: _written_out(value, aliases) for name, value in aliases.items()}
+    by_value = {value: name for name, value in full.items()}
+    values = re.compile("|".join(re.escape(value) for value in sorted(by_value, key=len, reverse=True)))
+    return lambda line: values.sub(lambda m: by_value[m.group()], line)
+
+
 class Splice:
     """A whole dump (header line first) with local dumps put in place of their ops. The ops are found in the
     whole dump as it was and the text is built once, when asked: N functions each dumped locally cost N
@@ -80,6 +100,7 @@ class Splice:
 
     def __init__(self, whole: str) -> None:
         self._base = ops_of(whole)
+        self._aliasing = _aliasing(_aliases(self._base.lines))
         self._starts: list[int] = []  # the starts of the regions put in, sorted (they never overlap)
         self._put: dict[int, tuple] = {}  # start -> (the op's region in the base, its latest local dump)
         self.count = 0  # local dumps put in
@@ -91,6 +112,7 @@ class Splice:
             # An op inside (or around) one put in already: its text is that op's local dump now, so go on
             # from the text built so far (rare: nested ops dumped locally one after the other).
             self._base, self._starts, self._put = ops_of(self.text()), [], {}
+            self._aliasing = _aliasing(_aliases(self._base.lines))
             region = _region_in(self._base, entry)
         if region is None:
             return False
@@ -109,24 +131,34 @@ class Splice:
         after = at < len(self._starts) and self._starts[at] < region.end
         return before or after
 
-    def text(self) -> str:
+    def text(self, like: str | None = None) -> str:
+        """The whole dump with the local dumps put in. `like`: the whole dump this text is diffed against; its
+        aliases then name the attributes and types, as it prints them (a local pass may have made an attribute
+        the whole dump before had no alias for, and MLIR numbers aliases afresh each time it prints)."""
         lines, kept, at = self._base.lines, [], 0
         for start in self._starts:
             region, entry = self._put[start]
             kept += lines[at:start]
-            kept += _indented(lines, region, entry)
+            kept += _indented(lines, region, entry, self._aliasing)
             at = region.end
         kept += lines[at:]
+        theirs = _aliases(split_lines(like)[0]) if like is not None else {}
+        if theirs:
+            ours = _aliases(kept)
+            body = "\n".join(kept[1 + len(ours) :])
+            body = _aliasing(theirs)(_written_out(body, ours) if ours else body)
+            kept = [kept[0], *(f"{name} = {value}" for name, value in theirs.items()), *body.split("\n")]
         return "".join(line + "\n" for line in _used_aliases(kept))
 
 
-def _indented(lines: list[str], region, entry: Entry) -> list[str]:
-    """The entry's dump (its header line and final blank line left out), indented to where its op stands."""
+def _indented(lines: list[str], region, entry: Entry, aliasing) -> list[str]:
+    """The entry's dump (its header line and final blank line left out), indented to where its op stands, its
+    attributes and types named by the whole dump's aliases."""
     indent = lines[region.def_line][: len(lines[region.def_line]) - len(lines[region.def_line].lstrip(" "))]
-    own = ops_of(entry.text()).lines[1:]
+    own = split_lines(entry.text())[0][1:]
     while own and not own[-1].strip():  # a dump ends with a blank line
         own = own[:-1]
-    return [indent + line if line else line for line in own]
+    return [indent + aliasing(line) if line else line for line in own]
 
 
 def _used_aliases(lines: list[str]) -> list[str]:

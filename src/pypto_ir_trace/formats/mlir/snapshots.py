@@ -123,7 +123,7 @@ def _bases(entries: list[Entry]) -> _Bases:
             base = open_before.pop(step)
         elif not entry.local:
             if current is not None and not lost:
-                text = current.text().split("\n", 1)[1]
+                text = current.text(like=entry.text()).split("\n", 1)[1]
                 name = f"{entries[last_whole - 1].filename} with the {current.count} local dump(s) after it put in"
             else:
                 base = last_whole

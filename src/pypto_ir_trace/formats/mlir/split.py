@@ -16,6 +16,7 @@ local-scope stream that prints no dump of the whole IR (each function alone is a
 from __future__ import annotations
 
 import itertools
+import re
 
 from .entries import Entry
 from .ops import ops_of
@@ -28,16 +29,14 @@ def chunks(dumps: list[Entry]) -> list[list[Entry]]:
     whole = 0 if _whole(dumps[0]) else None  # the chunk's last dump of the whole IR
     template: list[tuple[str, str | None]] | None = None  # the passes of the last chunk that ran to its end
     for k in range(1, len(dumps)):
-        if _starts_again(dumps, k):
-            before, seen = symbols.between(starts[-1] if whole is None else whole, k)
-            after, reached = symbols.from_on(k)
-            if ((seen or reached) and before and after and not before & after) or _steps(
-                dumps[starts[-1] : k]
-            ) == template:
-                if not dumps[k - 1].header.failed:
-                    template = _steps(dumps[starts[-1] : k])
-                starts.append(k)
-                whole = None
+        if _starts_again(dumps, k) and (
+            _steps(dumps[starts[-1] : k]) == template
+            or (not symbols.named_before(k) and symbols.apart(starts[-1] if whole is None else whole, k))
+        ):
+            if not dumps[k - 1].header.failed:
+                template = _steps(dumps[starts[-1] : k])
+            starts.append(k)
+            whole = None
         if _whole(dumps[k]):
             whole = k
     return [dumps[a:b] for a, b in itertools.pairwise([*starts, len(dumps)])]
@@ -86,6 +85,20 @@ class _Symbols:
             else:
                 self._of[k] = {name for name in ops_of(entry.text()).by_name if name.startswith("@")}
         return self._of[k]
+
+    def named_before(self, k: int) -> bool:
+        """Whether the op a module-scope dump names ran on is defined in the dump before it (a whole IR): the same
+        program, found without a parse."""
+        sym, before = self._dumps[k].header.sym, self._dumps[k - 1]
+        if not sym or not _whole(before):
+            return False
+        return re.search(re.escape(sym) + r"(?![\w$.-])", before.text()) is not None
+
+    def apart(self, since: int, k: int) -> bool:
+        """Whether the IR from k on shares no symbol with the dumps [since, k), one side holding the whole IR."""
+        before, seen = self.between(since, k)
+        after, reached = self.from_on(k)
+        return bool((seen or reached) and before and after and not before & after)
 
     def between(self, start: int, stop: int) -> tuple[set[str], bool]:
         """The symbols of dumps [start, stop), and whether one of them holds the whole IR."""

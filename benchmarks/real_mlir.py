@@ -1,0 +1,88 @@
+"""Benchmark real MLIR dumps (issue 30): fixtures/mlir/real's streams and trees, rendered by the CLI.
+
+Each input (unpacked from its case's dumps.tar.xz into a temporary folder) is rendered by `python -m pypto_ir_trace`
+in a subprocess, --repeat times: the least CPU seconds and wall time of the runs, the child's peak RSS, the dump's
+size, MB per CPU second and its passes. This machine is shared: the minimum of a few runs is the figure to read,
+and the host reference after the runs (benchmarks/distinct_lines.py) says how fast the host was at the time.
+The README's figures to meet: local scope costs no more than module scope for the same compile, and real MLIR
+renders at least as fast per MB as the synthetic MLIR tree (9.7 MB in 1.6 s: 6 MB/s), under 80 MB of memory.
+Nothing is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+import tarfile
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import bounds
+import distinct_lines
+
+REAL = Path(__file__).resolve().parents[1] / "fixtures" / "mlir" / "real"
+# (case, form): the compiles measured, module and local scope side by side
+INPUTS = [
+    ("sparsifier", "stream_module_scope.txt"),
+    ("sparsifier", "stream_local_scope.txt"),
+    ("sparsifier", "tree_module_scope"),
+    ("sparsifier", "tree_local_scope"),
+    ("iree_abs", "stream_module_scope.txt"),
+    ("iree_abs", "stream_local_scope.txt"),
+    ("iree_abs", "tree_module_scope"),
+    ("iree_mlp", "stream_module_scope.txt"),
+    ("iree_mlp", "stream_local_scope.txt"),
+    ("split_tile_and_fuse", "stream_module_scope.txt"),
+    ("split_tile_and_fuse", "stream_local_scope.txt"),
+    ("transform_narrow_types", "tree_module_scope"),
+]
+_HEADER = re.compile(rb"^// -----// IR Dump ", re.MULTILINE)
+
+
+def unpack(case: str, into: Path) -> Path:
+    with tarfile.open(REAL / case / "dumps.tar.xz", "r:xz") as tar:
+        tar.extractall(into / case, filter="data")
+    return into / case
+
+
+def passes(path: Path) -> int:
+    if path.is_dir():
+        return sum(1 for _ in path.rglob("*.mlir"))
+    return len(_HEADER.findall(path.read_bytes()))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3, help="runs per input: the least time is shown")
+    parser.add_argument("--only", default="", help="comma-separated cases (default: all)")
+    parser.add_argument("--timeout", type=float, default=600, help="seconds before a run is stopped")
+    parser.add_argument("--src", type=Path, default=bounds.SRC, help="the package's source tree to measure")
+    args = parser.parse_args()
+    chosen = [(case, form) for case, form in INPUTS if not args.only or case in args.only.split(",")]
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        print(f"{'input':<46} {'passes':>6} {'MB':>6} {'wall s':>7} {'CPU s':>6} {'MB/s':>6} {'peak MB':>8}")
+        for case, form in chosen:
+            root = work / case if (work / case).is_dir() else unpack(case, work)
+            path = root / form
+            size = bounds.size_mb(path) if path.is_dir() else path.stat().st_size / 1e6
+            runs = [bounds.measure(path, work / "report.html", args.src, args.timeout) for _ in range(args.repeat)]
+            wall = min((w for w, _, _ in runs if w is not None), default=None)
+            cpu, peak = min(c for _, c, _ in runs), max(p for _, _, p in runs)
+            shown = f"{wall:.2f}" if wall is not None else f">{args.timeout:.0f}"
+            print(
+                f"{case + '/' + form:<46} {passes(path):>6} {size:6.1f} {shown:>7} {cpu:6.2f} {size / cpu:6.1f} {peak:8.0f}",
+                flush=True,
+            )
+        dump = distinct_lines.write_dump(work / "reference", 100, 1)
+        print(
+            f"host reference: tree-sitter parses 100,000 lines in {distinct_lines.host_reference(dump / '00_frontend.py'):.2f}"
+            " CPU s here (1.8 on a fast hour, 2026-11-30: see benchmarks/README.md)"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
