@@ -115,7 +115,7 @@ FIRST_ROWS = """code => {
     const first = range.getBoundingClientRect(), box = code.getBoundingClientRect();
     range.selectNodeContents(code);
     const rects = [...range.getClientRects()].filter(r => r.width > 0 && r.top > first.bottom - 1);
-    return {top: first.top - box.top, left: first.left - box.left,
+    return {top: first.top - box.top, left: first.left - box.left, width: box.width, ch: first.width,
             below: rects.length ? Math.min(...rects.map(r => r.left - box.left)) : null};
   }
   return null;
@@ -123,12 +123,13 @@ FIRST_ROWS = """code => {
 
 
 def test_wrapped_lines_hang_from_their_indentation(open_report, qwen3):
-    """A deeply indented long line starts its code on its first row, at its indentation; its next rows start
-    deeper still (never at column 0, never below a blank first row)."""
+    """A deeply indented long line starts its code on its first row, at its indentation; its next rows start two
+    columns deeper, but no deeper than 40% of the code's width (never at column 0, never below a blank first row):
+    a line nested 28 columns deep in a pane of 38 keeps rows of words."""
     page = open_report(qwen3, viewport=(1024, 768), fragment="#pass=11").page
     page.get_by_role("checkbox", name="Wrap lines").check()
     rows = pane(page, "After").locator(".row.ins .code, .row.eq .code")
-    checked = 0
+    checked, capped = 0, 0
     for i in range(rows.count()):
         code = rows.nth(i)
         text = code.evaluate("code => code.textContent")
@@ -137,9 +138,12 @@ def test_wrapped_lines_hang_from_their_indentation(open_report, qwen3):
         if found is None or found["below"] is None or indent < 8:
             continue
         assert found["top"] < 4, text[:60]  # the code is on the first row, not below a blank one
-        assert found["left"] > 0 and found["below"] > found["left"], text[:60]  # at its indentation, then deeper
+        assert found["left"] > 0, text[:60]  # at its indentation
+        hang = min(found["left"], 0.4 * found["width"])  # then two columns deeper than that, or than the cap
+        assert abs(found["below"] - hang - 2 * found["ch"]) < 0.75 * found["ch"] + 0.4 * found["width"] / 100, text[:60]
         checked += 1
-    assert checked >= 3
+        capped += found["below"] < found["left"]
+    assert checked >= 3 and capped >= 1
 
 
 # ---- Elide types ------------------------------------------------------------------------------------------
