@@ -404,3 +404,19 @@ def test_counts_that_differ_from_git_diff_numstat_say_why(open_report, qwen3):
     page.get_by_role("navigation", name="Passes").get_by_role("button", name=re.compile("^09 ")).click()
     assert page.locator("#pass-counts").inner_text() == "+244 −214"  # as git diff --numstat counts
     assert page.locator(".notes .note", has_text="function by function").count() == 0
+
+
+def test_a_pair_shown_whole_elides_the_tail_both_sides_share(open_report, qwen3):
+    """qwen3 EXPLICIT pass 33 at 1024x768: line 49 changes mem_acc_10 to mem_acc_5 at its 60th column, then runs on
+    unchanged for 150 more: shown whole, it keeps its start and its change, and '…' stands for the shared tail;
+    pressed, the line shows whole."""
+    page = open_report(qwen3, viewport=(1024, 768), fragment="#pass=33", elide=True).page
+    for name in ("Before", "After"):
+        row = pane(page, name).locator(".rows > .row.current.whole").first
+        tail = row.get_by_role("button", name=re.compile(r"^elided: pl\.const\(0, pl\.INT64\), 16384\)"))
+        assert tail.count() == 1 and "pl.tile.create" not in row.inner_text()
+        assert row.bounding_box()["height"] <= 6 * 20
+    tail.click()
+    row = pane(page, "After").locator(".rows > .row.current.whole").first
+    assert "pl.tile.create" in row.inner_text()
+    assert [p["wordsOnScreen"] == p["words"] for p in page.evaluate(ON_SCREEN)] == [True, True]
