@@ -10,6 +10,10 @@ Cases: MLIR attributes nesting brackets (`mlir-brackets`), a Python snapshot nes
 huge counter (`counter`: `0_canonicalize.mlir` and `<N>_cse.mlir`), N local-scope sibling functions, one
 `func.func` pass each beside a module dump (`siblings`), a `.log` whose warnings all name one line (`log`),
 one very long line (`long-line`).
+
+Viewer cases (`bounds_viewer.py`: the report built as above, then one act timed in headless Chromium, the "view
+ms" column): Blame on snapshots of N lines (`blame`), the history of a line changed by each of N passes
+(`history`), following a name that occurs N times (`name`), the map of N functions x 60 passes (`map`).
 """
 
 from __future__ import annotations
@@ -22,6 +26,8 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+import bounds_viewer
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 MODULE_HEADER = "// -----// IR Dump After {} ({}) ('builtin.module' operation) //----- //\n"
@@ -121,6 +127,7 @@ CASES: dict[str, tuple[Callable[[Path, int], None] | Callable[[Path, float], Non
     "siblings": (siblings, [250, 500, 1_000, 2_000], "functions"),
     "log": (log, [7_500, 15_000, 30_000, 60_000], "warnings"),
     "long-line": (long_line, [0.625, 1.25, 2.5, 5.0], "MB line"),
+    **bounds_viewer.CASES,
 }
 
 
@@ -132,8 +139,16 @@ def render(dump: Path, report: Path, src: Path, timeout: float) -> tuple[float |
 
 def measure(dump: Path, report: Path, src: Path, timeout: float) -> tuple[float | None, float, float]:
     """(wall seconds or None past the timeout, CPU seconds, peak RSS MB) of the CLI on the dump."""
+    return run_measured([str(dump), "-o", str(report), "-q"], src, timeout)
+
+
+def run_measured(
+    arguments: list[str], src: Path, timeout: float, codes: tuple[int, ...] = (0,)
+) -> tuple[float | None, float, float]:
+    """(wall seconds or None past the timeout, CPU seconds, peak RSS MB) of `python -m pypto_ir_trace
+    ARGUMENTS`; an exit code outside codes ends the benchmark."""
     env = {**os.environ, "PYTHONPATH": str(src)}
-    command = [sys.executable, "-m", "pypto_ir_trace", str(dump), "-o", str(report), "-q"]
+    command = [sys.executable, "-m", "pypto_ir_trace", *arguments]
     start = time.perf_counter()
     child = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
     while True:  # os.wait4 reaps the child and gives its own peak RSS (Popen.wait would reap it first)
@@ -147,14 +162,18 @@ def measure(dump: Path, report: Path, src: Path, timeout: float) -> tuple[float 
         time.sleep(0.02)
     wall = time.perf_counter() - start
     child.returncode = os.waitstatus_to_exitcode(status)
-    if child.returncode not in (0, -9):
-        raise SystemExit(f"{dump}: the CLI failed with exit code {child.returncode}")
+    if child.returncode not in (*codes, -9):
+        raise SystemExit(f"{' '.join(arguments)}: the CLI failed with exit code {child.returncode}")
     cpu = usage.ru_utime + usage.ru_stime
-    return (wall if child.returncode == 0 else None), cpu, usage.ru_maxrss / 1024
+    return (wall if child.returncode != -9 else None), cpu, usage.ru_maxrss / 1024
 
 
 def size_mb(root: Path) -> float:
     return sum(p.stat().st_size for p in root.rglob("*") if p.is_file()) / 1e6
+
+
+def _ratio(now: float | None, before: float | None) -> str:
+    return f"{now / before:6.2f}" if now is not None and before else "      "
 
 
 def main() -> int:
@@ -163,29 +182,33 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=1, help="runs per size: the minimum time is shown")
     parser.add_argument("--timeout", type=float, default=300, help="seconds before a run is stopped")
     parser.add_argument("--src", type=Path, default=SRC, help="the package's source tree to measure")
+    parser.add_argument("--rounds", type=int, default=3, help="fresh pages per size of a viewer case: the median")
     args = parser.parse_args()
-    print(f"{'case':<14} {'size':>20} {'input MB':>9} {'time s':>8} {'x':>6} {'peak MB':>8} {'x':>6}")
+    print(
+        f"{'case':<14} {'size':>20} {'input MB':>9} {'time s':>8} {'x':>6} {'peak MB':>8} {'x':>6} {'view ms':>8} {'x':>6}"
+    )
     for case in args.cases.split(","):
         generate, sizes, unit = CASES[case]
-        previous: tuple[float | None, float] | None = None
+        previous: tuple[float | None, float, float | None] | None = None
         for size in sizes:
+            view, detail = None, ""
             with tempfile.TemporaryDirectory() as tmp:
-                dump = Path(tmp) / "dump"
+                dump, report = Path(tmp) / "dump", Path(tmp) / "report.html"
                 generate(dump, size)
-                runs = [render(dump, Path(tmp) / "report.html", args.src, args.timeout) for _ in range(args.repeat)]
+                runs = [render(dump, report, args.src, args.timeout) for _ in range(args.repeat)]
                 megabytes = size_mb(dump)
+                if case in bounds_viewer.CASES and runs[-1][0] is not None:
+                    last = f"{len(list(dump.glob('passes_dump/*_after_*.py'))):02d}"
+                    view, detail = bounds_viewer.measure(report, case, args.rounds, last)
             finished = [wall for wall, _ in runs if wall is not None]
             wall, peak = (min(finished) if len(finished) == len(runs) else None), max(p for _, p in runs)
             shown = f"{wall:8.2f}" if wall is not None else f">{args.timeout:7.0f}"
-            growth = (
-                "      " if previous is None or previous[0] is None or wall is None else f"{wall / previous[0]:6.2f}"
-            )
-            peak_growth = "      " if previous is None else f"{peak / previous[1]:6.2f}"
-            print(
-                f"{case:<14} {f'{size:,} {unit}':>20} {megabytes:9.2f} {shown} {growth} {peak:8.0f} {peak_growth}",
-                flush=True,
-            )
-            previous = (wall, peak)
+            growth = _ratio(wall, previous and previous[0])
+            peak_growth = _ratio(peak, previous and previous[1])
+            viewed = f"{view:8.0f} {_ratio(view, previous and previous[2])}  {detail}" if view is not None else ""
+            line = f"{case:<14} {f'{size:,} {unit}':>20} {megabytes:9.2f} {shown} {growth} {peak:8.0f} {peak_growth} {viewed}"
+            print(line.rstrip(), flush=True)
+            previous = (wall, peak, view)
     return 0
 
 

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-from archives import unpack
+from archives import unpack, unpack_real_mlir
 from dumptools import in_ci, made_once, write_dump
 
 # Under CI=true Hypothesis derandomizes (the same examples on every run: a failure seen in CI reproduces with
@@ -32,3 +32,9 @@ def real_dumps(tmp_path_factory) -> Path:
 def mlir_dumps(tmp_path_factory) -> Path:
     """The real MLIR dump archive (every program and variant), unpacked once per run; tests only read it."""
     return made_once(tmp_path_factory, "mlir", lambda into: unpack("mlir-dumps.tar.xz", into)) / "mlir_dumps"
+
+
+@pytest.fixture(scope="session")
+def real_mlir(tmp_path_factory) -> Path:
+    """fixtures/mlir/real/, every case's dumps.tar.xz unpacked beside its other files, once per run; tests only read it."""
+    return made_once(tmp_path_factory, "real-mlir", unpack_real_mlir)

@@ -83,7 +83,10 @@ def regions(entry: dict) -> list[list]:
 
 def value_spans(lines: list[str]) -> list[list[tuple[int, int]]]:
     """Per line, the spans of its MLIR value names, from a fresh parse (what the builder stores per line)."""
-    found = mlir.names_in(structure.parse(lines, MLIR), lines, [(0, len(lines))])
+    tree, (_, offsets) = structure.parse(lines, MLIR), structure.source(lines)
+    found = {}
+    for first, stop, captures in highlight.walk(tree, [(0, len(lines))], mlir.query("values")):
+        found.update(mlir.names_in(captures, lines, offsets, first, stop))
     return [found.get(row, []) for row in range(len(lines))]
 
 

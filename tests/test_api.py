@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
+import proctools
 import pypto_ir_trace as irt
 from dumptools import FIXTURES, REAL
-from pypto_ir_trace import cli, programs
+from pypto_ir_trace import cli
 
 RUNS = FIXTURES / "runs"
 DSA = RUNS / "variants_memory_planner_dsa_rp__03_LlamaMiniProgram_explicit"
@@ -60,7 +61,7 @@ def test_api_errors_are_the_packages_exceptions_never_system_exit(tmp_path):
     with pytest.raises(irt.UsageError, match="PyPTO"):
         irt.build_report(DSA, baseline=FIXTURES / "mlir" / "multi_func" / "stream.txt")
     with pytest.raises(irt.UsageError, match="unknown format"):
-        irt.build_report(DSA, format="llvm")
+        irt.build_report(DSA, format="fortran")
     with pytest.raises(irt.OutputError, match="a file of the dump being read"):
         irt.build_report(DSA).write(DSA / "passes_dump" / "00_frontend.py")
     new, old = roots(tmp_path, ["functions"])
@@ -118,21 +119,21 @@ def test_compare_programs_gives_the_same_bytes_with_one_job_or_two(tmp_path):
     assert two.index == tmp_path / "two" / "index.html"
 
 
-def test_a_program_whose_worker_dies_is_unreadable_and_the_others_complete(tmp_path, monkeypatch):
-    """A crash or the out-of-memory killer ends a worker mid-program: that program is listed as unreadable with
-    the reason, a new worker takes the next programs, and the directory is written whole."""
+def test_a_worker_killed_mid_run_costs_nothing_its_programs_are_compared_again(tmp_path):
+    """The out-of-memory killer (or a user) ends a worker mid-program: the programs in flight are compared again,
+    each alone, and the directory is the one a run without that death writes."""
     names = sorted(p.name for p in REAL.iterdir() if (p / "passes_dump").is_dir())
     new, old = roots(tmp_path, names)
-    real = programs._program
+    killed: list[int] = []
 
-    def crashing(task):
-        if task.name == names[1]:
-            os.kill(os.getpid(), signal.SIGKILL)
-        return real(task)
+    def kill_a_worker(done: int, total: int) -> None:
+        if done == 1:  # one program in; the workers are busy with the next ones
+            server_and_tracker = proctools.children(os.getpid())
+            busy = sorted(w for helper in server_and_tracker for w in proctools.children(helper))
+            os.kill(busy[0], signal.SIGKILL)
+            killed.append(busy[0])
 
-    monkeypatch.setattr(programs, "_program", crashing)  # the workers are forked: they run it
-    result = irt.compare_programs(new, old, tmp_path / "out", jobs=2)
-    (dead,) = result.unreadable
-    assert (dead.name, dead.error) == (names[1], "the worker process comparing it ended (killed by signal 9)")
-    assert all(p.report.is_file() for p in result.programs if p is not dead)
-    assert multiprocessing.active_children() == []
+    irt.compare_programs(new, old, tmp_path / "one", jobs=1)
+    result = irt.compare_programs(new, old, tmp_path / "two", jobs=2, progress=kill_a_worker)
+    assert killed and not result.unreadable and tree(tmp_path / "one") == tree(tmp_path / "two")
+    assert multiprocessing.active_children() == [] and not proctools.alive(killed[0])

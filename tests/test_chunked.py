@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import random
+import signal
 from functools import partial
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import proctools
 from dumptools import REAL
 from modeltools import load_dump, report_of
 from pypto_ir_trace import builder, chunked, model, structure
@@ -265,3 +268,31 @@ def test_a_comment_at_the_class_column_is_no_cut(cut_small):
     assert all(lines[first].strip() != "# note" for first, _, _ in python.cuts(lines, 6))
     assert same_as_whole(lines)
     assert in_pieces(lines)[0].regions[-1].end == len(lines)
+
+
+CUT_IN_WORKERS = (
+    "from pypto_ir_trace import chunked\nchunked.PIECES_FROM, chunked.PIECE_LINES, chunked.WORKERS_FROM = 0, 4, 2\n"
+)
+
+
+@pytest.mark.parametrize("sent, code", [(signal.SIGTERM, 143), (signal.SIGINT, 130)], ids=["SIGTERM", "SIGINT"])
+def test_a_signal_while_the_piece_workers_start_or_read_stops_the_report_and_leaves_nothing(tmp_path, sent, code):
+    """Every snapshot read in pieces by forked workers (started about 0.3 s in): SIGTERM or Ctrl-C at moments
+    spread over the run gives the signal's exit code and one line, no process left, no report, no temporary file;
+    the pieces being read are not waited for."""
+    env = proctools.site(tmp_path / "site", CUT_IN_WORKERS)
+    dump = REAL / "models_03_flash_attention_concise" / "passes_dump"
+    out = tmp_path / "out"
+    out.mkdir()
+    trials, seen = 4, []
+    for k in range(trials):
+        delay = (k + random.random()) * 1.0 / trials
+        proc = proctools.cli(str(dump), "-o", str(out / "report.html"), "-q", env=env)
+        got, err = proctools.stopped(proc, sent, delay, to_group=k % 2 == 1)
+        seen.append((round(delay, 2), got))
+        if got is not None:
+            assert got == code and "Traceback" not in err and err.count("\n") == 1, (delay, err)
+            assert list(out.iterdir()) == [], (delay, list(out.iterdir()))
+        for left in out.iterdir():  # a run that finished first wrote its report: the next one starts afresh
+            left.unlink()
+    assert sum(got is not None for _, got in seen) >= trials - 1, seen

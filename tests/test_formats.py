@@ -160,7 +160,7 @@ def test_a_file_no_format_recognises_is_read_by_each_format_that_reads_files(tmp
     monkeypatch.setitem(FORMATS, "other", replace(other, read=_refuse))
     with pytest.raises(DumpError, match=r"; as an MLIR after-all stream: .*; as another stream: not mine either$"):
         load(odd)
-    for record in (stream, other):
+    for record in (stream, other, FORMATS["llvm"]):
         monkeypatch.setitem(FORMATS, record.name, replace(record, reads_file=False))
     with pytest.raises(DumpError, match=r"^input is not a directory: \S+$"):
         load(odd)

@@ -11,10 +11,11 @@ from hypothesis import strategies as st
 
 from dumptools import REAL
 from modeltools import load_dump
-from pypto_ir_trace import structure
+from pypto_ir_trace import compare, linediff, structure
 from pypto_ir_trace.dump import split_lines
-from pypto_ir_trace.incremental import IncrementalParser
+from pypto_ir_trace.incremental import IncrementalParser, changed_blocks
 from pypto_ir_trace.languages import LANGUAGES, MLIR, PYTHON
+from pypto_ir_trace.structure import Region
 
 
 @pytest.mark.parametrize("name", sorted(p.name for p in REAL.iterdir() if p.is_dir()))
@@ -209,3 +210,55 @@ def test_only_edits_outside_function_bodies_are_analysed_again():
     _check_sequence(texts, replace(MLIR, analyze=counted))
     assert not structure.parse(split, MLIR).root_node.has_error
     assert analysed == [len(MLIR_BASE), len(on_header), len(split)]
+
+
+# The re-parse's line diff: a region of the previous text at a time, the pass diff reading the same diffs.
+REGION_LINES = st.lists(st.sampled_from(["a", "b", "c", "d", "e", ""]), max_size=6)
+
+
+@RANDOM_EDITS
+@given(
+    st.lists(st.tuples(st.sampled_from(["f", "g", "h"]), REGION_LINES, st.sampled_from(["", "x"])), max_size=5),
+    st.lists(st.tuples(st.sampled_from(["insert", "delete", "replace"]), st.integers(0, 40), st.sampled_from("abfgx"))),
+)
+def test_the_changed_blocks_match_every_other_line_with_an_equal_one(functions, edits):
+    """Whatever the edits (a region's head changed or gone, regions moved, repeated heads), what lies outside
+    the changed blocks is matched line for line, in order, with equal lines: tree-sitter is told the truth."""
+    old, regions = [], []
+    for name, body, outside in functions:
+        start = len(old)
+        old += [f"@{name}", f"def {name}", *body]
+        regions.append(Region(name, "function", start, len(old), start + 1))
+        old += [outside] if outside else []
+    new = _apply(old, edits)
+    table: dict[str, int] = {}
+    old_ids, new_ids = ([table.setdefault(line, len(table)) for line in text] for text in (old, new))
+    b = a = 0
+    for b_start, b_len, a_start, a_len in changed_blocks(old_ids, new_ids, tuple(regions), {}):
+        assert b_start - b == a_start - a >= 0 and old[b:b_start] == new[a:a_start]
+        assert b_len or a_len
+        b, a = b_start + b_len, a_start + a_len
+    assert old[b:] == new[a:]
+
+
+def test_the_pass_diff_reads_the_line_diffs_the_parse_made(monkeypatch):
+    """Each text is diffed against the one before it once: the re-parse diffs the functions a pass changed,
+    and the pass diff of the two texts finds those diffs made."""
+    base = ["class P:"] + [
+        line for i in range(6) for line in (f"    def f{i}(self):", f"        x = {i}", f"        return x{i}", "")
+    ]
+    changed = [line.replace("x = 2", "x = 20").replace("return x4", "return y4") for line in base]
+    parser = IncrementalParser(PYTHON)
+    table: dict[str, int] = {}
+    found = []
+    for lines in (base, changed):
+        ids = [table.setdefault(line, len(table)) for line in lines]
+        found.append((ids, parser.structure(parser.parse(lines, ids), lines)))
+    diffed: list[list] = []
+    original = linediff.diff
+    monkeypatch.setattr(linediff, "diff", lambda b, a, *rest: diffed.append(list(b)) or original(b, a, *rest))
+    (old, old_structure), (new, new_structure) = found
+    result = compare.diff_pass(old, old_structure, new, new_structure, memo=parser.diffs)
+    assert result.by_region == {"P.f2": (1, 1), "P.f4": (1, 1)}
+    assert diffed and not any(old[r.start : r.end] in diffed for r in old_structure.regions)  # tokens only
+    assert result == compare.diff_pass(old, old_structure, new, new_structure)

@@ -17,7 +17,8 @@ from urllib.parse import quote
 
 import pytest
 
-from dumptools import FIXTURES, REAL, subprocess_env
+import proctools
+from dumptools import CONCISE, FIXTURES, REAL, missing, subprocess_env, write_dump
 from pypto_ir_trace import cli, outdir
 
 PROGRAM = FIXTURES / "viewer" / "functions"
@@ -171,27 +172,6 @@ def test_a_file_added_while_the_run_works_is_kept(tmp_path, capsys, monkeypatch)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in", "reports"]
 
 
-def children(pid: int) -> set[int]:
-    """The processes whose parent is pid (Linux's /proc)."""
-    found = set()
-    for entry in Path("/proc").iterdir():
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:  # not a process, or one that just ended
-            continue
-        if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
-            found.add(int(entry.name))
-    return found
-
-
-def alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
-
-
 @pytest.mark.parametrize("sent, code", [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
 def test_a_stopped_run_leaves_no_temporary_directory_and_no_process(tmp_path, sent, code):
     """CI stops a job with SIGTERM; a user with Ctrl-C (SIGINT to the whole process group, the workers too):
@@ -200,25 +180,13 @@ def test_a_stopped_run_leaves_no_temporary_directory_and_no_process(tmp_path, se
     for number in range(40):
         for root in (new, old):
             shutil.copytree(REAL / "advanced_01_split_k_explicit", root / f"p{number:02d}")
-    command = [
-        sys.executable,
-        "-m",
-        "pypto_ir_trace",
-        str(new),
-        "--baseline",
-        str(old),
-        "-o",
-        str(tmp_path / "reports"),
-    ]
-    proc = subprocess.Popen(
-        [*command, "--jobs", "2"], env=subprocess_env(), stderr=subprocess.PIPE, text=True, start_new_session=True
-    )
+    proc = proctools.cli(str(new), "--baseline", str(old), "-o", str(tmp_path / "reports"), "--jobs", "2")
     deadline = time.monotonic() + 60
     while len(list(tmp_path.glob(".reports.*/p*.html"))) < 2:  # the run is under way: both workers write reports
         assert proc.poll() is None and time.monotonic() < deadline, "the run ended before it could be stopped"
         time.sleep(0.01)
-    workers = children(proc.pid)
-    assert len(workers) == 2
+    workers = proctools.group(proc.pid) - {proc.pid}
+    assert len(workers) >= 2
     if sent == signal.SIGINT:
         os.killpg(proc.pid, sent)  # as a terminal sends Ctrl-C
     else:
@@ -227,7 +195,7 @@ def test_a_stopped_run_leaves_no_temporary_directory_and_no_process(tmp_path, se
     assert proc.returncode == code and "Traceback" not in err
     assert err.strip().splitlines()[-1] in ("pypto-ir-trace: error: terminated", "pypto-ir-trace: error: interrupted")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["new", "old"]
-    assert not any(alive(pid) for pid in workers)
+    assert not proctools.left_after(proc.pid)
 
 
 def test_program_and_output_names_at_the_file_name_limit(tmp_path, capsys):
@@ -329,3 +297,46 @@ def test_stream_files_are_programs_in_a_root_and_in_a_programs_folder(tmp_path, 
     assert code == 0, err
     assert index_names(out) == ["matmul", "softmax.txt"]
     assert "README" not in err
+
+
+# ---- a program that cannot be read, however it cannot --------------------------------------------------------
+
+WITHOUT_ROOTS_RIGHTS = ["--inh-caps=-all", "--bounding-set=-dac_override,-dac_read_search"]  # mode bits apply
+
+
+def as_a_user(*command: str) -> subprocess.CompletedProcess:
+    """command run as root without the right to read or list anything (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH):
+    `chmod 000` stops it as it stops any user (the tests run as root, whom no mode bit stops)."""
+    setpriv = shutil.which("setpriv")
+    if setpriv is None or subprocess.run([setpriv, *WITHOUT_ROOTS_RIGHTS, "true"]).returncode != 0:
+        missing("setpriv (util-linux) cannot drop root's right to read any file here")
+    return subprocess.run(
+        [setpriv, *WITHOUT_ROOTS_RIGHTS, *command], env=subprocess_env(), capture_output=True, text=True, timeout=60
+    )
+
+
+def test_programs_whose_folders_cannot_be_listed_are_unreadable_and_the_others_compared(tmp_path):
+    """`chmod 000 old/b/passes_dump` and `chmod 000 old/c`: as for a snapshot file that cannot be read, those
+    programs are listed as unreadable with the reason, named on stderr, the others compared, exit 1."""
+    for side in ("new", "old"):
+        for name in "abcd":
+            files = {**CONCISE, "01_after_NameCall.py": CONCISE["01_after_NameCall.py"] + f"# {side}\n"}
+            write_dump(tmp_path / side / name, files if name == "a" else CONCISE)
+    locked = [tmp_path / "old" / "b" / "passes_dump", tmp_path / "old" / "c"]
+    for folder in locked:
+        folder.chmod(0)
+    try:
+        out, found = tmp_path / "reports", tmp_path / "s.json"
+        roots = [str(tmp_path / "new"), "--baseline", str(tmp_path / "old")]
+        done = as_a_user(sys.executable, "-m", "pypto_ir_trace", *roots, "-o", str(out), "--summary-json", str(found))
+    finally:
+        for folder in locked:
+            folder.chmod(0o755)
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    errors = [line for line in done.stderr.splitlines() if "error:" in line]
+    assert len(errors) == 2 and all(line.endswith(": Permission denied") for line in errors), errors
+    assert errors[0].startswith("pypto-ir-trace: error: b: cannot read old/b/passes_dump/"), errors
+    assert errors[1].startswith("pypto-ir-trace: error: c: cannot read old/c"), errors
+    statuses = {p["name"]: p["status"] for p in json.loads(found.read_text(encoding="utf-8"))["programs"]}
+    assert statuses == {"a": "differs", "b": "unreadable", "c": "unreadable", "d": "identical"}
+    assert sorted(p.name for p in out.glob("*.html")) == ["a.html", "d.html", "index.html"]

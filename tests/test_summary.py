@@ -8,13 +8,19 @@ import json
 import shutil
 import subprocess
 import sys
+from html.parser import HTMLParser
 from pathlib import Path
 
+import cmarkgfm
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
+import pypto_ir_trace as irt
 from dumptools import FIXTURES, PROGRAM, REAL, subprocess_env, write_dump
 from pypto_ir_trace import cli, render, summary
-from schemacheck import Invalid, unknown_keywords, validate
+from pypto_ir_trace.schemacheck import Invalid, unknown_keywords, validate
+from pypto_ir_trace.terminal import visible
 
 RUNS = FIXTURES / "runs"
 DSA = RUNS / "variants_memory_planner_dsa_rp__03_LlamaMiniProgram_explicit"  # runs AllocateMemoryAddr
@@ -188,27 +194,60 @@ def test_a_summary_inside_the_directory_of_reports_or_a_root_is_refused(tmp_path
     assert not out.exists() and not (new / "summary.json").exists()
 
 
+@pytest.mark.parametrize("option", ["--summary-json", "--summary-md"])
+def test_a_summary_is_refused_where_the_dump_would_read_it_as_the_report_is(tmp_path, capsys, option):
+    """Under a snapshot's name in the dump (the next run would read it as a pass), over a snapshot or its .log:
+    refused as -o is, before anything is written, the message naming the summary and its option."""
+    dump = write_dump(tmp_path / "d", {"00_frontend.py": PROGRAM, "01_after_A.py": PROGRAM + "x = 1\n"})
+    (dump / "01_after_A.log").write_text("a log\n", encoding="utf-8")
+    before = {path.name: path.read_bytes() for path in dump.iterdir()}
+    read_as_a_pass = dump / "02_after_Next.py"
+    for path in (read_as_a_pass, dump / "01_after_A.py", dump / "01_after_A.log"):
+        code = cli.main([str(dump), "-o", str(tmp_path / "r.html"), option, str(path), "-q"])
+        if path == read_as_a_pass:
+            why = f"to {path}: reading {dump} would read it as one of its dump files (give {option} a path outside"
+        else:
+            why = f"over {path}, a file of the dump being read ({option} {path})"
+        assert code == 1 and capsys.readouterr().err.startswith(
+            f"pypto-ir-trace: error: refusing to write the summary {why}"
+        )
+    assert {path.name: path.read_bytes() for path in dump.iterdir()} == before and not (tmp_path / "r.html").exists()
+
+
+@pytest.mark.parametrize("option", ["--summary-json", "--summary-md"])
+def test_merge_refuses_a_summary_over_a_shard_naming_the_summary_and_its_option(tmp_path, capsys, option):
+    new, old = make_roots(tmp_path, names={"functions"})
+    shard = tmp_path / "a.json"
+    assert (
+        cli.main([str(new), "--baseline", str(old), "-o", str(tmp_path / "r"), "--summary-json", str(shard), "-q"]) == 0
+    )
+    before = shard.read_bytes()
+    assert cli.main(["merge", str(shard), option, str(shard)]) == 1
+    message = f"refusing to write the summary over {shard}, a shard being read ({option} {shard})"
+    assert capsys.readouterr().err == f"pypto-ir-trace: error: {message}\n" and shard.read_bytes() == before
+
+
 def test_sharded_roots_merge_into_the_summary_of_the_whole(tmp_path):
     """A CI system splits a root by program directory; the shards' summaries merge into the one run on the
-    whole root would give, each report's path joined to its shard's directory."""
+    whole root would give, each report's path joined to its shard's directory. Each job compares its shard
+    under the same names (shard/new, shard/old), as the README's recipe does."""
     new, old = make_roots(tmp_path / "whole")
     whole, _ = summarised(tmp_path, new, "--baseline", old, "-o", tmp_path / "all", code=1)
     names = sorted({p.name for p in [*new.iterdir(), *old.iterdir()]})
     shards = []
+    (tmp_path / "reports").mkdir()
     for k, part in enumerate((names[::2], names[1::2])):
-        shard_new, shard_old = tmp_path / f"new{k}", tmp_path / f"old{k}"
+        shutil.rmtree(tmp_path / "shard", ignore_errors=True)
         for name in part:
-            for root, shard in ((new, shard_new), (old, shard_old)):
-                shard.mkdir(exist_ok=True)
+            for root, side in ((new, "new"), (old, "old")):
+                (tmp_path / "shard" / side).mkdir(parents=True, exist_ok=True)
                 if (root / name).exists():
-                    shutil.copytree(root / name, shard / name)
-        out, summary_path = f"reports/shard-{k}", tmp_path / f"shard-{k}.json"
-        (tmp_path / "reports").mkdir(exist_ok=True)
+                    shutil.copytree(root / name, tmp_path / "shard" / side / name)
+        summary_path = tmp_path / f"shard-{k}.json"
         with pytest.MonkeyPatch.context() as patch:
             patch.chdir(tmp_path)
-            code = cli.main(
-                [str(shard_new), "--baseline", str(shard_old), "-o", out, "--summary-json", str(summary_path), "-q"]
-            )
+            arguments = ["shard/new", "--baseline", "shard/old", "-o", f"reports/shard-{k}"]
+            code = cli.main([*arguments, "--summary-json", str(summary_path), "-q"])
         assert code in (0, 1)
         shards.append(str(summary_path))
     merged_path = tmp_path / "merged.json"
@@ -218,13 +257,156 @@ def test_sharded_roots_merge_into_the_summary_of_the_whole(tmp_path):
     merged = json.loads(merged_path.read_text(encoding="utf-8"))
     validate(merged, SCHEMA)
     assert merged["counts"] == whole["counts"]
+    assert (merged["this"], merged["baseline"]) == ("shard/new", "shard/old") and "roots" not in merged
     strip = lambda entry: {key: value for key, value in entry.items() if key not in ("report", "error")}
     assert [strip(entry) for entry in merged["programs"]] == [strip(entry) for entry in whole["programs"]]
     for entry in merged["programs"]:
         if entry["report"]:
             assert (tmp_path / entry["report"]).is_file() and entry["report"].startswith("reports/shard-")
-    assert "1 unreadable" in md.read_text(encoding="utf-8")
+    text = md.read_text(encoding="utf-8")
+    assert text.startswith("### IR Trace: `shard/new` against the baseline `shard/old`\n") and "1 unreadable" in text
     assert cli.main(["merge", shards[0], shards[0]]) == 1  # a program in two shards is an error, named
+
+
+# ---- untrusted shards -------------------------------------------------------------------------------------
+
+
+def shard(names, this="shard/new", baseline="shard/old", directory="reports/shard-0", **fields) -> dict:
+    """A valid --summary-json of two roots of programs, each program differing, with fields replaced."""
+    programs = [
+        {
+            "name": name,
+            "status": "differs",
+            "report": f"{name}.html",
+            "firstDivergent": "34 AllocateMemoryAddr",
+            "inserted": 56,
+            "deleted": 55,
+            "differing": 15,
+            "rows": 48,
+            "passes": [48, 47],
+            "oneSide": 1,
+        }
+        for name in names
+    ]
+    found = {**summary._head("programs"), "this": this, "baseline": baseline, "directory": directory}
+    found.update(index=f"{directory}/index.html", counts=summary._counts(programs), programs=programs, skipped=[])
+    return {**found, **fields}
+
+
+def program_field(**fields) -> dict:
+    return {"programs": [{**shard(["a"])["programs"][0], **fields}]}
+
+
+BAD_SHARDS = {  # what a shard holds -> what the one line must say after the shard's name
+    "nan": (
+        json.dumps(shard(["a"], **program_field(inserted=float("nan")))),
+        "programs[0].inserted: NaN is not an integer",
+    ),
+    "infinity": (
+        json.dumps(shard(["a"], **program_field(deleted=float("inf")))),
+        "programs[0].deleted: Infinity is not",
+    ),
+    "string skipped": (json.dumps(shard(["a"], skipped="abc")), 'skipped: "abc" is not an array'),
+    "version true": (json.dumps(shard(["a"], version=True)), "is a summary of version true; this tool reads version 1"),
+    "version string": (json.dumps(shard(["a"], version="1")), 'is a summary of version "1"; this tool reads version 1'),
+    "empty directory": (json.dumps(shard(["a"], directory="")), 'directory: "" is empty'),
+    "not a summary": (json.dumps({"kind": "programs", "version": 1}), "generator: missing"),
+    "a list": ("[1, 2]", "is not a summary of two roots of programs"),
+    "a program not an object": (json.dumps(shard(["a"], programs=[5])), "programs[0]: 5 is not an object"),
+    "a count as a string": (
+        json.dumps(shard(["a"], **program_field(inserted="<img src=x onerror=alert(1)>"))),
+        'programs[0].inserted: "<img src=x onerror=alert(1)>" is not an integer',
+    ),
+    "a negative count": (json.dumps(shard(["a"], **program_field(rows=-1))), "programs[0].rows: -1 is below 0"),
+    "an unknown status": (
+        json.dumps(shard(["a"], **program_field(status="fine"))),
+        'programs[0].status: "fine" is not one',
+    ),
+    "a lone surrogate": (json.dumps(shard(["\ud800"])), 'programs[0].name: "\\ud800" holds a lone surrogate'),
+    "deep": ("[" * 100_000 + "]" * 100_000, "is not a summary: its JSON nests too deep to read"),
+    "not JSON": ('{"kind": "programs",', "is not JSON: "),
+}
+
+
+@pytest.mark.parametrize("case", BAD_SHARDS)
+def test_a_shard_that_is_not_a_valid_summary_is_refused_in_one_line_naming_it_and_the_field(tmp_path, capsys, case):
+    """A shard is a CI artifact: every one is checked against the schema before any field is read."""
+    text, said = BAD_SHARDS[case]
+    good, bad = tmp_path / "good.json", tmp_path / "bad.json"
+    good.write_text(json.dumps(shard(["z"])), encoding="utf-8")
+    bad.write_text(text, encoding="utf-8")
+    out, md = tmp_path / "merged.json", tmp_path / "merged.md"
+    assert cli.main(["merge", str(good), str(bad), "--summary-json", str(out), "--summary-md", str(md)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"pypto-ir-trace: error: {bad} ") and said in err
+    assert err.count("\n") == 1 and "Traceback" not in err and "internal error" not in err
+    assert not out.exists() and not md.exists()
+    with pytest.raises(summary.SummaryError, match="^" + str(bad)):  # the API raises the package's own error
+        irt.merge_summaries([good, bad])
+
+
+def test_a_valid_shard_merges_into_strict_json_and_a_merged_summary_merges_again(tmp_path):
+    first, second = tmp_path / "s0.json", tmp_path / "s1.json"
+    first.write_text(json.dumps(shard(["b", "a"], directory="/")), encoding="utf-8")
+    second.write_text(json.dumps(shard(["c"], directory="reports/shard-1/")), encoding="utf-8")
+    merged = irt.merge_summaries([first, second])
+    validate(merged, SCHEMA)
+    assert [(entry["name"], entry["report"]) for entry in merged["programs"]] == [
+        ("a", "/a.html"),
+        ("b", "/b.html"),
+        ("c", "reports/shard-1/c.html"),
+    ]
+    again = tmp_path / "merged.json"
+    assert cli.main(["merge", str(first), str(second), "--summary-json", str(again)]) == 0
+    text = again.read_text(encoding="utf-8")
+    assert json.loads(text, parse_constant=lambda name: pytest.fail(f"{name} in the output")) == merged
+    assert text == json.dumps(merged, indent=1, ensure_ascii=False) + "\n"  # written in pieces, the same bytes
+    assert irt.merge_summaries(str(again)) == merged  # one path as a str: read as one file, not as its characters
+    assert irt.merge_summaries(again) == merged
+
+
+def test_a_program_twice_in_one_shard_is_named_as_such(tmp_path, capsys):
+    twice = tmp_path / "twice.json"
+    twice.write_text(json.dumps(shard(["a", "a"])), encoding="utf-8")
+    assert cli.main(["merge", str(twice)]) == 1
+    assert f"program a is twice in {twice}: shard by program" in capsys.readouterr().err
+
+
+def test_shards_of_other_comparisons_are_refused_unless_allowed_and_then_each_is_named(tmp_path, capsys):
+    paths = []
+    for k in range(5):
+        paths.append(tmp_path / f"s{k}.json")
+        found = shard([f"p{k}"], this=f"run{k}/new", baseline=f"run{k}/old", directory=f"r{k}")
+        paths[-1].write_text(json.dumps(found), encoding="utf-8")
+    out, md = tmp_path / "merged.json", tmp_path / "merged.md"
+    assert cli.main(["merge", *map(str, paths[:2]), "--summary-json", str(out)]) == 1
+    assert capsys.readouterr().err == (
+        f"pypto-ir-trace: error: {paths[1]} compares run1/new against run1/old, but {paths[0]} compared run0/new "
+        "against run0/old: the shards of one comparison have the same roots (--allow-mixed merges several "
+        "comparisons)\n"
+    )
+    assert not out.exists()
+    with pytest.raises(summary.SummaryError, match="--allow-mixed"):
+        irt.merge_summaries(paths[:2])
+    assert (
+        cli.main(["merge", *map(str, paths[:2]), "--allow-mixed", "--summary-json", str(out), "--summary-md", str(md)])
+        == 0
+    )
+    merged = json.loads(out.read_text(encoding="utf-8"))
+    validate(merged, SCHEMA)
+    assert merged["roots"] == [
+        {"this": "run0/new", "baseline": "run0/old"},
+        {"this": "run1/new", "baseline": "run1/old"},
+    ]
+    assert md.read_text(encoding="utf-8").startswith(
+        "### IR Trace: 2 comparisons merged: `run0/new` against the baseline `run0/old`; "
+        "`run1/new` against the baseline `run1/old`\n"
+    )
+    five = irt.merge_summaries([out, *paths[2:]], allow_mixed=True)  # a merged summary brings its own roots
+    assert [pair["this"] for pair in five["roots"]] == [f"run{k}/new" for k in range(5)]
+    title = summary.markdown(five).splitlines()[0]
+    assert title.startswith("### IR Trace: 5 comparisons merged: `run0/new` against the baseline `run0/old`; ")
+    assert title.endswith("`run2/new` against the baseline `run2/old`; and 2 more")
 
 
 # ---- Markdown ---------------------------------------------------------------------------------------------
@@ -261,6 +443,56 @@ def test_markdown_is_bounded_and_inert_whatever_the_input(tmp_path):
         assert line.split(" | ")[0].count("`") == 2  # a backtick of a name cannot end its code span
     runs, _ = summarised(tmp_path, DSA, "--baseline", PTOAS, "-o", tmp_path / "r.html")
     assert len(summary.markdown(runs, rows=3).splitlines()) == len(summary.markdown(runs, rows=4).splitlines()) - 1
+
+
+HOSTILE = st.text(st.sampled_from("ab <>[]()|`\\\n\r*_~!#&;:'\"=-/\x1b\u202e\x00é"), max_size=40)
+INLINE = {"h3", "p", "table", "thead", "tbody", "tr", "th", "td", "code"}  # all the Markdown may turn into
+
+
+class _Tags(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, list]] = []
+        self.rows: list[list[str]] = []  # each table row's cells' text
+        self.in_cell = False
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, attrs))
+        if tag == "tr":
+            self.rows.append([])
+        elif tag in ("td", "th"):
+            self.rows[-1].append("")
+            self.in_cell = True
+
+    def handle_endtag(self, tag):
+        self.in_cell = self.in_cell and tag not in ("td", "th")
+
+    def handle_data(self, data):
+        if self.in_cell:
+            self.rows[-1][-1] += data
+
+
+def rendered(markdown: str) -> _Tags:
+    """The Markdown as GitHub renders it (cmark-gfm), raw HTML let through: what reached it shows there."""
+    parsed = _Tags()
+    parsed.feed(cmarkgfm.github_flavored_markdown_to_html(markdown, options=cmarkgfm.Options.CMARK_OPT_UNSAFE))
+    return parsed
+
+
+@given(names=st.lists(HOSTILE, min_size=1, max_size=4, unique=True), text=HOSTILE, count=HOSTILE)
+def test_markdown_of_hostile_names_and_counts_renders_as_text_in_the_cells_it_belongs_to(names, text, count):
+    """What a shard holds reaches GitHub's renderer as code spans in their cells: no tag, no link, no extra
+    cell or row, whatever the names (HTML, links, newlines, pipes, backticks) and a string where a count goes."""
+    found = shard(names, this=text, baseline=text + "x")
+    found["programs"][0].update(inserted=count, status="unreadable", error=text)  # markdown() reads it unchecked
+    found["counts"] = {**found["counts"], "differs": count}
+    parsed = rendered(summary.markdown(found))
+    assert {tag for tag, _ in parsed.tags} <= INLINE and all(attrs == [] for _, attrs in parsed.tags)
+    assert [len(row) for row in parsed.rows] == [4] * (len(names) + 1)
+    cells = {row[0]: row for row in parsed.rows[1:]}
+    for name in names:
+        shown = visible(name).replace("`", "'")
+        assert cells.get(shown[:79] + "…" if len(shown) > 80 else shown) is not None, (name, cells)
 
 
 def test_markdown_of_a_real_comparison(tmp_path):

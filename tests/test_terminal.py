@@ -5,14 +5,19 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
+import os
+from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dumptools import PROGRAM, write_dump
-from pypto_ir_trace import cli
-from pypto_ir_trace.terminal import UNSAFE, visible
+import pypto_ir_trace as irt
+from dumptools import CONCISE, PROGRAM, write_dump
+from pypto_ir_trace import cli, render
+from pypto_ir_trace.terminal import UNSAFE, decodable, decodable_json, visible
 
 HOSTILE = sorted(UNSAFE)
 IN_FILE_NAMES = [char for char in HOSTILE if char != "\x00"]  # every one but NUL can name a file
@@ -96,3 +101,81 @@ def test_a_snapshot_whose_name_holds_a_newline_is_read(tmp_path, capsys):
     root = write_dump(tmp_path / "d", {"00_frontend.py": PROGRAM, "01_after_A\nB.py": PROGRAM + "x = 1\n"})
     assert cli.main([str(root), "-o", str(tmp_path / "r.html")]) == 0
     assert "1 passes, 1 changed" in capsys.readouterr().err
+
+
+# ---- names that are not UTF-8: Linux names are bytes ----------------------------------------------------------
+
+CAFE, SIMPLIFY, BAD = os.fsdecode(b"caf\xe9"), os.fsdecode(b"03_after_Simpl\xe9fy.py"), os.fsdecode(b"bad\xffname")
+
+
+def utf8(path: Path) -> str:
+    return path.read_bytes().decode("utf-8")  # strict: a report, an index or a summary is valid UTF-8
+
+
+def test_a_byte_of_a_name_that_is_not_utf8_is_shown_by_its_value_everywhere():
+    assert visible(f"{CAFE}/\x1b") == decodable(CAFE) + "/\\x1b" == "caf\\xe9/\\x1b"
+    assert decodable("核 café \x1b") == "核 café \x1b"  # a document holds anything UTF-8 can
+    assert json.loads(decodable_json(json.dumps({BAD: [BAD]}, ensure_ascii=False))) == {
+        "bad\\xffname": ["bad\\xffname"]
+    }
+
+
+def test_a_dump_under_a_folder_and_a_snapshot_not_named_in_utf8_are_read_and_reported(tmp_path, capsys):
+    files = {**CONCISE, SIMPLIFY: CONCISE["02_after_InferTileMemorySpace.py"] + "# simplified\n"}
+    dump = write_dump(tmp_path / CAFE, files)
+    out = tmp_path / "r.html"
+    args = [
+        str(dump),
+        "-o",
+        str(out),
+        "--summary-json",
+        str(tmp_path / "s.json"),
+        "--summary-md",
+        str(tmp_path / "s.md"),
+    ]
+    assert cli.main(args) == 0, capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "wrote" in err and "Traceback" not in err
+    page = utf8(out)
+    assert "<title>IR Trace · caf\\xe9/passes_dump</title>" in page
+    passes = render.decode_data(page)["pipelines"][0]["passes"]
+    assert [(p["name"], p["file"]) for p in passes][-1] == ("Simpl\\xe9fy", "03_after_Simpl\\xe9fy.py")
+    assert json.loads(utf8(tmp_path / "s.json"))["pipelines"][0]["passes"][-1]["name"] == "Simpl\\xe9fy"
+    utf8(tmp_path / "s.md")
+    assert cli.main([str(dump), "--dump-structure"]) == 0
+    assert "03_after_Simpl\\xe9fy.py: " in capsys.readouterr().out
+    report = irt.build_report(dump)  # the API: the same, no UnicodeEncodeError
+    assert report.html() == page and report.summary()["pipelines"][0]["passes"][-1]["name"] == "Simpl\udce9fy"
+
+
+def test_a_program_not_named_in_utf8_among_good_ones_gets_its_report_and_the_others_theirs(tmp_path, capsys):
+    """Beside it, a program whose name spells its byte out (`bad\\xffname`): each keeps a report of its own."""
+    spelled = "bad\\xffname"
+    for side in ("new", "old"):
+        for name in ("good1", BAD, spelled, "good2"):
+            edited = {**CONCISE, "01_after_NameCall.py": CONCISE["01_after_NameCall.py"] + f"# {side}\n"}
+            write_dump(tmp_path / side / name, edited if name == BAD else CONCISE)
+    out, summary_json, summary_md = tmp_path / "reports", tmp_path / "s.json", tmp_path / "s.md"
+    for run in (out, tmp_path / "again"):
+        args = [str(tmp_path / "new"), "--baseline", str(tmp_path / "old"), "-o", str(run), "--jobs", "2"]
+        assert cli.main([*args, "--summary-json", str(summary_json), "--summary-md", str(summary_md)]) == 0
+    capsys.readouterr()
+    found = json.loads(utf8(summary_json))
+    assert [(p["name"], p["status"]) for p in found["programs"]] == [
+        ("bad\\xffname", "identical"),  # the one spelling it out: a backslash sorts before any byte's escape
+        ("bad\\xffname", "differs"),
+        ("good1", "identical"),
+        ("good2", "identical"),
+    ]
+    reports = [p["report"] for p in found["programs"]]
+    assert len(set(reports)) == 4 and all((out / name).is_file() for name in reports)  # the names on disk
+    index = utf8(out / "index.html")
+    assert all(f'href="{quote(name)}"' in index for name in reports) and 'data-program="bad\\xffname"' in index
+    assert "`bad\\xffname` | differs" in utf8(summary_md)
+    assert tree(out) == tree(tmp_path / "again")  # deterministic
+    result = irt.compare_programs(tmp_path / "new", tmp_path / "old", tmp_path / "api", jobs=1)
+    assert sorted(p.name for p in result.programs if p.status == "differs") == [BAD] and not result.unreadable
+
+
+def tree(path: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(path)): p.read_bytes() for p in sorted(path.rglob("*")) if p.is_file()}

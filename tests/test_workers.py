@@ -3,13 +3,20 @@ process left once the work is over, however it ends."""
 
 from __future__ import annotations
 
+import errno
 import multiprocessing
 import os
+import random
+import re
+import resource
 import signal
+from pathlib import Path
 
 import pytest
 
-from pypto_ir_trace import workers
+import proctools
+from dumptools import CONCISE, write_dump
+from pypto_ir_trace import cli, workers
 from pypto_ir_trace.errors import IRTraceError
 
 
@@ -45,7 +52,9 @@ def test_a_tasks_exception_is_raised_here_and_the_workers_end():
 
 def test_a_worker_that_dies_is_an_error_naming_its_task():
     with (
-        pytest.raises(workers.WorkerDied, match=r"ended \(killed by signal 9\) while comparing task 99"),
+        pytest.raises(
+            workers.WorkerDied, match=r"the worker process comparing task 99 ended abruptly, also when it ran alone"
+        ),
         workers.Workers(square, 2, describe=lambda task: f"task {task}") as pool,
     ):
         for _ in pool.run([1, 99, 2, 3]):
@@ -63,7 +72,7 @@ def test_a_task_whose_worker_dies_gets_the_callers_result_and_the_others_complet
     with workers.Workers(square, 2, died=died) as pool:
         results = dict(pool.run([1, 99, 2, 3, 99, 4]))
     assert {k: v[0] for k, v in results.items()} == {0: 1, 1: -1, 2: 4, 3: 9, 4: -1, 5: 16}
-    assert deaths == [(99, "killed by signal 9")] * 2
+    assert deaths == [(99, workers.DIED)] * 2
     assert multiprocessing.active_children() == []
 
 
@@ -76,3 +85,115 @@ def test_leaving_early_stops_busy_workers():
 
 def test_default_jobs_is_the_cores_this_process_may_use():
     assert workers.default_jobs() == len(os.sched_getaffinity(0)) >= 1
+
+
+def tree(path: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(path)): p.read_bytes() for p in sorted(path.rglob("*")) if p.is_file()}
+
+
+# ---- the command line on many programs, stopped however it is stopped ------------------------------------------
+
+PROGRAMS = 60
+START_UP = 1.5  # seconds from the CLI's handlers being set: listing, the temporary directory, workers starting
+
+
+@pytest.fixture(scope="module")
+def many(tmp_path_factory) -> tuple[str, str]:
+    """Two roots of 60 small programs, a third of them edited in the new one."""
+    root = tmp_path_factory.mktemp("many")
+    for k in range(PROGRAMS):
+        edited = {**CONCISE, "02_after_InferTileMemorySpace.py": CONCISE["02_after_InferTileMemorySpace.py"] + "#\n"}
+        write_dump(root / "new" / f"p{k:02d}", edited if k % 3 == 0 else CONCISE)
+        write_dump(root / "old" / f"p{k:02d}", CONCISE)
+    return str(root / "new"), str(root / "old")
+
+
+@pytest.mark.parametrize("sent, code", [(signal.SIGTERM, 143), (signal.SIGINT, 130)], ids=["SIGTERM", "SIGINT"])
+def test_a_signal_at_any_moment_of_start_up_stops_the_run_with_its_code_and_leaves_nothing(many, tmp_path, sent, code):
+    """A CI job's timeout or cancel (SIGTERM) and Ctrl-C, at moments spread over the start-up (drawn at random
+    in each of 6 equal slices), to the run alone or to its whole process group: each time the signal's exit
+    code and one line, no process left, no report and no temporary directory."""
+    trials, seen = 6, []
+    for k in range(trials):
+        delay = (k + random.random()) * START_UP / trials
+        proc = proctools.cli(many[0], "--baseline", many[1], "-o", str(tmp_path / "out"), "--jobs", "40")
+        got, err = proctools.stopped(proc, sent, delay, to_group=k % 2 == 1)
+        seen.append((round(delay, 2), got))
+        if got is None:  # the run was over before the signal: a finished run is not what is tested
+            continue
+        assert got == code and "Traceback" not in err, (delay, err)
+        assert (
+            err.strip().splitlines()[-1] == f"pypto-ir-trace: error: {'terminated' if code == 143 else 'interrupted'}"
+        )
+        assert list(tmp_path.iterdir()) == [], (delay, list(tmp_path.iterdir()))
+    assert sum(got is not None for _, got in seen) >= trials - 1, seen  # stopped, not finished, nearly every time
+
+
+def test_more_jobs_than_the_descriptor_limit_allows_are_capped_with_a_note(many, tmp_path):
+    """Under `ulimit -n 48`, 40 workers would need about 100 descriptors: the run takes as many as fit, says so,
+    and writes the directory of a run with one job (it used to hang forever once a worker could not start)."""
+    limit = lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (48, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+    proc = proctools.cli(
+        many[0], "--baseline", many[1], "-o", str(tmp_path / "capped"), "--jobs", "40", preexec_fn=limit
+    )
+    try:
+        _, err = proc.communicate(timeout=60)
+        assert not proctools.left_after(proc.pid)
+    finally:
+        proctools.kill_group(proc.pid)
+    assert proc.returncode == 0, err
+    note = re.search(r"note: running (\d+) worker processes, not 40: the limit of open files \(ulimit -n 48\)", err)
+    assert note and 2 <= int(note[1]) < 20, err
+    assert cli.main([*many[0:1], "--baseline", many[1], "-o", str(tmp_path / "one"), "--jobs", "1", "-q"]) == 0
+    assert tree(tmp_path / "capped") == tree(tmp_path / "one")
+
+
+SITE = """\
+import os, signal
+from pypto_ir_trace import programs
+real = programs._program
+def crashing(task):
+    if task.name == "p07":
+        os.kill(os.getpid(), signal.SIGKILL)  # as the out-of-memory killer would, each time
+    return real(task)
+programs._program = crashing
+"""
+
+
+def test_a_program_whose_worker_dies_each_time_is_unreadable_and_the_others_are_written(many, tmp_path):
+    """A program that kills its worker (a crash, or more memory than the machine has) even when compared alone is
+    listed as unreadable, named on stderr, and the others are compared: the directory is written, exit 1."""
+    env = proctools.site(tmp_path / "site", SITE)  # read by every process: the workers too
+    out = tmp_path / "out"
+    proc = proctools.cli(many[0], "--baseline", many[1], "-o", str(out), "--jobs", "3", env=env)
+    try:
+        _, err = proc.communicate(timeout=60)
+        assert not proctools.left_after(proc.pid)
+    finally:
+        proctools.kill_group(proc.pid)
+    assert proc.returncode == 1 and "Traceback" not in err, err
+    assert err.strip().splitlines()[-1] == f"pypto-ir-trace: error: p07: the worker process comparing it {workers.DIED}"
+    reports = sorted(p.name for p in out.glob("p*.html"))
+    assert len(reports) == PROGRAMS - 1 and "p07.html" not in reports
+    assert "p07" in (out / "index.html").read_text(encoding="utf-8")
+
+
+def test_a_worker_that_cannot_start_ends_the_run_with_one_line_and_leaves_nothing(many, tmp_path, monkeypatch, capsys):
+    """The third worker fails to start (no descriptor, no process left: EMFILE, EAGAIN): the run ends at once
+    with one line and exit 1, the two started workers ended, no temporary directory."""
+    real = multiprocessing.context.ForkServerProcess._Popen
+    started: list[object] = []
+
+    def start(process):
+        started.append(process)
+        if len(started) == 3:
+            raise OSError(errno.EMFILE, os.strerror(errno.EMFILE))
+        return real(process)
+
+    monkeypatch.setattr(multiprocessing.context.ForkServerProcess, "_Popen", staticmethod(start))
+    code = cli.main([many[0], "--baseline", many[1], "-o", str(tmp_path / "out"), "--jobs", "4", "-q"])
+    assert (code, capsys.readouterr().err) == (
+        1,
+        "pypto-ir-trace: error: cannot start a worker process: Too many open files\n",
+    )
+    assert list(tmp_path.iterdir()) == [] and multiprocessing.active_children() == [] and len(started) == 3

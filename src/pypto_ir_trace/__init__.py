@@ -7,15 +7,48 @@ across CI jobs, and the errors they raise. Every submodule is internal and may c
 
 __version__ = "0.1.0"
 
-from .api import ProgramResult, ProgramsSummary, Report, build_report, compare_programs, merge_summaries
-from .dump import DumpError
-from .errors import IRTraceError
-from .output import OutputError
-from .programs import UsageError
-from .summary import VERSION as SUMMARY_VERSION
-from .summary import SummaryError
-from .summary import schema as summary_schema
-from .workers import WorkerDied
+from importlib import import_module
+from typing import TYPE_CHECKING
+
+# Each export's module, imported when the name is first used (PEP 562): `--version`, and a run that compares no
+# two roots, import only what they use.
+_EXPORTS = {
+    "DumpError": ("dump", "DumpError"),
+    "IRTraceError": ("errors", "IRTraceError"),
+    "OutputError": ("output", "OutputError"),
+    "ProgramResult": ("api", "ProgramResult"),
+    "ProgramsSummary": ("api", "ProgramsSummary"),
+    "Report": ("api", "Report"),
+    "SUMMARY_VERSION": ("summary", "VERSION"),
+    "SummaryError": ("summary", "SummaryError"),
+    "UsageError": ("programs", "UsageError"),
+    "WorkerDied": ("workers", "WorkerDied"),
+    "build_report": ("api", "build_report"),
+    "compare_programs": ("api", "compare_programs"),
+    "merge_summaries": ("api", "merge_summaries"),
+    "summary_schema": ("summary", "schema"),
+}
+
+if TYPE_CHECKING:
+    from .api import ProgramResult, ProgramsSummary, Report, build_report, compare_programs, merge_summaries
+    from .dump import DumpError
+    from .errors import IRTraceError
+    from .output import OutputError
+    from .programs import UsageError
+    from .summary import VERSION as SUMMARY_VERSION
+    from .summary import SummaryError
+    from .summary import schema as summary_schema
+    from .workers import WorkerDied
+
+
+def __getattr__(name: str):
+    if name not in _EXPORTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module, attribute = _EXPORTS[name]
+    value = getattr(import_module(f"{__name__}.{module}"), attribute)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "SUMMARY_VERSION",

@@ -13,6 +13,7 @@ from pathlib import Path
 from . import builder, output, programs, render, summary, workers
 from .dump import Dump, DumpError
 from .formats import FORMATS, display_title, format_of, load, units_of
+from .labels import Given, run_labels
 from .model import Report as _Model
 
 Progress = Callable[[int, int], None]  # (done, total): snapshots read for a report, programs for two roots
@@ -30,31 +31,40 @@ class Report:
         context: int,
         given: tuple[str, ...],
         progress: Progress | None = None,
+        labels: Given = (None, None),
     ) -> None:
         """Made by build_report, which finds and checks the inputs."""
         self._dumps, self._baseline, self._context, self._given = dumps, baseline, context, given
+        # the two runs' names (labels.py), for the header, the summaries and the notes
+        self._labels: tuple[str, str] | None = (
+            run_labels((dumps[0].title, baseline[0].title), (Path(given[0]), Path(given[1])), labels)
+            if baseline
+            else None
+        )
         self._progress = progress
         self._model: _Model | None = None
         self._written: str | None = None
-        self._checked: str | None = None  # the destination check() last accepted
+        self._checked: set[str] = set()  # the destinations check() accepted
         self.not_compared: tuple[str, ...] = tuple(programs.not_compared(dumps, baseline)) if baseline else ()
         # what the user should be told (the CLI's notes), one line each: where a compile output is read from,
         # then what reading the dumps found
         self.read_from: tuple[str, ...] = ()
         self.notes: tuple[str, ...] = ()
 
-    def check(self, path: str | os.PathLike[str]) -> None:
-        """Raise the OutputError that write(path) would raise for its destination, without building anything."""
+    def check(self, path: str | os.PathLike[str], *, what: str = "report", option: str = "-o") -> None:
+        """Raise the OutputError that write(path) would raise for its destination, without building anything;
+        what and option: how its message names the file and the option that gave it (a summary, for one)."""
         where = os.fspath(path)
-        output.check(where, keep=[file for dump in self._dumps + self._baseline for file in output.dump_files(dump)])
-        self._check_not_read(where)
-        self._checked = where
+        keep = [file for dump in self._dumps + self._baseline for file in output.dump_files(dump)]
+        output.check(where, keep, what=what, option=option)
+        self._check_not_read(where, what, option)
+        self._checked.add(where)
 
     def write(self, path: str | os.PathLike[str]) -> bool:
         """Write the page to path ('-': stdout), atomically: a failure leaves no partial file and the previous
         one intact. False when stdout's reader left before the whole page reached it."""
         where = os.fspath(path)
-        if where != self._checked:  # checked once: each dump file's real path costs (0.3 s for 2,411 dumps)
+        if where not in self._checked:  # checked once: each dump file's real path costs (0.3 s for 2,411 dumps)
             self.check(where)
         whole = output.write(where, self.html())
         self._written = None if where == output.STDOUT else where
@@ -78,24 +88,24 @@ class Report:
         if self._model is None:
             dumps, baseline = self._dumps, self._baseline
             if baseline:
-                self._model = programs.build_pair(dumps, baseline, self._context, self._progress)
+                self._model = programs.build_pair(dumps, baseline, self._context, self._progress, self._labels)
             else:
                 # several pipelines (a compile output's) are one program: titled by the folder the user named
                 title = display_title(Path(self._given[0])) if len(dumps) > 1 else None
                 self._model = builder.build(dumps, self._context, self._progress, title=title)
         return self._model
 
-    def _check_not_read(self, report: str) -> None:
-        """Refuse a report path that reading an input would take for one of its files: the next run would
-        read the report as a pass, or fail on it."""
-        if report == output.STDOUT:
+    def _check_not_read(self, path: str, what: str, option: str) -> None:
+        """Refuse a path that reading an input would take for one of its files: the next run would read the
+        report (or summary) as a pass, or fail on it."""
+        if path == output.STDOUT:
             return
-        where = Path(os.path.realpath(report))
+        where = Path(os.path.realpath(path))
         for given, dumps in zip(self._given, (self._dumps, self._baseline)):
             if any(format_of(dump).reads_path(Path(given), where) for dump in dumps):
                 raise output.OutputError(
-                    f"refusing to write the report to {report}: reading {given} would read it as one of its dump "
-                    "files (give -o a path outside the dump, or another name)"
+                    f"refusing to write the {what} to {path}: reading {given} would read it as one of its dump "
+                    f"files (give {option} a path outside the dump, or another name)"
                 )
 
 
@@ -106,11 +116,15 @@ def build_report(
     context: int = 3,
     format: str | None = None,
     progress: Progress | None = None,
+    label: str | None = None,
+    baseline_label: str | None = None,
 ) -> Report:
     """The report of a dump (a passes_dump/, a compile output directory, an MLIR tree or stream), or of two
     runs of one program with `baseline`. The inputs are found and checked now (DumpError, UsageError); the
     report is built when first written or summarised, calling progress(snapshots done, in all) meanwhile.
-    `format`: one of the formats' names (pypto, mlir-tree, mlir-stream) instead of detecting it."""
+    `format`: one of the formats' names (pypto, mlir-tree, mlir-stream) instead of detecting it. `label`,
+    `baseline_label`: the two runs' names (default: their titles, or the parts of their paths that differ)."""
+    _check_labels(baseline, label, baseline_label)
     if context < 0:
         raise programs.UsageError(f"context must be a non-negative integer, got {context}")
     if format is not None and format not in FORMATS:
@@ -126,7 +140,7 @@ def build_report(
     other = load(given[1], format) if baseline is not None else ()
     if other:
         programs.check_formats(dumps, other, given[0], given[1])
-    report = Report(dumps, other, context, given, progress)
+    report = Report(dumps, other, context, given, progress, (label, baseline_label))
     report.read_from = tuple(
         f"using {read}"
         for path, side in zip(given, (dumps, other))
@@ -141,8 +155,9 @@ def _notes(report: Report, given: tuple[str, ...], forced: bool) -> list[str]:
     dumps, baseline = report._dumps, report._baseline
     notes = []
     shown = dumps[:1] + baseline[:1] if baseline else dumps  # a pair's report holds only each side's first
-    for dump in shown:
-        named = f"{dump.name or dump.title}: " if len(shown) > 1 else ""
+    names = report._labels or [dump.name or dump.title for dump in shown]
+    for dump, name in zip(shown, names):
+        named = f"{name}: " if len(shown) > 1 else ""
         if not forced:  # detection is stated; a forced format needs no confirmation
             notes.append(f"{named}reading {format_of(dump).description}, {len(dump.snapshots)} snapshots")
         notes += [named + line for line in dump.notes]
@@ -171,6 +186,13 @@ def _read_from(given: Path, side: tuple[Dump, ...], with_units: bool) -> str:
         shown = ", ".join(units[:UNITS_SHOWN]) + (", ..." if len(units) > UNITS_SHOWN else "")
         read += f" and {units_of(given)} ({len(units)} codegen unit{'s' if len(units) > 1 else ''}: {shown})"
     return read
+
+
+def _check_labels(baseline: object, label: str | None, baseline_label: str | None) -> None:
+    if (label is not None or baseline_label is not None) and baseline is None:
+        raise programs.UsageError("labels name the two runs of a comparison: give a baseline too")
+    if "" in (label, baseline_label):
+        raise programs.UsageError("a label must not be empty")
 
 
 @dataclass(frozen=True)
@@ -220,12 +242,16 @@ def compare_programs(
     format: str | None = None,
     progress: Progress | None = None,
     notes: Callable[[str], None] | None = None,
+    label: str | None = None,
+    baseline_label: str | None = None,
 ) -> ProgramsSummary:
     """Compare every program of two roots (one dump per program) into out_dir: an index page and one two-run
     report per program, written whole or not at all, byte for byte the same whatever `jobs` (worker processes;
     default: the cores this process may use). A program that cannot be read is listed as unreadable and the
     others are still compared; progress(programs done, in all) as they complete; notes(line) for what the
-    user should be told (folders not read as programs)."""
+    user should be told (folders not read as programs). `label`, `baseline_label`: the two runs' names in
+    the index and every report (default: the parts of the roots' paths that differ)."""
+    _check_labels(baseline_root, label, baseline_label)
     if jobs is not None and jobs < 1:
         raise programs.UsageError(f"jobs must be at least 1, got {jobs}")
     if context < 0:
@@ -239,6 +265,7 @@ def compare_programs(
         jobs or workers.default_jobs(),
         progress,
         notes,
+        (label, baseline_label),
     )
     data = summary.of_programs(
         found.programs, os.fspath(root), os.fspath(baseline_root), os.fspath(out_dir), str(found.index), found.skipped
@@ -258,7 +285,13 @@ def compare_programs(
     return ProgramsSummary(found.directory, found.index, results, found.not_compared, data)
 
 
-def merge_summaries(paths: Sequence[str | os.PathLike[str]]) -> dict:
+def merge_summaries(
+    paths: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], *, allow_mixed: bool = False
+) -> dict:
     """The `--summary-json` files of shards of two roots (each a subset of the programs, compared into its own
-    directory) as one summary; each program's report path is its shard's directory joined to its file name."""
-    return summary.merge([(os.fspath(path), summary.read(os.fspath(path))) for path in paths])
+    directory) as one summary; each program's report path is its shard's directory joined to its file name.
+    `paths`: a list of paths, or one path (a str is one file's path, never its characters). Each shard is
+    checked against the schema (SummaryError naming the shard and the field); shards that compared other
+    roots are refused unless `allow_mixed`."""
+    given = [paths] if isinstance(paths, (str, os.PathLike)) else list(paths)
+    return summary.merge([(os.fspath(path), summary.read(os.fspath(path))) for path in given], allow_mixed)

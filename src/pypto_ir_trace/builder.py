@@ -7,12 +7,12 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import replace
 from functools import partial
-from itertools import chain
+from itertools import chain, compress, repeat
 from typing import TypeVar
 
 from tree_sitter import Tree
 
-from . import __version__, compare, grammar, highlight, linediff, opcounts, pipeline_map, renumber, runs, structure
+from . import __version__, compare, grammar, highlight, linediff, opcounts, pipeline_map, renumber, structure
 from .chunked import PieceReader
 from .dump import Dump, Snapshot, split_lines
 from .formats import Format, format_of
@@ -39,25 +39,25 @@ class _Lines:
         self.line_elisions: list[int] = []  # line id -> index of its elisions in the table
         self.names: dict[int, list[tuple[int, int]]] = {}  # line id -> its value names (languages that have them)
         self.marks: dict[int, int] = {}  # line id -> its dump-level marks (formats that have them; few lines)
-        # Lines long enough to nest brackets past structure.MAX_NESTING: a text without one is not searched for them.
-        self.long: set[int] = set()
+        # Lines that may nest brackets past structure.MAX_NESTING (looked at once): only those rows are looked at again.
+        self.deep: set[int] = set()
         self.keys: dict[int, str] = {}  # line id -> what it names that a dump level may hide (DumpLevel.keys)
         self.ops: dict[int, tuple[str, ...]] = {}  # line id -> the ops it runs (languages that name them)
 
     def intern(self, lines: list[str]) -> tuple[list[int], list[tuple[int, int]]]:
         """Line ids, and the [first, stop) row ranges of lines never seen before (only those get highlighted)."""
         table, texts = self.ids, self.texts
-        ids: list = list(map(table.get, lines))  # None until interned below
+        ids = list(map(table.get, lines, repeat(-1)))  # -1 until interned below
         new_rows: list[tuple[int, int]] = []
         first = stop = -1  # the stretch of new rows being gathered
-        for row in [row for row, line_id in enumerate(ids) if line_id is None]:
+        for row in _positions(ids, -1):
             line = lines[row]
             count = len(table)
             ids[row] = line_id = table.setdefault(line, count)
             if line_id == count:  # first seen here
                 texts.append(line)
-                if len(line) > structure.MAX_NESTING:
-                    self.long.add(line_id)
+                if structure.may_nest_deep(line):
+                    self.deep.add(line_id)
                 if row != stop:  # measured: merging across gaps costs more than it saves
                     if first >= 0:
                         new_rows.append((first, stop))
@@ -112,6 +112,17 @@ class _Lines:
         ids = tuple(sorted(marked.intersection(chain.from_iterable(texts)))) if marked else ()
         classes: dict[str, int] = {}
         return ids, tuple(classes.setdefault(self.keys.get(i, ""), len(classes)) for i in ids)
+
+
+def _positions(items: list, item) -> Iterator[int]:
+    """Where an item occurs in a list, in order, each found at C speed (a text's new lines are few)."""
+    at = -1
+    try:
+        while True:
+            at = items.index(item, at + 1)
+            yield at
+    except ValueError:
+        return
 
 
 class _Read:
@@ -200,10 +211,17 @@ def build(
         elisions=tuple(lines.elisions) if len(lines.elisions) > 1 else (),
         line_elisions=tuple(lines.line_elisions) if len(lines.elisions) > 1 else (),
         pipelines=pipelines,
-        runs=runs.section(pipelines, workings, 0, baseline, across.renamed, lines.texts, lines.ops)
-        if baseline is not None
-        else None,
+        runs=_runs(pipelines, workings, baseline, across, lines),
     )
+
+
+def _runs(pipelines, workings, baseline: int | None, across: _Names, lines: _Lines):
+    """The runs section of a report comparing two runs (imported only then: most reports compare none)."""
+    if baseline is None:
+        return None
+    from . import runs
+
+    return runs.section(pipelines, workings, 0, baseline, across.renamed, lines.texts, lines.ops)
 
 
 def _pipeline(
@@ -217,17 +235,20 @@ def _pipeline(
 ) -> Pipeline:
     record = format_of(dump)
     with PieceReader(record.language, partial(_facts, record)) as pieces:  # its workers serve every text
-        reader = _TextReader(record, IncrementalParser(record.language), pieces, lines)
+        parser = IncrementalParser(record.language) if record.language.lines is None else None
+        reader = _TextReader(record, parser, pieces, lines)
         text_of: dict[bytes, int] = {}  # digest of a text -> its index: identical snapshots are handled once
-        names = _Names(record.language.names_in is not None, lines)
+        language = record.language.name.encode() + b"\0"
+        names = _Names(record.language.renumbers, lines)
         snapshot_text: list[int] = []  # snapshot index -> text index
         passes: list[Pass] = []
 
         def text_index(text: str) -> int:
-            # Keyed by language too: the same bytes in two languages have two structures.
-            digest = hashlib.blake2b(
-                text.encode("utf-8", errors="surrogatepass"), digest_size=20, person=record.language.name.encode()
-            ).digest()
+            # Keyed by language too: the same bytes in two languages have two structures. SHA-256: CPUs hash it
+            # in hardware (a 3.6 MB snapshot: 2.5 ms, BLAKE2b 13-18 ms).
+            hashed = hashlib.sha256(language)
+            hashed.update(text.encode("utf-8", errors="surrogatepass"))
+            digest = hashed.digest()
             index = text_of.get(digest)
             if index is None:
                 index = text_of[digest] = len(texts)
@@ -246,7 +267,16 @@ def _pipeline(
                 if before != after:
                     old, new = texts[before], texts[after]
                     if (old.digest, new.digest) not in diffs:  # the other run may have made this very change
-                        found = _diff(compare.diff_pass(old.ids, old.structure, new.ids, new.structure))
+                        old_structure, new_structure = old.structure, new.structure  # new's parse diffed them
+                        found = _diff(
+                            compare.diff_pass(
+                                old.ids,
+                                old_structure,
+                                new.ids,
+                                new_structure,
+                                memo=reader.parser.diffs if reader.parser else None,
+                            )
+                        )
                         counted = opcounts.deltas(
                             [p.segments for p in found.pieces], old.ids, found.inserted_ids, lines.ops
                         )
@@ -282,11 +312,20 @@ def _pipeline(
             texts=tuple(_freeze(text, index, passes) for index, text in enumerate(texts)),
             passes=tuple(passes),
             notes=dump.notes,
-            renumbering=record.language.names_in is not None,
+            renumbering=record.language.renumbers,
             pipeline_map=pipeline_map.build(
                 [text.structure.regions for text in texts], [len(text.ids) for text in texts], snapshot_text[0], passes
             ),
+            labels=_labels(record.language.label, texts),
         )
+
+
+def _labels(label: Callable[[str], str | None] | None, texts: list[_Working]) -> tuple[tuple[str, str], ...]:
+    """(key, what users read) of the regions whose key is not their name as users read it, by key."""
+    if label is None:
+        return ()
+    keys = sorted({region.key for text in texts for region in text.structure.regions})
+    return tuple((key, name) for key in keys if (name := label(key)) and name != key)
 
 
 def _one_ahead(items: Iterable[T]) -> Iterator[T]:
@@ -393,7 +432,7 @@ class _TextReader:
     """Starts reading the distinct texts of one pipeline: their lines interned at once, their pieces sent
     to the workers, their structure (and the facts of the lines they show first) taken when needed."""
 
-    def __init__(self, record, parser: IncrementalParser, pieces: PieceReader, lines: _Lines):
+    def __init__(self, record, parser: IncrementalParser | None, pieces: PieceReader, lines: _Lines):
         self.record, self.parser, self.pieces, self.lines = record, parser, pieces, lines
 
     def start(self, text: str) -> _Read:
@@ -403,15 +442,34 @@ class _TextReader:
         return _Read(_newlines(endings), ids, partial(self._finish, split, ids, new_rows, reading))
 
     def _finish(self, split: list[str], ids: list[int], new_rows, reading) -> Structure:
-        long_lines = bool(self.lines.long) and not self.lines.long.isdisjoint(ids)
+        if self.parser is None:  # a language read by its lines
+            return self._finish_lines(split, ids, new_rows)
+        deep = self.lines.deep
+        rows = [] if deep.isdisjoint(ids) else list(compress(range(len(ids)), map(deep.__contains__, ids)))
         found = reading.structure() if reading is not None else None
         if found is None:  # a small text, or a piece that does not read cleanly: the whole text, parsed
             if reading is not None:
                 self.lines.forget(ids, new_rows)  # one reading speaks for a text: its pieces' facts go
-            tree = self.parser.parse(split, ids, long_lines)
+            tree = self.parser.parse(split, ids, rows)
             found = self.parser.structure(tree, split)
             self.lines.store(ids, _facts(self.record, tree, split, new_rows, self.parser.offsets))
-        return structure.too_deep(found, split, long_lines)
+        return structure.too_deep(found, split, rows)
+
+    def _finish_lines(self, split: list[str], ids: list[int], new_rows: list[tuple[int, int]]) -> Structure:
+        reader = self.record.language.lines
+        spans, names, ops = [], [], []
+        for first, stop in new_rows:
+            for row in range(first, stop):
+                line = split[row]
+                found = highlight.token_spans(line, reader.tokens(line))
+                if found:
+                    spans.append((row, found))
+                if named := reader.names(line):
+                    names.append((row, named))
+                if run := reader.ops(line):
+                    ops.append((row, run))
+        self.lines.store(ids, (spans, names, [], [], [], ops))
+        return reader.analyze(split)
 
 
 def _facts(
@@ -421,12 +479,13 @@ def _facts(
     follows what changed): highlight spans, value names, dump-level marks, what may be elided, dump-level keys,
     the ops they run, as (row, ...) pairs."""
     language = record.language
-    spans, marks, elisions, keys = [], [], [], []
+    spans, names, marks, elisions, keys = [], [], [], [], []
     ops: list[tuple[int, tuple[str, ...]]] = []
     extra = (
         *(record.level.queries if record.level else ()),
         *(("elide",) if language.elides else ()),
         *((opcounts.QUERY,) if language.ops else ()),
+        *(("values",) if language.names_in else ()),
     )
     query = grammar.query(language.grammar, language.name, "highlights", *extra)
     # One object per distinct span list: pickle sends a worker's repeats as references, not copies.
@@ -443,9 +502,8 @@ def _facts(
             elisions += highlight.elisions_of(captures, lines, offsets, first, stop)
         if language.ops:
             ops += opcounts.ops_of(captures, lines, offsets, first, stop)
-    names = []
-    if language.names_in is not None:
-        names = sorted(language.names_in(tree, lines, rows).items())
+        if language.names_in:
+            names += language.names_in(captures, lines, offsets, first, stop)
     return spans, names, marks, elisions, keys, ops
 
 
@@ -481,6 +539,7 @@ def _pass(snapshot: Snapshot, before: int, after: int, diff: Diff | None, record
         deleted=sum(p.deleted for p in diff.pieces) if diff else 0,
         diff=diff,
         detail=snapshot.detail,
+        header=snapshot.header,
         failed=snapshot.failed,
         warnings=warnings,
         anchors=tuple(

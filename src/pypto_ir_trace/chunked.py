@@ -21,7 +21,6 @@ from __future__ import annotations
 import gc
 import hashlib
 import os
-import signal
 from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
@@ -35,6 +34,7 @@ from tree_sitter import Parser, Tree
 
 from . import structure
 from .structure import Region, Structure
+from .workers import end_now, signals_held, worker_signals
 
 PIECES_FROM = 50_000  # lines; below, a whole tree is cheap and the incremental parser re-uses it
 PIECE_LINES = 2_048  # the least lines in a piece (but the last)
@@ -62,9 +62,11 @@ class PieceReader:
     def __enter__(self) -> PieceReader:
         return self
 
-    def __exit__(self, *_) -> None:
+    def __exit__(self, failed, *_) -> None:
         if self._pool is not None:
-            self._pool.shutdown(cancel_futures=True)  # after Ctrl-C, only the pieces being read finish
+            if failed:  # Ctrl-C, SIGTERM, an error: the pieces being read are not waited for
+                end_now(self._pool)
+            self._pool.shutdown(cancel_futures=True)
             self._pool = None
 
     def submit(self, lines: list[str], ids: list[int], new_rows: list[tuple[int, int]], keep: Keep) -> Reading | None:
@@ -201,7 +203,8 @@ def _send(pool: ProcessPoolExecutor | None, task: _Task) -> Future | None:
     if pool is None:
         return None
     try:
-        return pool.submit(_in_worker, task)
+        with signals_held():  # the workers are forked in the first submit: a fork's hooks would drop a signal
+            return pool.submit(_in_worker, task)
     except (BrokenProcessPool, RuntimeError):  # a worker died earlier: read it here
         return None
 
@@ -212,7 +215,7 @@ _worker: _PieceParser | None = None  # a worker process's reader, inherited when
 def _worker_starts(reader: _PieceParser) -> None:
     global _worker
     _worker = reader
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's (one line, exit 130), not a traceback here
+    worker_signals()  # Ctrl-C and SIGTERM are the parent's to handle (one line, exit 130 or 143)
     # The garbage collector would walk every object inherited from the parent, copying each page it
     # touches: they are never garbage here, so it leaves them alone.
     gc.freeze()

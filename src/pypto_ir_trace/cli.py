@@ -5,19 +5,19 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
 import signal
 import sys
 import textwrap
 import time
+from collections.abc import Callable
 from pathlib import Path
 
-from . import __version__, api, outdir, output, programs, structure, summary
+from . import __version__, api, outdir, output, programs, summary
 from .dump import split_lines
 from .errors import IRTraceError
 from .formats import FORMATS, format_of
-from .terminal import visible
+from .terminal import decodable, decodable_json, visible
 
 PROG = "pypto-ir-trace"
 EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
@@ -34,20 +34,41 @@ class _Terminated(BaseException):
     """SIGTERM (a CI job's timeout): unwinds like Ctrl-C, so every temporary file or directory is removed."""
 
 
-@contextlib.contextmanager
-def _terminate_cleanly():
-    def stop(signum, frame):
-        raise _Terminated
+# what each signal unwinds the run with
+_RAISED: dict[int, type[BaseException]] = {signal.SIGINT: KeyboardInterrupt, signal.SIGTERM: _Terminated}
 
+
+@contextlib.contextmanager
+def _stop_on_signals():
+    """Ctrl-C and SIGTERM unwind the run (KeyboardInterrupt, _Terminated): every temporary file, directory and
+    worker goes. Only the first signal raises, so that a second one cannot cut that clean-up short. A run that
+    received one ends with it, whatever became of its exception: Python drops one raised in a finalizer or a
+    fork hook (the run goes on), a C library turns one raised in its callback into its own error
+    (tree-sitter's QueryError while it compiles a pattern)."""
+    received: list[int] = []
+
+    def stop(signum, frame):
+        received.append(signum)
+        if len(received) == 1:
+            raise _RAISED[signum]
+
+    previous = {}
     try:
-        previous = signal.signal(signal.SIGTERM, stop)
+        for signum in _RAISED:
+            if signal.getsignal(signum) is not signal.SIG_IGN:  # an ignored signal stays ignored (nohup, `&`)
+                previous[signum] = signal.signal(signum, stop)
     except ValueError:  # not the main thread (main() called by a caller's worker): leave signals to it
-        yield
-        return
+        pass
     try:
         yield
+    except Exception:
+        if not received:
+            raise
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+    if received:
+        raise _RAISED[received[0]]
 
 
 class _Parser(argparse.ArgumentParser):
@@ -106,6 +127,17 @@ def _arguments() -> argparse.ArgumentParser:
         default=None,
         help="compare with another run of the same program: the first pass where the two differ, "
         "and what differs there (two directories of programs give a directory of reports)",
+    )
+    parser.add_argument(
+        "--label",
+        type=_path,
+        metavar="NAME",
+        default=None,
+        help="with --baseline: this run's name in the report, the summaries and the notes (default: its title, or "
+        "the part of its path that differs from the baseline's)",
+    )
+    parser.add_argument(
+        "--baseline-label", type=_path, metavar="NAME", default=None, help="with --baseline: the baseline's name"
     )
     parser.add_argument(
         "--dump-structure",
@@ -169,6 +201,11 @@ def _merge_arguments() -> argparse.ArgumentParser:
         "to its file name. (A dump named merge is given as ./merge.)",
     )
     parser.add_argument("summaries", nargs="+", type=_path, metavar="SUMMARY", help="a shard's --summary-json file")
+    parser.add_argument(
+        "--allow-mixed",
+        action="store_true",
+        help="merge shards that compared other roots too (refused by default: one merge, one comparison)",
+    )
     _summary_arguments(parser, merging=True)
     parser.set_defaults(output=None)
     return parser
@@ -196,7 +233,7 @@ def main(argv: list[str] | None = None) -> int:
         _say("error", f"{err} (see {hint})")
         return EXIT_USAGE
     try:
-        with _terminate_cleanly():
+        with _stop_on_signals():
             return _merge(args) if merging else _run(args)
     except programs.UsageError as err:
         _say("error", f"{err} (see {hint})")
@@ -230,6 +267,8 @@ def _check_arguments(args: argparse.Namespace, merging: bool) -> None:
             )
         if args.check and args.baseline is None:
             raise _UsageError("--check gates on two runs differing: give --baseline")
+        if (args.label or args.baseline_label) and args.baseline is None:
+            raise _UsageError("--label and --baseline-label name the two runs: give --baseline")
     to_stdout = [
         name
         for name, path in (
@@ -259,7 +298,13 @@ def _run(args: argparse.Namespace) -> int:
             return _run_programs(args, note)
     progress = _Progress() if sys.stderr.isatty() else None
     report = api.build_report(
-        args.passes_dump, baseline=args.baseline, context=args.context, format=args.format, progress=progress
+        args.passes_dump,
+        baseline=args.baseline,
+        context=args.context,
+        format=args.format,
+        progress=progress,
+        label=args.label,
+        baseline_label=args.baseline_label,
     )
     for line in report.read_from:
         note(line)
@@ -270,7 +315,7 @@ def _run(args: argparse.Namespace) -> int:
         return EXIT_OK
     args.output = args.output or DEFAULT_OUTPUT
     report.check(args.output)  # before the notes, as before the long part
-    _check_summaries(args, [path for dump in report._dumps + report._baseline for path in output.dump_files(dump)])
+    _check_summaries(args, lambda path, option: report.check(path, what="summary", option=option))
     for line in report.notes:
         note(line)
     try:
@@ -287,10 +332,11 @@ def _run(args: argparse.Namespace) -> int:
     return EXIT_DIFFERS if args.check and summary.differs(found) else EXIT_OK
 
 
-def _check_summaries(args: argparse.Namespace, keep: list[Path], roots: tuple[Path, ...] = ()) -> None:
+def _check_summaries(args: argparse.Namespace, check: Callable[[str, str], None], roots: tuple[Path, ...] = ()) -> None:
     """Refuse, before the long run, summary paths that cannot be written or would overwrite an input, or that
-    lie in the directory of reports (a later run would refuse to replace a directory holding them)."""
-    for path in (args.summary_json, args.summary_md):
+    lie in the directory of reports (a later run would refuse to replace a directory holding them);
+    check(path, option): the inputs' own refusal, as the report's (-o) for a dump, naming the option."""
+    for option, path in (("--summary-json", args.summary_json), ("--summary-md", args.summary_md)):
         if path is None or path == output.STDOUT:
             continue
         for root in roots:
@@ -299,22 +345,24 @@ def _check_summaries(args: argparse.Namespace, keep: list[Path], roots: tuple[Pa
                 raise output.OutputError(
                     f"refusing to write the summary {path}: it {relation} {root}, {which} (give a path outside it)"
                 )
-        output.check(path, keep)
+        check(path, option)
 
 
 def _write_summaries(args: argparse.Namespace, found: dict) -> None:
+    """The summaries asked for; a name that is not UTF-8 shown by its bytes, as everywhere."""
     if args.summary_json:
         with output.reader_may_leave():
-            output.write(args.summary_json, json.dumps(found, indent=1, ensure_ascii=False) + "\n")
+            output.write(args.summary_json, map(decodable_json, summary.json_chunks(found)))
     if args.summary_md:
         with output.reader_may_leave():
-            output.write(args.summary_md, summary.markdown(found))
+            output.write(args.summary_md, decodable(summary.markdown(found)))
 
 
 def _run_programs(args: argparse.Namespace, note) -> int:
     """Two directories of programs: a directory with an index page and one two-run report per program."""
     target = Path(args.output or programs.DEFAULT_DIRECTORY)
-    _check_summaries(args, [], (target, Path(args.passes_dump), Path(args.baseline)))
+    roots = (target, Path(args.passes_dump), Path(args.baseline))
+    _check_summaries(args, lambda path, option: output.check(path, what="summary", option=option), roots)
     progress = _Progress("programs", first=0) if sys.stderr.isatty() else None
     try:
         done = api.compare_programs(
@@ -326,6 +374,8 @@ def _run_programs(args: argparse.Namespace, note) -> int:
             format=args.format,
             progress=progress,
             notes=note,
+            label=args.label,
+            baseline_label=args.baseline_label,
         )
     finally:
         if progress:
@@ -344,10 +394,13 @@ def _run_programs(args: argparse.Namespace, note) -> int:
 
 def _merge(args: argparse.Namespace) -> int:
     """`merge`: the shards' summaries as one, written to --summary-json (default stdout) and --summary-md."""
-    merged = api.merge_summaries(args.summaries)
+    merged = api.merge_summaries(args.summaries, allow_mixed=args.allow_mixed)
     if args.summary_json is None and args.summary_md != output.STDOUT:
         args.summary_json = output.STDOUT
-    _check_summaries(args, [Path(path) for path in args.summaries])
+    shards = [Path(path) for path in args.summaries]
+    _check_summaries(
+        args, lambda path, option: output.check(path, shards, what="summary", option=option, kept="a shard")
+    )
     _write_summaries(args, merged)
     if merged["counts"]["unreadable"]:
         return EXIT_FAILURE
@@ -399,7 +452,7 @@ def _print_structure(dump) -> None:
     language = format_of(dump).language
     for snapshot in dump.snapshots:
         lines, _ = split_lines(snapshot.text)
-        found = language.analyze(structure.parse(lines, language), lines)
+        found = language.structure_of(lines)
         verdict = "trusted" if found.trusted else f"UNTRUSTED: {found.reason}"
         print(visible(f"{snapshot.filename}: {len(lines)} lines, {len(found.regions)} regions, {verdict}"))
         for region in found.regions:

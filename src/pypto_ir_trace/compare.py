@@ -152,7 +152,7 @@ def diff_pass(
     calls with the same limits: two runs compared row by row meet the same pairs of functions again.
     by_content False pairs regions by name only (benchmarks/pairing.py measures what content pairing does)."""
     builder = _Builder(after)
-    blocks = partial(_blocks, limits=limits, memo=memo)
+    blocks = partial(line_diff, limits=limits, memo=memo)
     if before_structure.trusted and after_structure.trusted:
         _diff_by_region(builder, before, before_structure.regions, after, after_structure.regions, blocks, by_content)
     else:
@@ -173,7 +173,11 @@ def diff_pass(
 Memo = dict[tuple[tuple[int, ...], tuple[int, ...]], list[linediff.Block]]
 
 
-def _blocks(before: list, after: list, limits: Mapping[str, int], memo: Memo | None) -> list[linediff.Block]:
+def line_diff(
+    before: list, after: list, memo: Memo | None = None, limits: Mapping[str, int] = linediff.LIMITS
+) -> list[linediff.Block]:
+    """linediff.diff of two lists, kept in `memo` (by their items, for these limits only) when one is given:
+    the incremental parser fills one with the line diffs of the regions a pass changed, diffed here again."""
     if memo is None:
         return linediff.diff(before, after, limits)
     key = (tuple(before), tuple(after))

@@ -55,6 +55,7 @@ class Snapshot:
     base_text: str | None = None  # an explicit text to diff against instead (e.g. an op cut out of a module dump)
     base_name: str = ""  # what base_text is, where the Before pane names its file ("@f cut out of 3_cse.mlir")
     header_lines: int = 0  # leading lines that name the dump (MLIR's "// -----// IR Dump After ..."), not its text
+    header: str = ""  # the pass as its header line names it in full (MLIR: "IR Dump After (anonymous namespace)::...")
     stretch: Stretch | None = None  # where a dump without content or path lies in a file of many (an MLIR stream)
 
     @property

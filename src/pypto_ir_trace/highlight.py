@@ -33,9 +33,39 @@ def classes() -> tuple[str, ...]:
     an index into this tuple (one table for the whole report, whatever languages its pipelines use)."""
     names: set[str] = set()
     for language in LANGUAGES.values():
+        if language.lines is not None:  # read by a tokenizer
+            names.update(language.lines.classes())
+            continue
         query = _query(language)
         names.update(query.capture_name(i) for i in range(query.capture_count))
     return tuple(sorted(names))
+
+
+@cache
+def _class_index() -> dict[str, int]:
+    return {name: i for i, name in enumerate(classes())}
+
+
+def token_spans(line: str, tokens) -> tuple[int, ...]:
+    """A line's spans, as the model keeps them, from its (start, end, class) tokens in characters, in order."""
+    index = _class_index()
+    units = None if line.isascii() else _utf16_of_chars(line)  # ASCII: characters are UTF-16 units
+    flat: list[int] = []
+    covered = 0
+    for start, end, name in tokens:
+        if units is not None:
+            start, end = units[start], units[end]
+        flat += (start - covered, end - start, index[name])
+        covered = end
+    return tuple(flat)
+
+
+def _utf16_of_chars(line: str) -> list[int]:
+    """Character column -> UTF-16 column, for every column of the line and its end."""
+    table = [0]
+    for char in line:
+        table.append(table[-1] + (2 if ord(char) > 0xFFFF else 1))
+    return table
 
 
 @cache

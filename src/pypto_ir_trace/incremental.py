@@ -18,12 +18,16 @@ function checks.
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterator
+
 from tree_sitter import Parser, Tree
 
-from . import linediff, structure
+from . import compare, structure
 from .structure import Region, Structure
 
 Edit = tuple[int, int, int, int]  # lines [b0, b1) of the previous text became lines [a0, a1) of the new one
+Change = tuple[int, int, int, int]  # a changed block: before lines [b, b + deleted), after lines [a, a + inserted)
+HEAD_TRIES = 8  # places a region's head is checked at before it counts as gone
 
 MAX_WIDENING = 64  # lines; past that the edit stays where it is (slower parse, same tree)
 
@@ -39,11 +43,15 @@ class IncrementalParser:
         self._edits: list[Edit] | None = None  # what the last parse changed in the tree before it
         self._structure: Structure | None = None  # of the last text, when its tree is clean
         self._before: Structure | None = None  # of the text before it, when its tree was clean
+        self._regions: tuple[Region, ...] = ()  # of the last text whose structure was asked, clean or not
+        # The line diffs of the stretches the last parse diffed (compare.line_diff's memo): the pass diff of
+        # the same two texts asks for them again
+        self.diffs: compare.Memo = {}
 
-    def parse(self, lines: list[str], ids: list[int], long_lines: bool = True) -> Tree:
+    def parse(self, lines: list[str], ids: list[int], deep: Collection[int] | None = None) -> Tree:
         """Parse lines (ids: their interned ids, equal ids for equal lines); rows of the tree are line indices.
-        Without `long_lines` no line is longer than structure.MAX_NESTING (structure.source)."""
-        source, offsets = structure.source(lines, long_lines)
+        `deep`: the rows that may nest brackets past structure.MAX_NESTING, when known (structure.source)."""
+        source, offsets = structure.source(lines, deep)
         tree, self._edits = self._tree, None
         if tree is not None:
             self._edits = self._changes(ids)
@@ -69,6 +77,7 @@ class IncrementalParser:
         """The structure of the text just parsed (`tree`, `lines`): the previous one moved where the module
         docstring allows, else the language's analysis."""
         found = self._moved(tree) or self._language.analyze(tree, lines)
+        self._regions = found.regions
         clean = not tree.root_node.has_error and found.trusted and not any(r.error for r in found.regions)
         self._structure = found if clean else None
         return found
@@ -94,13 +103,12 @@ class IncrementalParser:
         """Changed line ranges [b0, b1) before -> [a0, a1) after, widened to calm boundaries and merged."""
         old = self._lines
         edits: list[Edit] = []
-        for block in linediff.diff(self._ids, ids):
-            if block.equal:
-                continue
-            up = self._widening(range(block.b_start - 1, 0, -1), -1)
-            down = self._widening(range(block.b_start + block.b_len, len(old) - 1), +1)
-            b0, b1 = block.b_start - up, block.b_start + block.b_len + down
-            a0, a1 = block.a_start - up, block.a_start + block.a_len + down
+        self.diffs = {}
+        for b_start, b_len, a_start, a_len in changed_blocks(self._ids, ids, self._regions, self.diffs):
+            up = self._widening(range(b_start - 1, 0, -1), -1)
+            down = self._widening(range(b_start + b_len, len(old) - 1), +1)
+            b0, b1 = b_start - up, b_start + b_len + down
+            a0, a1 = a_start - up, a_start + a_len + down
             if edits and b0 <= edits[-1][1]:  # the unchanged lines between the two were swallowed: merge
                 b0, a0 = edits[-1][0], edits[-1][2]
                 edits.pop()
@@ -117,6 +125,67 @@ class IncrementalParser:
             if calm(old[row], old[row + step]):
                 return count
         return 0
+
+
+def changed_blocks(old: list[int], new: list[int], regions: tuple[Region, ...], memo: compare.Memo) -> Iterator[Change]:
+    """The changed blocks, in order, of a matching of the old text's lines with the new one's, found a region
+    of the old text at a time: each region is looked for in the new text by its head (its lines from its first
+    to the one naming it), and only what lies between two heads found is diffed. There, a region whose next
+    lines are as they were is diffed alone (compare.line_diff, kept in `memo`): the pass diff of a region
+    it pairs by name is the same diff. Unchanged regions cost a comparison of lists, and a text without
+    regions is diffed whole."""
+    found: list[tuple[Region, int]] = []  # regions whose head was found, with where it starts in the new text
+    b = a = low = floor = 0  # the last head found (old, new), the first new line past it, its region's end
+    for region in regions:
+        if region.start < floor or not region.start <= region.def_line < region.end:
+            continue  # not in file order (an untrusted structure): its lines stay in the stretch around them
+        head = old[region.start : region.def_line + 1]
+        at = _head(head, new, a + region.start - b, low)
+        if at is not None:
+            found.append((region, at))
+            b, a, low, floor = region.start, at, at + len(head), region.end
+    b = a = 0
+    for index, (region, at) in enumerate(found):
+        yield from _stretch(old, new, b, region.start, a, at, memo)
+        following, a_next = found[index + 1] if index + 1 < len(found) else (None, len(new))
+        stop = following.start if following is not None else len(old)
+        after = stop - region.end  # the lines between this region and the next head (or the end)
+        if a_next - after >= at and old[region.end : stop] == new[a_next - after : a_next]:
+            yield from _stretch(old, new, region.start, region.end, at, a_next - after, memo)
+        else:
+            yield from _stretch(old, new, region.start, stop, at, a_next, memo)
+        b, a = stop, a_next
+    yield from _stretch(old, new, b, len(old), a, len(new), memo)
+
+
+def _head(head: list[int], new: list[int], expected: int, low: int) -> int | None:
+    """Where the lines of `head` start in `new`, at `expected` or else at the first of a few places past `low`
+    that hold its last line (a region's naming line); None when none holds it."""
+    if expected >= low and new[expected : expected + len(head)] == head:
+        return expected
+    last, at = head[-1], low + len(head) - 1
+    for _ in range(HEAD_TRIES):
+        try:
+            at = new.index(last, at)
+        except ValueError:
+            return None
+        start = at - len(head) + 1
+        if new[start : at + 1] == head:
+            return start
+        at += 1
+    return None
+
+
+def _stretch(
+    old: list[int], new: list[int], b0: int, b1: int, a0: int, a1: int, memo: compare.Memo
+) -> Iterator[Change]:
+    """The changed blocks of old[b0:b1] against new[a0:a1], in the whole texts' numbering."""
+    before, after = old[b0:b1], new[a0:a1]
+    if before == after:
+        return
+    for block in compare.line_diff(before, after, memo):
+        if not block.equal:
+            yield b0 + block.b_start, block.b_len, a0 + block.a_start, block.a_len
 
 
 def moved_regions(regions: tuple[Region, ...], edits: list[Edit]) -> list[tuple[Region, bool]] | None:

@@ -4,14 +4,14 @@ of the difference there; identical programs collapsed; and a programs x passes g
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from urllib.parse import quote
 
 import jinja2
 
 from . import __version__, programs_grid
-from .render import _asset, _csp_hash, _escaped, scripts
+from .render import _asset, _csp_hash, _dumps, _escaped, environment, scripts
+from .terminal import decodable_json
 
 MARKER = '<meta name="generator" content="pypto-ir-trace runs index">'  # how a directory we wrote is known again
 
@@ -19,7 +19,6 @@ MARKER = '<meta name="generator" content="pypto-ir-trace runs index">'  # how a 
 def render(programs: Sequence, this_title: str, baseline_title: str, skipped: Sequence[str] = ()) -> str:
     """The page for `programs` (programs.Program records, in name order); `skipped`: the folders of either
     root not read as programs, each with its reason."""
-    env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
     style = _asset("static", "index.css") + _asset("static", "heatgrid.css")
     grid = programs_grid.data(programs)
     script = "\n".join(_asset("static", entry["file"]) for entry in scripts()["index"])  # the grid's, run once
@@ -27,20 +26,22 @@ def render(programs: Sequence, this_title: str, baseline_title: str, skipped: Se
         status: [p for p in programs if p.status == status]
         for status in ("unreadable", "differs", "this run only", "baseline only", "identical")
     }
-    return env.from_string(_asset("templates", "index.html.j2")).render(
-        marker=jinja2.utils.markupsafe.Markup(MARKER),
-        csp=f"default-src 'none'; style-src {_csp_hash(style)}; script-src {_csp_hash(script)}; base-uri 'none'; "
-        "form-action 'none'",
-        grid=jinja2.utils.markupsafe.Markup(_escaped(json.dumps(grid, separators=(",", ":"))))
-        if grid["programs"]
-        else None,
-        script=jinja2.utils.markupsafe.Markup(script),
-        style=jinja2.utils.markupsafe.Markup(style),
-        generator=f"pypto-ir-trace {__version__}",
-        this_title=this_title,
-        baseline_title=baseline_title,
-        total=len(programs),
-        skipped=skipped,
-        groups=groups,
-        href=lambda program: quote(program.report),
+    return (
+        environment()
+        .from_string(_asset("templates", "index.html.j2"))
+        .render(
+            marker=jinja2.utils.markupsafe.Markup(MARKER),
+            csp=f"default-src 'none'; style-src {_csp_hash(style)}; script-src {_csp_hash(script)}; base-uri 'none'; "
+            "form-action 'none'",
+            grid=jinja2.utils.markupsafe.Markup(_escaped(decodable_json(_dumps(grid)))) if grid["programs"] else None,
+            script=jinja2.utils.markupsafe.Markup(script),
+            style=jinja2.utils.markupsafe.Markup(style),
+            generator=f"pypto-ir-trace {__version__}",
+            this_title=this_title,
+            baseline_title=baseline_title,
+            total=len(programs),
+            skipped=skipped,
+            groups=groups,
+            href=lambda program: quote(program.report),
+        )
     )

@@ -195,18 +195,21 @@ def _myers(b, a, b_lo, b_hi, a_lo, a_hi, max_cost: int) -> list[Block]:
     offset = max_d + 1
     v = [0] * (2 * max_d + 3)
     trace: list[list[int]] = []  # trace[d]: V before round d, for k in -d-1 .. d+1
+    old, new = b[b_lo:b_hi], a[a_lo:a_hi]
+    # The hot loop, in V's own indices (i = offset + k): no offset arithmetic per step, and the rule's
+    # ends (k == -d goes down, k == d right) read from sentinels set past them once the round is saved:
+    # the backtrack reads V_d only at -d < k < d (and V_0[1] = 0), which the sentinels never reach.
     for d in range(max_d + 1):
-        trace.append(v[offset - d - 1 : offset + d + 2])
-        for k in range(-d, d + 1, 2):
-            if k == -d or (k != d and v[offset + k - 1] < v[offset + k + 1]):
-                x = v[offset + k + 1]
-            else:
-                x = v[offset + k - 1] + 1
-            y = x - k
-            while x < n and y < m and b[b_lo + x] == a[a_lo + y]:
+        low, high = offset - d, offset + d
+        trace.append(v[low - 1 : high + 2])
+        v[low - 1] = v[high + 1] = -1
+        for i in range(low, high + 1, 2):
+            x = v[i + 1] if v[i - 1] < v[i + 1] else v[i - 1] + 1
+            y = x - i + offset
+            while x < n and y < m and old[x] == new[y]:
                 x += 1
                 y += 1
-            v[offset + k] = x
+            v[i] = x
             if x >= n and y >= m:
                 return _backtrack(trace, n, m, b_lo, a_lo)
     return [Block(False, b_lo, n, a_lo, m)]  # the cap gave up: one replaced block

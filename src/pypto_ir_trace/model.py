@@ -83,6 +83,7 @@ class Pass:
     deleted: int
     diff: Diff | None  # None for a no-op pass
     detail: str = ""
+    header: str = ""  # the pass named in full by its dump's header line (MLIR), "": the format has none
     failed: bool = False
     warnings: str | None = None
     anchors: tuple[Anchor, ...] = ()
@@ -139,6 +140,9 @@ class Pipeline:
     implicit_types: tuple[int, ...] = ()
     renumbering: bool = False  # its language has value names: passes carry `renamed` pairs
     pipeline_map: PipelineMap | None = None
+    # (key, what the viewer shows for it) of the functions whose key is not their name as users read it (a
+    # demangled C++, Rust or Swift symbol); the key stays in tooltips and the summaries
+    labels: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -272,6 +276,8 @@ def _pipeline(pipeline: Pipeline) -> dict:
         entry["notes"] = list(pipeline.notes)
     if pipeline.renumbering:
         entry["renumbering"] = True
+    if pipeline.labels:
+        entry["labels"] = dict(pipeline.labels)
     entry["texts"] = [_text(text) for text in pipeline.texts]
     entry["passes"] = [_pass(p) for p in pipeline.passes]
     if pipeline.pipeline_map is not None:
@@ -308,6 +314,8 @@ def _pass(p: Pass) -> dict:
     entry: dict = {"label": p.label, "name": p.name, "file": p.file}
     if p.detail:
         entry["detail"] = p.detail
+    if p.header:
+        entry["header"] = p.header
     if p.failed:
         entry["failed"] = True
     entry.update({"before": p.before, "after": p.after, "inserted": p.inserted, "deleted": p.deleted})

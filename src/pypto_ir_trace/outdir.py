@@ -16,6 +16,7 @@ from urllib.parse import unquote
 from . import __version__
 from .index import MARKER
 from .output import OutputError, name_max, shorten
+from .terminal import decodable
 
 MANIFEST = ".pypto-ir-trace.json"  # every file a run wrote: all a later run may remove
 _TEMP_EXTRA = len("..") + 8  # what a temporary name adds to the kept part of the directory's name
@@ -59,14 +60,17 @@ def write(temp: Path, target: Path, name: str, text: str) -> None:
 
 
 def file_name(stem: str, suffix: str, directory: Path) -> str:
-    """stem + suffix, fitting the file-name limit: a stem too long keeps its start and gains a stable suffix
-    of its digest, so that two long names that share a start stay apart and a rerun names it alike."""
-    name = stem + suffix
+    """stem + suffix, a UTF-8 name fitting the file-name limit: a stem too long keeps its start, and a stem
+    that is not UTF-8 is shown by its bytes (`\\xff`), each gaining a stable suffix of its digest, so that two
+    long names that share a start, or a name of bytes and one spelling them out, stay apart and a rerun names
+    them alike (links, summaries and the viewer take the name as it is)."""
+    shown = decodable(stem)
+    name = shown + suffix
     limit = name_max(directory)
-    if len(os.fsencode(name)) <= limit:
+    if shown == stem and len(os.fsencode(name)) <= limit:
         return name
     digest = "~" + hashlib.sha256(os.fsencode(stem)).hexdigest()[:10]
-    return shorten(stem, limit - len(os.fsencode(digest + suffix))) + digest + suffix
+    return shorten(shown, limit - len(os.fsencode(digest + suffix))) + digest + suffix
 
 
 def publish(temp: Path, target: Path, files: Iterable[str], index: str) -> None:

@@ -33,8 +33,11 @@ def dump_files(dump) -> list[Path]:
     return files
 
 
-def check(path: str, keep: Iterable[Path] = ()) -> None:
-    """Refuse, before the long render, a destination that cannot take the report or is one of the files in keep."""
+def check(
+    path: str, keep: Iterable[Path] = (), *, what: str = "report", option: str = "-o", kept: str = "a file of the dump"
+) -> None:
+    """Refuse, before the long render, a destination that cannot take the report or is one of the files in keep;
+    what: the file to be written, option: how it was given, kept: what a file of keep is, in the message."""
     if path == STDOUT:
         return
     _kind(path)
@@ -42,18 +45,19 @@ def check(path: str, keep: Iterable[Path] = ()) -> None:
     found = _stat(path)
     for file in keep:
         if os.path.realpath(file) == target or (found is not None and _same_file(found, file)):
-            raise OutputError(f"refusing to write the report over {file}, a file of the dump being read (-o {path})")
+            raise OutputError(f"refusing to write the {what} over {file}, {kept} being read ({option} {path})")
 
 
-def write(path: str, text: str) -> bool:
-    """Put the report at path: '-' is stdout, an existing device or FIFO is written in place, anything else
-    (a new file, a regular file, the end of a chain of symlinks) is replaced atomically. False when stdout's
-    reader left before the whole report reached it."""
+def write(path: str, text: str | Iterable[str]) -> bool:
+    """Put the report (a text, or its pieces in order: never held whole) at path: '-' is stdout, an existing
+    device or FIFO is written in place, anything else (a new file, a regular file, the end of a chain of
+    symlinks) is replaced atomically. False when stdout's reader left before the whole report reached it."""
+    pieces = [text] if isinstance(text, str) else text
     if path == STDOUT:
         with reader_may_leave() as delivery:
-            _write_stdout(text)
+            _write_stdout(pieces)
         return delivery.whole
-    data = text.encode("utf-8")
+    data = (piece.encode("utf-8") for piece in pieces)
     if (kind := _kind(path)) != "file":
         _write_in_place(path, data, kind)
     else:
@@ -123,19 +127,21 @@ def _same_file(found: os.stat_result, file: Path) -> bool:
     return (found.st_dev, found.st_ino) == (other.st_dev, other.st_ino)
 
 
-def _write_stdout(text: str) -> None:
+def _write_stdout(pieces: Iterable[str]) -> None:
     if sys.stdout is None:
         raise OutputError("cannot write the report to stdout: it is closed")
     binary = getattr(sys.stdout, "buffer", None)
     if binary is None:  # a text stream a caller put in place (contextlib.redirect_stdout)
-        sys.stdout.write(text)
+        for piece in pieces:
+            sys.stdout.write(piece)
         return
     sys.stdout.flush()  # anything already printed goes first
-    binary.write(text.encode("utf-8"))  # UTF-8 whatever the locale says: the page declares it
+    for piece in pieces:
+        binary.write(piece.encode("utf-8"))  # UTF-8 whatever the locale says: the page declares it
     binary.flush()
 
 
-def _write_in_place(path: str, data: bytes, kind: str) -> None:
+def _write_in_place(path: str, data: Iterable[bytes], kind: str) -> None:
     """Open without creating or truncating: a device or FIFO is the user's, never replaced by a file."""
     try:
         # Non-blocking so that a FIFO nobody reads fails at once (ENXIO) instead of hanging the run.
@@ -147,14 +153,14 @@ def _write_in_place(path: str, data: bytes, kind: str) -> None:
     try:
         os.set_blocking(fd, True)  # a reader exists: now wait for it as a shell redirection would
         with open(fd, "wb", closefd=False) as stream:
-            stream.write(data)
+            stream.writelines(data)
     except OSError as err:
         raise OutputError(f"cannot write the report {path}: {err.strerror or err}") from None
     finally:
         os.close(fd)
 
 
-def _replace(path: str, data: bytes) -> None:
+def _replace(path: str, data: Iterable[bytes]) -> None:
     """Write a temporary file beside the real target and rename it over that target, so a failure never
     leaves a partial report and a symlink stays a symlink."""
     target = Path(os.path.realpath(path))
@@ -167,7 +173,7 @@ def _replace(path: str, data: bytes) -> None:
         if previous is not None:  # replacing a report keeps the permissions its owner chose
             os.fchmod(fd, stat.S_IMODE(previous.st_mode))
         with open(fd, "wb", closefd=False) as stream:
-            stream.write(data)
+            stream.writelines(data)
         os.fsync(fd)  # the data is on disk before the rename makes it the report
         os.close(fd)
         fd = -1

@@ -3,6 +3,7 @@ index page and one two-run report per program, written as a whole or not at all.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 from collections.abc import Callable
@@ -13,6 +14,7 @@ from . import builder, index, outdir, render, summary, workers
 from .dump import Dump, DumpError
 from .errors import IRTraceError
 from .formats import FORMATS, load, one_file, units_of
+from .labels import Given, run_labels
 from .model import Report
 
 NAMES = ("this run", "baseline")  # the two pipelines of a two-run report
@@ -45,7 +47,7 @@ class Program:
 
 
 def _looks_like_dump(path: Path) -> bool:
-    return any(record.looks_like(path) for record in FORMATS.values())
+    return bool(_claims(path))
 
 
 def is_root(path: Path) -> bool:
@@ -75,8 +77,9 @@ def several(path: Path) -> str | None:
 def _kind(program: Path) -> str:
     """What a program of a root is, in its format's words (a folder holding a stream file: the stream's)."""
     claims = _claims(program)
-    if not claims and program.is_dir() and (file := one_file(program)) is not None:
-        claims = _claims(file)
+    with contextlib.suppress(DumpError, OSError):  # a folder that cannot be listed: "a dump"
+        if not claims and program.is_dir() and (file := one_file(program)) is not None:
+            claims = _claims(file)
     return claims[0].description if claims else "a dump"
 
 
@@ -90,32 +93,55 @@ def _listing(path: Path) -> tuple[dict[str, Path], list[str]] | None:
 
 def programs_in(root: Path) -> tuple[dict[str, Path], list[str]]:
     """The programs of a root by name (a folder holding one dump, or a dump that is one file), and why each
-    other folder that holds dumps is not one: a link back into the root (`latest -> .`), several programs."""
+    other folder that holds dumps is not one: a link back into the root (`latest -> .`), several programs.
+    An entry that cannot be read (a folder that cannot be listed) is a program too when the root holds others:
+    reading it gives the reason, and it is listed as unreadable as a broken dump is."""
     found: dict[str, Path] = {}
+    unreadable: dict[str, Path] = {}
     skipped: list[str] = []
     for child in _entries(root):
-        if child.is_symlink() and _inside(child, root):
-            skipped.append(f"{child.name} (a link back into {_title(root)})")
-        elif child.is_file():
-            if any(record.reads_file and record.looks_like(child) for record in FORMATS.values()):
-                found[child.name] = child
-        elif child.is_dir():
-            claims = _claims(child)
-            if _top_here(child, claims):  # a dump
-                found[child.name] = child
-                continue
-            below = sum(entry.is_dir() and _looks_like_dump(entry) for entry in _entries(child))
-            # a folder leading to one dump, or holding a dump that is one file
-            if (below == 1 and claims) or (not below and one_file(child)):
-                found[child.name] = child
-            elif below:
-                skipped.append(f"{child.name} (it holds {below} programs: give it as a root of its own)")
-    return found, skipped
+        try:
+            what = _entry(child, root)
+        except (DumpError, OSError):
+            unreadable[child.name] = child
+            continue
+        if what == PROGRAM:
+            found[child.name] = child
+        elif what:
+            skipped.append(what)
+    return ({**found, **unreadable} if found else {}), skipped
+
+
+PROGRAM = "a program"
+
+
+def _entry(child: Path, root: Path) -> str:
+    """What an entry of a root is: PROGRAM, why it is skipped, or "" (not a dump)."""
+    if child.is_symlink() and _inside(child, root):
+        return f"{child.name} (a link back into {_title(root)})"
+    if child.is_file():
+        return PROGRAM if any(record.reads_file for record in _claims(child)) else ""
+    if not child.is_dir():
+        return ""
+    claims = _claims(child)
+    if _top_here(child, claims):  # a dump
+        return PROGRAM
+    below = sum(entry.is_dir() and _looks_like_dump(entry) for entry in _entries(child))
+    # a folder leading to one dump, or holding a dump that is one file
+    if (below == 1 and claims) or (not below and one_file(child)):
+        return PROGRAM
+    return f"{child.name} (it holds {below} programs: give it as a root of its own)" if below else ""
 
 
 def _claims(path: Path) -> list:
-    """The formats whose detection sees a dump at path."""
-    return [record for record in FORMATS.values() if record.looks_like(path)]
+    """The formats whose detection sees a dump at path; one that cannot read what it looks at (a folder below
+    that cannot be listed) sees none: reading the dump names what it could not read."""
+    found = []
+    for record in FORMATS.values():
+        with contextlib.suppress(DumpError, OSError):
+            if record.looks_like(path):
+                found.append(record)
+    return found
 
 
 def _top_here(path: Path, claims: list) -> bool:
@@ -173,6 +199,7 @@ class _Task:
     context: int
     temp: Path
     target: Path
+    labels: Given = (None, None)  # the user's names for the two runs
 
 
 def compare(
@@ -184,6 +211,7 @@ def compare(
     jobs: int = 1,
     progress: Callable[[int, int], None] | None = None,
     note: Callable[[str], None] | None = None,
+    labels: Given = (None, None),
 ) -> Compared:
     """Compare every program of two roots in `jobs` worker processes; the directory appears complete or not at
     all, byte for byte the same whatever `jobs`. A program that cannot be read is listed as unreadable."""
@@ -214,10 +242,23 @@ def compare(
             if entry.exists() and not (entry.is_symlink() and _inside(entry, root)):
                 side[name] = entry
     names = sorted(ours.keys() | theirs.keys())
+    jobs, capped = workers.jobs_allowed(jobs, len(names))
+    if capped and note:
+        note(capped)
     temp = outdir.temporary(target)
     try:
         tasks = [
-            _Task(name, _file_name(name, temp), ours.get(name), theirs.get(name), format_name, context, temp, target)
+            _Task(
+                name,
+                _file_name(name, temp),
+                ours.get(name),
+                theirs.get(name),
+                format_name,
+                context,
+                temp,
+                target,
+                labels,
+            )
             for name in names
         ]
         found: list[tuple[Program, tuple[str, ...]] | None] = [None] * len(tasks)
@@ -231,7 +272,8 @@ def compare(
         skipped = [
             f"{_title(root)}/{what}" for root, side in zip(roots, (ours_skipped, theirs_skipped)) for what in side
         ]
-        outdir.write(temp, target, INDEX, index.render(listed, _title(roots[0]), _title(roots[1]), skipped))
+        titles = run_labels((_title(roots[0]), _title(roots[1])), roots, labels)
+        outdir.write(temp, target, INDEX, index.render(listed, *titles, skipped))
         written = [program.report for program in listed if program.report]
         outdir.publish(temp, target, [INDEX, *written], INDEX)
     except BaseException:
@@ -251,6 +293,9 @@ def _compare_one(task: _Task) -> tuple[Program, tuple[str, ...]]:
         page, program, left_out = _program(task)
     except (DumpError, UsageError) as err:
         return Program(task.name, "unreadable", "", error=_relative(str(err), task)), ()
+    except OSError as err:  # met before the format could name it (a folder that cannot be listed)
+        error = f"cannot read {err.filename}: {err.strerror or err}" if err.filename else str(err)
+        return Program(task.name, "unreadable", "", error=_relative(error, task)), ()
     except Exception as err:  # a bug met in this program only: said as such, and the others still compared
         error = f"internal error: {type(err).__name__}: {err}"
         return Program(task.name, "unreadable", "", error=_relative(error, task)), ()
@@ -260,7 +305,7 @@ def _compare_one(task: _Task) -> tuple[Program, tuple[str, ...]]:
 
 def _died(task: _Task, how: str) -> tuple[Program, tuple[str, ...]]:
     """A program whose worker process died comparing it (out of memory, a crash): unreadable, the others go on."""
-    return Program(task.name, "unreadable", "", error=f"the worker process comparing it ended ({how})"), ()
+    return Program(task.name, "unreadable", "", error=f"the worker process comparing it {how}"), ()
 
 
 def _relative(message: str, task: _Task) -> str:
@@ -277,18 +322,29 @@ def _program(task: _Task) -> tuple[str, Program, tuple[str, ...]]:
     baseline = load(task.theirs, task.format_name) if task.theirs else ()
     if this and baseline:
         check_formats(this, baseline, task.ours, task.theirs)
-        report = build_pair(this, baseline, task.context)
+        assert task.ours is not None and task.theirs is not None  # both runs were read
+        labels = run_labels((this[0].title, baseline[0].title), (task.ours, task.theirs), task.labels)
+        report = build_pair(this, baseline, task.context, labels=labels)
         return render.render(report), _summary(task.name, task.file, report), tuple(not_compared(this, baseline))
     report = builder.build(this or baseline, task.context)
     status = "this run only" if this else "baseline only"
     return render.render(report), Program(task.name, status, task.file, passes=_passes(report)), ()
 
 
-def build_pair(this: tuple[Dump, ...], baseline: tuple[Dump, ...], context: int, progress=None) -> Report:
-    """One report of two runs: each side's first pipeline named after its run, the two compared row by row.
-    The page shows those two alone, so the others (a compile output's ptoas units) stay out: see not_compared."""
-    named = (replace(this[0], name=NAMES[0]), replace(baseline[0], name=NAMES[1]))
-    return builder.build(named, context, progress, baseline=1)
+def build_pair(
+    this: tuple[Dump, ...],
+    baseline: tuple[Dump, ...],
+    context: int,
+    progress=None,
+    labels: tuple[str, str] | None = None,
+) -> Report:
+    """One report of two runs: each side's first pipeline named after its run and titled by its label (see
+    labels.py; default: its own title), the two compared row by row; the report is titled by the program
+    (the runs' title when they share it, else this run's). The page shows those two alone, so the others (a
+    compile output's ptoas units) stay out: see not_compared."""
+    titles = labels or (this[0].title, baseline[0].title)
+    named = (replace(this[0], name=NAMES[0], title=titles[0]), replace(baseline[0], name=NAMES[1], title=titles[1]))
+    return builder.build(named, context, progress, baseline=1, title=this[0].title)
 
 
 def not_compared(this: tuple[Dump, ...], baseline: tuple[Dump, ...]) -> list[str]:

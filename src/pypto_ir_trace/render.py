@@ -18,6 +18,7 @@ import jinja2
 from markupsafe import Markup  # jinja2's own dependency
 
 from .model import Report, to_json
+from .terminal import decodable, decodable_json
 
 
 @functools.lru_cache(maxsize=1)
@@ -94,7 +95,11 @@ def _batches(pieces):
     batch: list[bytes] = []
     size = 0
     for piece in pieces:
-        batch.append(_escaped(piece).encode("utf-8"))
+        text = _escaped(piece)
+        try:
+            batch.append(text.encode("utf-8"))
+        except UnicodeEncodeError:  # a name that is not UTF-8: shown by its bytes
+            batch.append(decodable_json(text).encode("utf-8"))
         size += len(batch[-1])
         if size >= _BATCH:
             yield b"".join(batch)
@@ -160,8 +165,15 @@ def _csp_hash(source: str) -> str:
 @functools.lru_cache(maxsize=1)
 def _template() -> jinja2.Template:
     """Compiled once per process: a directory of reports renders it once per program."""
-    env = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
-    return env.from_string(_asset("templates", "report.html.j2"))
+    return environment().from_string(_asset("templates", "report.html.j2"))
+
+
+def environment() -> jinja2.Environment:
+    """The pages' templates: every value escaped, a name that is not UTF-8 shown by its bytes."""
+    shown = lambda value: decodable(value) if isinstance(value, str) else value
+    return jinja2.Environment(
+        autoescape=True, undefined=jinja2.StrictUndefined, keep_trailing_newline=True, finalize=shown
+    )
 
 
 def render(report: Report) -> str:

@@ -41,26 +41,27 @@ def renamed(
     before_spans: Sequence[Spans],
     after_spans: Sequence[Spans],
 ) -> list[tuple[int, int]]:
-    """(before line, after line) pairs of changed lines that differ only by one consistent renaming."""
-    b = [masked(line, spans) for line, spans in zip(before, before_spans)]
-    a = [masked(line, spans) for line, spans in zip(after, after_spans)]
+    """(before line, after line) pairs of changed lines that differ only by one consistent renaming; the blocks
+    are one scope's lines in order (its equal and changed blocks, positions in the sequences': only the lines
+    they cover are read)."""
     forward: dict[str, str] = {}
     backward: dict[str, str] = {}
     candidates: list[tuple[int, int, tuple[tuple[str, str], ...]]] = []
     for block in blocks:
         if block.equal:
             for i in range(block.b_start, block.b_start + block.b_len):
-                for name in b[i][1]:
+                line = before[i]
+                for name in [line[start:end] for start, end in before_spans[i]]:
                     forward[name] = backward[name] = name  # an unchanged line keeps its names
             continue
-        b_keys = [b[i][0] for i in range(block.b_start, block.b_start + block.b_len)]
-        a_keys = [a[j][0] for j in range(block.a_start, block.a_start + block.a_len)]
-        for inner in diff(b_keys, a_keys):
+        b = [masked(before[i], before_spans[i]) for i in range(block.b_start, block.b_start + block.b_len)]
+        a = [masked(after[j], after_spans[j]) for j in range(block.a_start, block.a_start + block.a_len)]
+        for inner in diff([key for key, _ in b], [key for key, _ in a]):
             if not inner.equal:
                 continue
             for k in range(inner.b_len):
-                i, j = block.b_start + inner.b_start + k, block.a_start + inner.a_start + k
-                candidates.append((i, j, tuple(zip(b[i][1], a[j][1]))))
+                i, j = inner.b_start + k, inner.a_start + k
+                candidates.append((block.b_start + i, block.a_start + j, tuple(zip(b[i][1], a[j][1]))))
     votes = Counter(pair for _, _, pairs in candidates for pair in set(pairs))
     for (old, new), _ in sorted(votes.items(), key=lambda item: (-item[1], item[0])):
         if old not in forward and new not in backward:
@@ -79,33 +80,19 @@ def in_pieces(
     scope of names each), given as its segments [b, a, eq, del, ins, ...]; pairs in whole-text lines."""
     found: list[tuple[int, int]] = []
     for segments in pieces:
-        b_rows: list[int] = []
-        a_rows: list[int] = []
-        blocks: list[Block] = []
+        blocks: list[Block] = []  # in whole-text lines: each block of a segment covers consecutive lines
         has_pair = False
         for segment in segments:
             b, a = segment[0], segment[1]
             for at in range(2, len(segment), 3):
                 eq, dels, ins = segment[at : at + 3]
                 if eq:
-                    blocks.append(Block(True, len(b_rows), eq, len(a_rows), eq))
-                    b_rows.extend(range(b, b + eq))
-                    a_rows.extend(range(a, a + eq))
+                    blocks.append(Block(True, b, eq, a, eq))
                     b, a = b + eq, a + eq
                 if dels or ins:
-                    blocks.append(Block(False, len(b_rows), dels, len(a_rows), ins))
-                    b_rows.extend(range(b, b + dels))
-                    a_rows.extend(range(a, a + ins))
+                    blocks.append(Block(False, b, dels, a, ins))
                     b, a = b + dels, a + ins
                     has_pair = has_pair or (dels > 0 and ins > 0)
-        if not has_pair:
-            continue  # nothing deleted faces anything inserted: no line can be a renamed one
-        pairs = renamed(
-            [before[i] for i in b_rows],
-            [after[j] for j in a_rows],
-            blocks,
-            [before_spans[i] for i in b_rows],
-            [after_spans[j] for j in a_rows],
-        )
-        found.extend((b_rows[i], a_rows[j]) for i, j in pairs)
+        if has_pair:  # else nothing deleted faces anything inserted: no line can be a renamed one
+            found += renamed(before, after, blocks, before_spans, after_spans)
     return sorted(found, key=lambda pair: pair[1])

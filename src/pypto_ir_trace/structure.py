@@ -8,7 +8,7 @@ the errors are.
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, replace
 from itertools import accumulate
 
@@ -32,17 +32,21 @@ class Structure:
     reason: str | None = None  # why the structure cannot be trusted
 
 
-def source(lines: list[str], long_lines: bool = True) -> tuple[bytes, list[int]]:
+def source(lines: list[str], deep: Collection[int] | None = None) -> tuple[bytes, list[int]]:
     """The bytes tree-sitter sees, each line ending in \\n so its rows are exactly our line indices,
     and where each line starts in them. Every parse of a snapshot goes through here.
 
     NUL becomes U+0001, byte for byte: tree-sitter's lexers read NUL as the end of the input, so one
     NUL in a comment would turn the rest of the file into errors; U+0001 is just an odd character.
-    A line nesting brackets deeper than MAX_NESTING is seen only to that depth (`shallow`); without
-    `long_lines` the caller knows no line is longer than MAX_NESTING, so none can.
+    A line nesting brackets deeper than MAX_NESTING is seen only to that depth (`shallow`). `deep`: the
+    rows that may (may_nest_deep), when the caller knows them; else every line is looked at.
     """
-    if long_lines:
-        lines = [shallow(line) if _may_nest_deep(line) else line for line in lines]
+    if deep is None:
+        lines = [shallow(line) if may_nest_deep(line) else line for line in lines]
+    elif deep:
+        lines = list(lines)
+        for row in deep:
+            lines[row] = shallow(lines[row])
     text = "\n".join(lines) + "\n" if lines else ""
     if text.isascii():  # the common case: one encode, lengths in characters are lengths in bytes
         return text.encode("ascii").replace(b"\0", b"\x01"), [0, *accumulate(map((1).__add__, map(len, lines)))]
@@ -76,7 +80,7 @@ def shallow(line: str) -> str:
     return "".join(parts)
 
 
-def _may_nest_deep(line: str) -> bool:
+def may_nest_deep(line: str) -> bool:
     """Cheap and exact in one direction: a line with no more opening brackets than MAX_NESTING is not too deep."""
     return len(line) > MAX_NESTING and line.count("(") + line.count("[") + line.count("{") > MAX_NESTING
 
@@ -85,13 +89,12 @@ def _blank(text: str) -> str:
     return " " * len(text.encode("utf-8", errors="surrogatepass"))
 
 
-def too_deep(structure: Structure, lines: list[str], long_lines: bool = True) -> Structure:
+def too_deep(structure: Structure, lines: list[str], deep: Collection[int] | None = None) -> Structure:
     """The structure with each region holding a line that nests brackets past MAX_NESTING marked: it is
-    read only to that depth (not highlighted past it); the first such line names it. Without `long_lines`
-    the caller knows no line is longer than MAX_NESTING: none is looked at."""
-    if not long_lines:
-        return structure
-    deep = [row for row, line in enumerate(lines) if _may_nest_deep(line) and shallow(line) != line]
+    read only to that depth (not highlighted past it); the first such line names it. `deep`: the rows that
+    may (may_nest_deep), when the caller knows them; else every line is looked at."""
+    rows = range(len(lines)) if deep is None else sorted(deep)
+    deep = [row for row in rows if may_nest_deep(lines[row]) and shallow(lines[row]) != lines[row]]
     if not deep:
         return structure
     regions = []

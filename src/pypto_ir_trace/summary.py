@@ -8,14 +8,16 @@ convention: camelCase.
 
 from __future__ import annotations
 
+import itertools
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from importlib import resources
 from typing import Any
 
 from . import __version__
 from .errors import IRTraceError
 from .model import Pass, Pipeline, Report, RunRow
+from .schemacheck import Check, Invalid, shown, validator
 from .terminal import visible
 
 VERSION = 1
@@ -29,6 +31,8 @@ STATUSES = {
 }
 MARKDOWN_ROWS = 25  # rows of a Markdown table; the rest are counted, not listed
 MARKDOWN_CELL = 80  # characters of a name in a Markdown cell
+MARKDOWN_ROOTS = 3  # pairs of roots a merge of several comparisons names in its title; the rest are counted
+_BATCH = 20_000  # pieces of JSON text joined before they are written
 
 
 class SummaryError(IRTraceError):
@@ -82,7 +86,7 @@ def _pipeline(pipeline: Pipeline) -> dict:
 
 
 def _pass(p: Pass) -> dict:
-    return {
+    entry = {
         "label": p.label,
         "name": p.name,
         "file": p.file,
@@ -93,6 +97,7 @@ def _pass(p: Pass) -> dict:
         "errors": len(p.error_lines),
         "failed": p.failed,
     }
+    return {**entry, "header": p.header} if p.header else entry
 
 
 def _row(report: Report, row: RunRow) -> dict:
@@ -192,53 +197,102 @@ def differs(summary: dict) -> bool:
 # ---- sharded roots --------------------------------------------------------------------------------------
 
 
-def merge(summaries: Sequence[tuple[str, dict]]) -> dict:
+def merge(summaries: Sequence[tuple[str, object]], allow_mixed: bool = False) -> dict:
     """The summaries of the shards of two roots ((where each was read, its data), each shard a set of programs
     compared into its own directory) as one: every program once, in name order, its report's path relative
-    to where the shards' `directory` paths are (each program's `report` joined to its shard's directory)."""
+    to where the shards' `directory` paths are (each program's `report` joined to its shard's directory).
+    Each shard is untrusted (a CI artifact): checked against the schema before any field is read. Shards
+    that compared other roots are refused unless `allow_mixed`; then `roots` lists each pair."""
     if not summaries:
         raise SummaryError("merge needs at least one summary")
+    check = validator(schema(), "#/$defs/programs")
     entries: dict[str, dict] = {}
-    skipped: list[str] = []
-    for where, summary in summaries:
-        if not isinstance(summary, dict) or summary.get("kind") != "programs":
+    shard_of: dict[str, str] = {}
+    skipped: set[str] = set()
+    roots: dict[tuple[str, str], str] = {}  # each pair of roots compared -> the first shard that compared it
+    for where, found in summaries:
+        shard = _checked(where, found, check)
+        for pair in _roots(shard):
+            roots.setdefault(pair, where)
+        if len(roots) > 1 and not allow_mixed:
+            (this, baseline), first = next(iter(roots.items()))
+            other = next(pair for pair in _roots(shard) if pair != (this, baseline))
             raise SummaryError(
-                f"{where} is not a summary of two roots of programs (--summary-json of a run with -o DIR)"
+                f"{where} compares {other[0]} against {other[1]}, but {first} compared {this} against {baseline}: "
+                "the shards of one comparison have the same roots (--allow-mixed merges several comparisons)"
             )
-        if summary.get("version") != VERSION:
-            raise SummaryError(
-                f"{where} is a summary of version {summary.get('version')}; this tool reads version {VERSION}"
-            )
-        for entry in summary["programs"]:
-            if entry["name"] in entries:
-                raise SummaryError(f"program {entry['name']} is in two shards (the second: {where}): shard by program")
-            report = entry["report"] and f"{summary['directory'].rstrip('/')}/{entry['report']}"
-            entries[entry["name"]] = {**entry, "report": report}
-        skipped += summary["skipped"]
-    first = summaries[0][1]
+        for entry in shard["programs"]:
+            name = entry["name"]
+            if name in entries:
+                shards = (
+                    f"twice in {where}" if shard_of[name] == where else f"in two shards ({shard_of[name]}, {where})"
+                )
+                raise SummaryError(f"program {name} is {shards}: shard by program")
+            report = entry["report"] and _joined(shard["directory"], entry["report"])
+            entries[name], shard_of[name] = {**entry, "report": report}, where
+        skipped.update(shard["skipped"])
+    (this, baseline), _ = next(iter(roots.items()))
     merged = _head("programs")
     programs = [entries[name] for name in sorted(entries)]
     merged.update(
-        this=first["this"],
-        baseline=first["baseline"],
+        this=this,
+        baseline=baseline,
         directory=".",
         index=None,
         counts=_counts(programs),
         programs=programs,
-        skipped=sorted(set(skipped)),
+        skipped=sorted(skipped),
     )
+    if len(roots) > 1:
+        merged["roots"] = [{"this": this, "baseline": baseline} for this, baseline in roots]
     return merged
 
 
-def read(path: str) -> dict:
-    """A summary file, for merging."""
+def _checked(where: str, found: object, check: Check) -> dict:
+    """A shard's data once it fits the schema of a summary of programs of this version; else a SummaryError
+    naming the shard and the field."""
+    if not isinstance(found, dict) or found.get("kind") != "programs":
+        raise SummaryError(f"{where} is not a summary of two roots of programs (--summary-json of a run with -o DIR)")
+    if "version" in found and not (type(found["version"]) is int and found["version"] == VERSION):
+        raise SummaryError(
+            f"{where} is a summary of version {shown(found['version'])}; this tool reads version {VERSION}"
+        )
+    try:
+        check(found)
+    except Invalid as err:
+        raise SummaryError(f"{where} is not a valid summary: {err}") from None
+    return found
+
+
+def _roots(shard: dict) -> list[tuple[str, str]]:
+    """The pairs of roots a shard compared: its own, or those of the shards a merged one was made of."""
+    return [(pair["this"], pair["baseline"]) for pair in shard.get("roots", ())] or [(shard["this"], shard["baseline"])]
+
+
+def _joined(directory: str, report: str) -> str:
+    return report if directory == "." else f"{directory.rstrip('/')}/{report}"
+
+
+def read(path: str) -> object:
+    """A summary file's JSON, for merging, not yet checked (a NaN is read, and refused where it stands)."""
     try:
         with open(path, encoding="utf-8") as handle:
             return json.load(handle)
     except OSError as err:
         raise SummaryError(f"cannot read {path}: {err.strerror or err}") from None
+    except RecursionError:
+        raise SummaryError(f"{path} is not a summary: its JSON nests too deep to read") from None
     except (ValueError, UnicodeDecodeError) as err:
         raise SummaryError(f"{path} is not JSON: {err}") from None
+
+
+def json_chunks(found: dict) -> Iterator[str]:
+    """A summary as the JSON --summary-json writes, in pieces, so that a merge of many programs is never held
+    as one string (200,000 programs: 60 MB of text, a list of 10 million pieces inside json.dumps)."""
+    pieces = json.JSONEncoder(indent=1, ensure_ascii=False, allow_nan=False).iterencode(found)
+    while batch := "".join(itertools.islice(pieces, _BATCH)):  # joined in C, a batch at a time
+        yield batch
+    yield "\n"
 
 
 # ---- Markdown, for a CI job summary or a pull-request comment -------------------------------------------
@@ -256,12 +310,12 @@ def _md_programs(summary: dict, rows: int) -> list[str]:
     counts = summary["counts"]
     total = len(summary["programs"])
     head = [
-        f"### IR Trace: {_cell(summary['this'])} against the baseline {_cell(summary['baseline'])}",
+        f"### IR Trace: {_md_roots(summary)}",
         "",
-        f"{total} program{'s' if total != 1 else ''}: {counts['differs']} differ{'s' if counts['differs'] == 1 else ''}, "
-        f"{counts['identical']} identical"
+        f"{_md(total)} program{'s' if total != 1 else ''}: {_md(counts['differs'])} "
+        f"differ{'s' if counts['differs'] == 1 else ''}, {_md(counts['identical'])} identical"
         + "".join(
-            f", {counts[status]} {words}"
+            f", {_md(counts[status])} {words}"
             for status, words in (
                 ("this-run-only", "only in this run"),
                 ("baseline-only", "only in the baseline"),
@@ -274,19 +328,28 @@ def _md_programs(summary: dict, rows: int) -> list[str]:
     order = ("unreadable", "differs", "this-run-only", "baseline-only")  # what needs a look first
     listed = sorted(
         (entry for entry in summary["programs"] if entry["status"] != "identical"),
-        key=lambda entry: order.index(entry["status"]),
+        key=lambda entry: order.index(entry["status"]) if entry["status"] in order else len(order),
     )
     table = ["| program | status | first divergent pass | difference there |", "| --- | --- | --- | --- |"]
     for entry in listed[:rows]:
         if entry["status"] == "unreadable":  # the reason, which may need more room than a pass's name
-            first = _cell(entry.get("error", ""), MARKDOWN_CELL * 2)
+            first = _md(entry.get("error", ""), MARKDOWN_CELL * 2)
         else:
-            first = _cell(entry["firstDivergent"] or "")
-        size = f"+{entry['inserted']} −{entry['deleted']}" if entry["status"] == "differs" else ""
-        table.append(f"| {_cell(entry['name'])} | {entry['status']} | {first} | {size} |")
-    tail = ["", f"… and {len(listed) - rows} more not listed here."] if len(listed) > rows else []
-    where = ["", f"Reports: `{_code(summary['index'])}`"] if summary["index"] else []
-    return head + (["", *table, *tail] if listed else []) + where
+            first = _md(entry["firstDivergent"] or "")
+        size = f"+{_md(entry['inserted'])} −{_md(entry['deleted'])}" if entry["status"] == "differs" else ""
+        table.append(f"| {_md(entry['name'])} | {_md(entry['status'])} | {first} | {size} |")
+    where = ["", f"Reports: {_md(summary['index'], None)}"] if summary["index"] else []
+    return head + (["", *table, *_more(len(listed), rows)] if listed else []) + where
+
+
+def _md_roots(summary: dict) -> str:
+    """What a summary of programs compared: its two roots, or each pair of a merge of several comparisons."""
+    pairs = summary.get("roots") or [summary]
+    named = [f"{_md(pair['this'])} against the baseline {_md(pair['baseline'])}" for pair in pairs[:MARKDOWN_ROOTS]]
+    if len(pairs) == 1:
+        return named[0]
+    rest = f"; and {_md(len(pairs) - MARKDOWN_ROOTS)} more" if len(pairs) > MARKDOWN_ROOTS else ""
+    return f"{_md(len(pairs))} comparisons merged: " + "; ".join(named) + rest
 
 
 def _md_runs(summary: dict, rows: int) -> list[str]:
@@ -298,45 +361,53 @@ def _md_runs(summary: dict, rows: int) -> list[str]:
         verdict = "The runs differ in their input only."
     else:
         verdict = (
-            f"The runs diverge first after {_cell(first['pass'])} (+{first['inserted']} −{first['deleted']}); "
-            f"they differ after {summary['differing']} of {len(summary['rows'])} passes."
+            f"The runs diverge first after {_md(first['pass'])} (+{_md(first['inserted'])} −{_md(first['deleted'])}); "
+            f"they differ after {_md(summary['differing'])} of {_md(len(summary['rows']))} passes."
         )
-    head = [f"### IR Trace: two runs of {_cell(this['title'])} against {_cell(baseline['title'])}", "", verdict]
+    runs = f"{_md(this['title'])} against the baseline {_md(baseline['title'])}"
+    named = summary["title"] in (this["title"], baseline["title"])  # else the runs are named apart from the program
+    head = [
+        f"### IR Trace: two runs of {runs}" if named else f"### IR Trace: {_md(summary['title'])}, two runs: {runs}"
+    ]
+    head += ["", verdict]
     differing = [row for row in summary["rows"] if not row["identical"]]
     table = ["| pass | difference | same effect |", "| --- | --- | --- |"]
     for row in differing[:rows]:
         effect = {True: "yes", False: "no", None: "one run only"}[row["sameEffect"]]
-        table.append(f"| {_cell(row['pass'])} | +{row['inserted']} −{row['deleted']} | {effect} |")
-    tail = ["", f"… and {len(differing) - rows} more not listed here."] if len(differing) > rows else []
-    where = ["", f"Report: `{_code(summary['report'])}`"] if summary["report"] else []
-    return head + (["", *table, *tail] if differing else []) + where
+        table.append(f"| {_md(row['pass'])} | +{_md(row['inserted'])} −{_md(row['deleted'])} | {effect} |")
+    where = ["", f"Report: {_md(summary['report'], None)}"] if summary["report"] else []
+    return head + (["", *table, *_more(len(differing), rows)] if differing else []) + where
 
 
 def _md_dump(summary: dict, rows: int) -> list[str]:
     pipelines = summary["pipelines"]
     changed = [(pipeline, p) for pipeline in pipelines for p in pipeline["passes"] if not p["noOp"]]
     passes = sum(len(pipeline["passes"]) for pipeline in pipelines)
-    head = [f"### IR Trace: {_cell(summary['title'])}", "", f"{passes} passes, {len(changed)} changed."]
+    head = [f"### IR Trace: {_md(summary['title'])}", "", f"{_md(passes)} passes, {_md(len(changed))} changed."]
     named = len(pipelines) > 1  # the pipeline column only where there are several
     columns = ["pipeline"] * named + ["pass", "inserted", "deleted"]
     table = ["| " + " | ".join(columns) + " |", "|" + " --- |" * len(columns)]
     for pipeline, p in changed[:rows]:
-        first = f"| {_cell(pipeline['name'])} " if named else ""
-        table.append(f"{first}| {_cell(p['label'] + ' ' + p['name'])} | {p['inserted']} | {p['deleted']} |")
-    tail = ["", f"… and {len(changed) - rows} more not listed here."] if len(changed) > rows else []
-    where = ["", f"Report: `{_code(summary['report'])}`"] if summary["report"] else []
-    return head + (["", *table, *tail] if changed else []) + where
+        first = f"| {_md(pipeline['name'])} " if named else ""
+        table.append(f"{first}| {_md(p['label'] + ' ' + p['name'])} | {_md(p['inserted'])} | {_md(p['deleted'])} |")
+    where = ["", f"Report: {_md(summary['report'], None)}"] if summary["report"] else []
+    return head + (["", *table, *_more(len(changed), rows)] if changed else []) + where
 
 
-def _cell(text: str, limit: int = MARKDOWN_CELL) -> str:
-    """Untrusted text (a program's or a pass's name) as an inert code span on one line, cut to `limit`
-    characters; a | is escaped even there, as a table cell needs."""
-    text = visible(text)
-    if len(text) > limit:
+def _more(listed: int, rows: int) -> list[str]:
+    return ["", f"… and {_md(listed - rows)} more not listed here."] if listed > rows else []
+
+
+def _md(value: object, limit: int | None = MARKDOWN_CELL) -> str:
+    """The one way a value reaches the Markdown, whatever a summary (a shard: untrusted) holds: a count (an
+    integer) as its digits; anything else (a name, a path, a string where a count belongs) as an inert code
+    span on one line, spaces kept: control characters shown as escapes (a newline as \\x0a), cut to `limit` characters, a
+    backtick (it would end the span) shown as ', a | escaped even there, as a table cell needs."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    text = visible(value if isinstance(value, str) else json.dumps(value, ensure_ascii=False))
+    if limit is not None and len(text) > limit:
         text = text[: limit - 1] + "…"
+    if text.startswith(" ") and text.endswith(" ") and text.strip():  # a code span drops one space each side
+        text = f" {text} "
     return "`" + text.replace("`", "'").replace("|", "\\|") + "`" if text else ""
-
-
-def _code(text: str) -> str:
-    """A path inside a code span: visible, without the backticks that would end it."""
-    return visible(text).replace("`", "'")

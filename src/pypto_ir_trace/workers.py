@@ -1,30 +1,42 @@
-"""Tasks run in worker processes, one task per worker at a time: what is in flight, and so the memory held,
-is bounded by the number of workers, not by the number of tasks. Leaving the `with` block (the last result
-taken, an error, Ctrl-C, SIGTERM) ends every worker before it returns: no process outlives the run.
+"""Tasks run in worker processes: the standard library's ProcessPoolExecutor, its workers forked by a fork server
+(a clean process that imported the work's module once: a worker starts in milliseconds and holds none of the
+caller's files, pipes, locks or signal handlers). `jobs` tasks are in flight at a time: what is in flight, and
+so the memory held, is bounded by the number of workers, not by the number of tasks. Leaving the `with` block
+(the last result taken, an error, Ctrl-C, SIGTERM) ends every worker before it returns: no worker outlives it.
 
-A worker returns its task's result or the exception it raised, re-raised here; a worker that dies (killed,
-out of memory, a crash) is an error naming its task, or, when the caller says what such a task gives, that result,
-and a new worker takes its place. Results come as workers finish; a caller wanting a fixed order
-sorts them by task index.
+A task's exception is raised here. A worker that dies (killed, out of memory, a crash) breaks the pool and
+every task in flight with it: those tasks run again one at a time, each alone in a pool of one, so that a
+death is known to be its task's; such a task is an error naming it, or, when the caller says what such a task
+gives, that result, and the other tasks go on in a new pool. Results come as tasks finish; a caller wanting
+a fixed order sorts them by task index.
 """
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
+import resource
 import signal
-from collections.abc import Callable, Iterator, Sequence
-from multiprocessing.connection import Connection, wait
-from typing import Any, Generic, TypeVar, cast
+from collections import deque
+from collections.abc import Callable, Generator, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from typing import Generic, TypeVar
 
 from .errors import IRTraceError
 
 T = TypeVar("T")
 R = TypeVar("R")
 
+DIED = "ended abruptly, also when it ran alone (killed by a signal, out of memory, or a crash)"
+DESCRIPTORS_PER_WORKER = 2  # the caller's ends of a worker's pipes (measured: 14 + 2 per worker, 16 workers)
+DESCRIPTORS_KEPT = 16  # for the pool's own pipes (12, measured) and a file the caller writes meanwhile
+_HELD = {signal.SIGINT, signal.SIGTERM}
+
 
 class WorkerDied(IRTraceError):
-    """A worker process ended without returning its task's result."""
+    """A worker process could not start, or ended without returning its task's result."""
 
 
 def default_jobs() -> int:
@@ -35,8 +47,24 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
+def jobs_allowed(jobs: int, tasks: int) -> tuple[int, str]:
+    """jobs, or fewer when the limit of open files (RLIMIT_NOFILE, `ulimit -n`) leaves no room for that many
+    workers beside what is open already, and then a note saying so ("" when jobs are allowed)."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    try:
+        used = len(os.listdir("/proc/self/fd"))
+    except OSError:  # not on Linux: the usual start of a process (its three streams and a few more)
+        used = 8
+    allowed = max((soft - used - DESCRIPTORS_KEPT) // DESCRIPTORS_PER_WORKER, 1)
+    if soft == resource.RLIM_INFINITY or min(jobs, tasks) <= allowed:
+        return jobs, ""
+    workers = f"{allowed} worker process{'es' if allowed > 1 else ''}"
+    return allowed, f"running {workers}, not {jobs}: the limit of open files (ulimit -n {soft}) leaves no room for more"
+
+
 class Workers(Generic[T, R]):
-    """`jobs` processes running work(task); with one job, the tasks run here, in order, and nothing is started."""
+    """`jobs` processes running work(task); with one job, the tasks run here, in order, and nothing is started.
+    work must be importable by name (a module's function): a worker imports it, it inherits nothing."""
 
     def __init__(
         self,
@@ -46,9 +74,9 @@ class Workers(Generic[T, R]):
         died: Callable[[T, str], R] | None = None,
     ) -> None:
         """describe(task): how an error names a task; died(task, how): the result of a task whose worker died
-        (a replacement worker takes the next tasks); without it, a death is a WorkerDied error."""
+        (the other tasks go on); without it, a death is a WorkerDied error."""
         self._work, self._jobs, self._describe, self._died = work, jobs, describe, died
-        self._processes: dict[Connection, Any] = {}  # each worker by the parent's end of its pipe
+        self._pool: ProcessPoolExecutor | None = None
 
     def __enter__(self) -> Workers[T, R]:
         return self
@@ -62,82 +90,113 @@ class Workers(Generic[T, R]):
             for index, task in enumerate(tasks):
                 yield index, self._work(task)
             return
-        queue = iter(range(len(tasks)))
-        busy: dict[Connection, int] = {}
+        queue = deque(range(len(tasks)))
+        while queue:
+            broken = deque((yield from self._until_broken(tasks, queue, self._jobs)))
+            while broken:  # alone, a task whose worker dies again is the one that died
+                for index in (yield from self._until_broken(tasks, broken, 1)):
+                    yield index, self._death(tasks[index])
 
-        def feed(conn: Connection) -> None:
-            index = next(queue, None)
-            if index is not None:
-                conn.send(tasks[index])
-                busy[conn] = index
+    def _until_broken(self, tasks: Sequence[T], queue: deque[int], jobs: int) -> Generator[tuple[int, R], None, list]:
+        """Runs the queued tasks in a new pool of `jobs` workers until they are done or a worker dies; then
+        the indexes of the tasks that were in flight and gave no result."""
+        self._pool = pool = self._start(jobs)
+        flying: dict[Future, int] = {}
+        broken: list[int] = []
 
-        for _ in range(min(self._jobs, len(tasks))):
-            feed(self._start())
-        while busy:
-            for ready in wait(list(busy)):
-                conn = cast(Connection, ready)
-                index = busy.pop(conn)
+        def feed() -> None:
+            if queue and not broken:
+                index = queue.popleft()
                 try:
-                    done, value = conn.recv()
-                except EOFError:
-                    value = self._death(conn, tasks[index])
-                    conn, done = self._start(), True
-                if not done:
-                    raise value
-                feed(conn)  # the next task first: the worker works while the result is used
+                    flying[self._submit(pool, tasks[index])] = index
+                except BrokenProcessPool:  # a worker died meanwhile: that task waits for the next pool
+                    queue.appendleft(index)
+
+        for _ in range(min(jobs, len(queue))):
+            feed()
+        while flying:
+            done, _ = wait(flying, return_when=FIRST_COMPLETED)
+            for future in done:
+                index = flying.pop(future)
+                if isinstance(future.exception(), BrokenProcessPool):
+                    broken.append(index)
+                    continue
+                value = future.result()  # a task's exception is raised here
+                feed()  # the next task first: the worker works while the result is used
                 yield index, value
+        self._stop(graceful=not broken)
+        return sorted(broken)
 
-    def _death(self, conn: Connection, task: T) -> R:
-        """The result of a task whose worker died, or the error saying so; the dead worker is reaped."""
-        process = self._processes.pop(conn)
-        conn.close()
-        process.join()
-        code = process.exitcode
-        how = f"killed by signal {-code}" if code is not None and code < 0 else f"exit code {code}"
-        if self._died is None:
-            raise WorkerDied(f"a worker process ended ({how}) while comparing {self._describe(task)}")
-        return self._died(task, how)
-
-    def _start(self) -> Connection:
-        """One more worker; the parent's end of its pipe."""
-        # fork: a worker starts at once, with the modules already imported (chunked.py's workers do the same)
-        context: Any = multiprocessing.get_context(
-            "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    def _start(self, jobs: int) -> ProcessPoolExecutor:
+        context = multiprocessing.get_context(
+            "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
         )
-        ours, theirs = context.Pipe()
-        process = context.Process(target=_serve, args=(theirs, self._work), daemon=False)
-        process.start()
-        theirs.close()  # the worker holds the only other end: its death reads as the end of the pipe
-        self._processes[ours] = process
-        return ours
-
-    def _stop(self) -> None:
-        for conn in self._processes:
-            conn.close()  # an idle worker reads the end of its pipe and returns
-        for process in self._processes.values():
-            if process.is_alive():
-                process.terminate()  # a busy one is stopped (SIGTERM: its default action, set in _serve)
-        for process in self._processes.values():
-            process.join()
-        self._processes = {}
-
-
-def _serve(conn: Connection, work: Callable[[Any], Any]) -> None:
-    """A worker: tasks in, (True, result) or (False, exception) out, until its pipe ends."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole process group: the parent decides
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the parent's handler unwinds the parent's run, not this one
-    while True:
+        if context.get_start_method() == "forkserver":
+            # imported once, by the server, when it starts: a worker it forks has them already
+            context.set_forkserver_preload([__name__, self._work.__module__])
         try:
-            task = conn.recv()
-        except (EOFError, OSError):
+            with signals_held():
+                return ProcessPoolExecutor(jobs, mp_context=context, initializer=worker_signals)
+        except OSError as err:
+            raise WorkerDied(f"cannot start the worker processes: {err.strerror or err}") from None
+
+    def _submit(self, pool: ProcessPoolExecutor, task: T) -> Future:
+        """Hands the task to the pool, which starts a worker for it while fewer than `jobs` run."""
+        try:
+            with signals_held():
+                return pool.submit(self._work, task)
+        except (OSError, EOFError) as err:  # EOFError: the fork server could not fork
+            why = err.strerror if isinstance(err, OSError) else None
+            raise WorkerDied(f"cannot start a worker process: {why or err or 'the fork server ended'}") from None
+
+    def _death(self, task: T) -> R:
+        """The result of a task whose worker died alone, or the error saying so."""
+        if self._died is None:
+            raise WorkerDied(f"the worker process comparing {self._describe(task)} {DIED}")
+        return self._died(task, DIED)
+
+    def _stop(self, graceful: bool = False) -> None:
+        """Ends the pool's workers (a busy one is stopped unless graceful) and waits until they are gone."""
+        pool, self._pool = self._pool, None
+        if pool is None:
             return
-        try:
-            reply: tuple[bool, Any] = (True, work(task))
-        except Exception as err:
-            reply = (False, err)
-        try:
-            conn.send(reply)
-        except (BrokenPipeError, OSError):
-            return
-        except Exception as err:  # an exception that does not pickle: its words still reach the parent
-            conn.send((False, IRTraceError(f"{type(err).__name__} in a worker: {reply[1]}")))
+        with signals_held():  # a second Ctrl-C must not leave workers behind half-way through
+            if graceful:
+                pool.shutdown(wait=True)
+            else:
+                end_now(pool)
+
+
+def end_now(pool: ProcessPoolExecutor) -> None:
+    """Ends a pool's workers, busy or not, and waits until they and the pool's thread are gone."""
+    # Before Python 3.14 (kill_workers, which no longer joins them) there is no public way to stop a busy
+    # worker: the pool's processes, a private mapping since 3.2, are killed here.
+    for process in list((pool._processes or {}).values()):
+        process.kill()
+    pool.shutdown(wait=True, cancel_futures=True)
+
+
+@contextlib.contextmanager
+def signals_held() -> Iterator[None]:
+    """SIGINT and SIGTERM wait while workers start or stop: the caller's handler (Ctrl-C, a CI job's timeout)
+    then runs in the caller's code, never inside the pool's bookkeeping, where its exception could be lost or
+    leave a worker the pool does not know. A fork server started meanwhile, and every worker it forks, inherits
+    the mask: a worker lifts it once its handlers are set."""
+    if not hasattr(signal, "pthread_sigmask"):  # not on POSIX
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def worker_signals() -> None:
+    """A worker's handlers, set first thing in it: Ctrl-C reaches the whole process group, and the caller
+    decides; SIGTERM is how the caller ends it (a forked worker would have the caller's handler); then the
+    signals held while it started (signals_held) reach it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)

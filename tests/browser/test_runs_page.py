@@ -516,3 +516,20 @@ def test_runs_that_differ_by_value_names_only_say_so(open_report, tmp_path_facto
     assert re.fullmatch(r"\+0 \u22120, \d+ renamed between the runs", counts.inner_text()), counts.inner_text()
     assert page.get_by_text("Only value names differ between the runs (Ignore renumbering is on).").is_visible()
     assert "+0" in current(page).inner_text() and "\u22120" in current(page).inner_text()
+
+
+def test_two_runs_of_one_program_are_named_apart_in_the_header(open_report, tmp_path):
+    """runB/prog and real/prog: the header names the program once and each run by the part of its path that
+    differs, or as the user named them."""
+    for run, side in (("runB", "this"), ("real", "baseline")):
+        shutil.copytree(FIXTURES / "runs" / "small" / side, tmp_path / run / "prog")
+    this, baseline = (str(tmp_path / run / "prog" / "passes_dump") for run in ("runB", "real"))
+    page = open_report(this, "--baseline", baseline).page
+    heading = page.get_by_role("heading", level=1)
+    assert heading.inner_text() == "IR Trace prog/passes_dump: runB against the baseline real"
+    assert page.locator(".dump-title").get_attribute("title") == "prog/passes_dump\nthis run: runB\nbaseline: real"
+    page = open_report(this, "--baseline", baseline, "--label", "patched", "--baseline-label", "main").page
+    assert (
+        page.get_by_role("heading", level=1).inner_text()
+        == "IR Trace prog/passes_dump: patched against the baseline main"
+    )

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..dump import Dump, DumpError
 from ..languages import LANGUAGES, Language
-from . import mlir, pypto
+from . import llvm, mlir, pypto
 from .pypto import display_title as display_title  # a compile output's report is titled like a dump
 
 
@@ -40,7 +40,7 @@ class Format:
     help: str  # what such an input is, for --help
     language: Language
     looks_like: Callable[[Path], bool]  # cheap detection from names and first lines
-    read: Callable[[Path], Dump]
+    read: Callable[[Path], tuple[Dump, ...]]  # its pipelines: one, or one per chunk of a --split-input-file stream
     # (warnings text, snapshot file name) -> [(log line, snapshot line, message)], 0-based
     anchors: Callable[[str, str], list[tuple[int, int, str]]]
     errors: Callable[[str], list[int]]  # warnings text -> the log lines (0-based) that start an error diagnostic
@@ -55,6 +55,11 @@ class Format:
     # a directory of programs holding such dumps is not taken for one); None: detection looks at the path only
     found_below: Callable[[Path], bool] | None = None
     level: DumpLevel | None = None  # None: the format prints at one level
+
+
+def _one(read: Callable[[Path], Dump]) -> Callable[[Path], tuple[Dump, ...]]:
+    """A format whose input always holds one pipeline."""
+    return lambda path: (read(path),)
 
 
 def _same_file(given: Path, path: Path) -> bool:
@@ -78,7 +83,7 @@ FORMATS = {
             help=pypto.HELP,
             language=LANGUAGES["python"],
             looks_like=pypto.looks_like,
-            read=pypto.read,
+            read=_one(pypto.read),
             anchors=pypto.anchors,
             errors=pypto.errors,
             input_name=pypto.INPUT_NAME,
@@ -98,7 +103,7 @@ FORMATS = {
             description="an MLIR tree dump",
             help=mlir.TREE_HELP,
             looks_like=mlir.looks_like_tree,
-            read=mlir.read_tree,
+            read=_one(mlir.read_tree),
             reads_path=mlir.tree_reads_path,
             found_below=mlir.tree_below,
         ),
@@ -107,7 +112,20 @@ FORMATS = {
             description="an MLIR after-all stream",
             help=mlir.STREAM_HELP,
             looks_like=mlir.looks_like_stream,
-            read=mlir.read_stream,
+            read=mlir.read_chunks,
+            reads_path=_same_file,
+            reads_file=True,
+        ),
+        Format(
+            name="llvm",
+            description="an LLVM pass dump stream",
+            help=llvm.HELP,
+            language=LANGUAGES["llvm"],
+            looks_like=llvm.looks_like,
+            read=llvm.read,
+            anchors=llvm.anchors,
+            errors=llvm.errors,
+            input_name=llvm.INPUT_NAME,
             reads_path=_same_file,
             reads_file=True,
         ),
@@ -129,28 +147,31 @@ def load(path: str | Path, name: str | None = None) -> tuple[Dump, ...]:
     if not root.exists():
         raise DumpError(f"input directory does not exist: {root}")
     if name is not None:
-        return (_read_as(FORMATS[name], root),)
+        return _read_as(FORMATS[name], root)
     units = units_of(root)
     if units.is_dir():
-        pipelines = [replace(_read(FORMATS["pypto"], root), name="PyPTO")] if FORMATS["pypto"].looks_like(root) else []
+        pypto_ = FORMATS["pypto"]
+        pipelines = [replace(dump, name="PyPTO") for dump in _read(pypto_, root)] if pypto_.looks_like(root) else []
         return (*pipelines, *_units(units))
     for record in FORMATS.values():
         if record.looks_like(root):
-            return (_read(record, root),)
+            return _read(record, root)
     if root.is_file():
-        return (_read_file(root),)
+        return _read_file(root)
     if not root.is_dir():
         raise DumpError(f"input is not a directory: {root}")
     if (one := one_file(root)) is not None:  # a program's folder holding its stream file
-        dump = _read_file(one)
-        return (replace(dump, notes=(f"reading {one.name}, the one file in {root}", *dump.notes)),)
+        return tuple(
+            replace(dump, notes=(f"reading {one.name}, the one file in {root}", *dump.notes))
+            for dump in _read_file(one)
+        )
     if not _holds_a_file(root):
         raise DumpError(
             f"{root} holds no file: nothing to read (a passes_dump/ starts with 00_frontend.py; an MLIR tree dir "
             "stays empty when the compiler printed an error instead, e.g. --mlir-print-ir-module-scope without "
             "--mlir-disable-threading)"
         )
-    return (_read(FORMATS["pypto"], root),)  # its error says what a passes_dump/ should hold
+    return _read(FORMATS["pypto"], root)  # its error says what a passes_dump/ should hold
 
 
 def units_of(path: str | Path) -> Path:
@@ -175,12 +196,13 @@ def _holds_a_file(root: Path) -> bool:
     return any(files for _, _, files in os.walk(root))
 
 
-def _read(record: Format, root: Path) -> Dump:
-    dump = record.read(root)
-    return dump if dump.format == record.name else replace(dump, format=record.name)
+def _read(record: Format, root: Path) -> tuple[Dump, ...]:
+    return tuple(
+        dump if dump.format == record.name else replace(dump, format=record.name) for dump in record.read(root)
+    )
 
 
-def _read_as(record: Format, root: Path) -> Dump:
+def _read_as(record: Format, root: Path) -> tuple[Dump, ...]:
     """Read by the format the user named; when it cannot and the input has another format's layout, the
     error names that format and how to pick it (what went wrong reading it as the wrong one is beside the point)."""
     try:
@@ -195,7 +217,7 @@ def _read_as(record: Format, root: Path) -> Dump:
     )
 
 
-def _read_file(root: Path) -> Dump:
+def _read_file(root: Path) -> tuple[Dump, ...]:
     """A file no detection recognised, read by each format whose input is a file; its errors name them all."""
     errors = []
     for record in FORMATS.values():
@@ -215,4 +237,4 @@ def _units(units: Path) -> list[Dump]:
         raise DumpError(f"cannot read directory {units}: {err.strerror or err}") from None
     if not folders:
         raise DumpError(f"no codegen unit folder in {units}: is dump_ptoas_passes on?")
-    return [replace(_read(FORMATS["mlir-tree"], folder), name=folder.name) for folder in folders]
+    return [replace(dump, name=folder.name) for folder in folders for dump in _read(FORMATS["mlir-tree"], folder)]

@@ -1,29 +1,44 @@
-"""One record per language: its tree-sitter grammar, its queries in grammars/<name>/ and its trust rules."""
+"""One record per language: its tree-sitter grammar, its queries in grammars/<name>/ and its trust rules; or, for
+a language read line by line (LLVM), its line reader."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from tree_sitter import Language as TreeSitterLanguage
 from tree_sitter import Tree
 
-from ..structure import Structure
-from . import mlir, python
+from ..structure import Structure, parse
+from . import llvm, mlir, python
+
+
+@dataclass(frozen=True)
+class LineReader:
+    """A language read without a tree: its structure from its lines, and each new line's facts from the line
+    alone (a line of LLVM IR is one instruction)."""
+
+    analyze: Callable[[list[str]], Structure]  # regions and how far they can be trusted
+    tokens: Callable[[str], Iterable[tuple[int, int, str]]]  # (start, end, highlight class) in characters
+    classes: Callable[[], tuple[str, ...]]  # every highlight class `tokens` gives
+    names: Callable[[str], list[tuple[int, int]]]  # the spans of the names a pass may renumber
+    ops: Callable[[str], tuple[str, ...]]  # the ops the line runs
 
 
 @dataclass(frozen=True)
 class Language:
     name: str  # the grammars/<name>/ folder
-    grammar: TreeSitterLanguage
+    grammar: TreeSitterLanguage | None  # None: read by `lines`
     analyze: Callable[[Tree, list[str]], Structure]  # regions and how far they can be trusted
     # May an incremental edit boundary sit between these two unchanged lines? (None: never widen)
     calm_boundary: Callable[[str, str], bool] | None = None
     # Per line, the (start, end) spans of the names a pass may renumber (SSA values, block labels);
     # None: the language has no such names, and "Ignore renumbering" does not apply
-    # (tree, lines, [first, stop) row ranges) -> {row: the spans of the names a renumbering changes}, rows
-    # without names left out
-    names_in: Callable[[Tree, list[str], list[tuple[int, int]]], dict[int, list[tuple[int, int]]]] | None = None
+    # (a walk's captures of grammars/<name>/values.scm, lines, line offsets, first, stop) -> (row, the spans of
+    # the names a renumbering changes) for the rows of [first, stop) that have any
+    names_in: Callable[[dict, list[str], list[int], int, int], Iterable[tuple[int, list[tuple[int, int]]]]] | None = (
+        None
+    )
     # (lines, least lines a piece) -> the pieces (first, stop, context rows) a big text may be parsed in;
     # None: always parsed whole (chunked.py)
     cuts: Callable[[list[str], int], list[tuple[int, int, range]]] | None = None
@@ -32,10 +47,35 @@ class Language:
     function_span: Callable[[Tree, int], tuple[int, int] | None] | None = None
     elides: bool = False  # grammars/<name>/elide.scm names sub-expressions the viewer may elide (highlight.py)
     ops: bool = False  # grammars/<name>/ops.scm names the program's ops (opcounts.py: a pass's op count deltas)
+    lines: LineReader | None = None  # a language without a tree-sitter grammar
+    # a region's key -> the name users read (a demangled symbol), None when the key is that name
+    label: Callable[[str], str | None] | None = None
+
+    @property
+    def renumbers(self) -> bool:
+        """Whether its names may be renumbered by a pass ("Ignore renumbering" applies)."""
+        return self.names_in is not None or self.lines is not None
+
+    def structure_of(self, lines: list[str]) -> Structure:
+        """A fresh reading of the lines' structure."""
+        if self.lines is not None:
+            return self.lines.analyze(lines)
+        return self.analyze(parse(lines, self), lines)
+
+
+def _no_tree(tree: Tree, lines: list[str]) -> Structure:
+    raise AssertionError("a language read by its lines has no tree")
 
 
 PYTHON = Language(
     "python", python.GRAMMAR, python.analyze, python.calm_boundary, cuts=python.cuts, elides=True, ops=True
 )
 MLIR = Language("mlir", mlir.LANGUAGE, mlir.analyze, names_in=mlir.names_in, function_span=mlir.function_span, ops=True)
-LANGUAGES = {language.name: language for language in (PYTHON, MLIR)}
+LLVM = Language(
+    "llvm",
+    None,
+    _no_tree,
+    lines=LineReader(llvm.analyze_lines, llvm.tokens, llvm.classes, llvm.names, llvm.ops),
+    label=llvm.demangled,
+)
+LANGUAGES = {language.name: language for language in (PYTHON, MLIR, LLVM)}

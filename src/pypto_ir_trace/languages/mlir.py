@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Iterator
 from dataclasses import replace
 
 import tree_sitter_mlir
@@ -41,7 +42,7 @@ LANGUAGE = Language(tree_sitter_mlir.language())
 
 # A value capture is the name plus what selects a result: `%0#1` uses result 1 of %0, `%0:2` defines
 # two results. Only the name before these marks is renamed; the mark itself is part of the operation.
-_RESULT_MARKS = "#:"
+_RESULT_MARK = re.compile("[#:]")
 # Inside a `// N preds: ^bb0, ^bb2` comment (captured as @value.comment) the labels are the names.
 _COMMENT_LABEL = re.compile(r"\^[\w$.-]+")
 
@@ -117,35 +118,37 @@ def op_regions(tree: Tree) -> list[Region]:
     return sorted([*modules, *_regions(functions, containers)], key=lambda r: (r.start, -r.end))
 
 
-def names_in(tree: Tree, lines: list[str], rows: list[tuple[int, int]]) -> dict[int, list[tuple[int, int]]]:
-    """Per line in the [first, stop) row ranges that has names (the others are left out: a text is asked
-    about its few new lines), the (start, end) character spans of its SSA value and block label names
-    (values.scm), read from the text's tree.
+def names_in(
+    captures: dict, lines: list[str], offsets: list[int], first: int, stop: int
+) -> Iterator[tuple[int, list[tuple[int, int]]]]:
+    """(row, spans) for each line of rows [first, stop) that has names: the (start, end) character spans of
+    its SSA value and block label names, from a walk's captures of values.scm (highlight.walk: a text is
+    asked about its few new lines).
 
     Result marks (`#1`, `:2`) are left out of the span. A span is only reported where the grammar reads
     a name: `%0` inside a string attribute is text, not a name.
     """
     spans: dict[int, list[tuple[int, int]]] = {}
-    for first, stop in rows:
-        cursor = QueryCursor(query("values"))
-        cursor.set_point_range((first, 0), (stop, 0))
-        for capture, nodes in cursor.captures(tree.root_node).items():
-            for node in nodes:
-                row, col = node.start_point
-                if not first <= row < stop or node.end_point.row != row or node.has_error:
-                    continue
-                name = text(node)
-                start = _char_column(lines[row], col)
-                if capture == "value.comment":
-                    found = [(start + m.start(), start + m.end()) for m in _COMMENT_LABEL.finditer(name)]
-                    if found:
-                        spans.setdefault(row, []).extend(found)
-                    continue
-                cut = min((i for i in (name.find(m, 1) for m in _RESULT_MARKS) if i > 0), default=len(name))
-                spans.setdefault(row, []).append((start, start + len(name[:cut])))
-    for row_spans in spans.values():
-        row_spans.sort()
-    return spans
+    for capture in ("value", "value.comment"):
+        for node in captures.get(capture, ()):
+            begin, finish = node.start_byte, node.end_byte
+            row = bisect_right(offsets, begin) - 1  # cheaper than start_point
+            if not first <= row < stop or finish >= offsets[row + 1] or node.has_error:
+                continue  # another chunk's, on two lines, or not read as a name
+            line, column = lines[row], begin - offsets[row]
+            if line.isascii():  # the parsed bytes are the line's (a name holds no NUL and is never blanked)
+                name, start = line[column : column + finish - begin], column
+            else:
+                name, start = text(node), _char_column(line, column)
+            if capture == "value.comment":
+                found = [(start + m.start(), start + m.end()) for m in _COMMENT_LABEL.finditer(name)]
+                if found:
+                    spans.setdefault(row, []).extend(found)
+                continue
+            mark = _RESULT_MARK.search(name, 1)
+            spans.setdefault(row, []).append((start, start + (mark.start() if mark else len(name))))
+    for row in sorted(spans):
+        yield row, sorted(spans[row])
 
 
 def _char_column(line: str, byte_column: int) -> int:

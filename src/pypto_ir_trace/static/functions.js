@@ -14,8 +14,12 @@ const IRTraceFunctions = (() => {
       const node = app.make("option");
       node.value = value;
       node.textContent = label;
+      if (value && shown(value) !== value) node.title = value;  // the symbol itself, behind its demangled name
       return node;
     }
+
+    /** What a function is called in the selector: its demangled name where the model gives one, else its key. */
+    const shown = key => (pipeline.labels && pipeline.labels.get(key)) || key;
 
     /** Options [value, label, class]: the elements already there are kept when the values are the same (stepping passes). */
     function setOptions(options) {
@@ -77,7 +81,7 @@ const IRTraceFunctions = (() => {
         if (side === "added" || side === "removed") parts.push(`(${side})`);
         else if (changed) parts.push(`(+${changed.inserted} \u2212${changed.deleted})`);
         if (choice.region.error || (before.get(choice.was || key) || {}).error) parts.push("\u26a0");
-        options.push([key, parts.concat(choice.was ? pairName(choice.was, key) : key).join(" "), changed ? "changed" : ""]);
+        options.push([key, parts.concat(choice.was ? pairName(choice.was, key) : shown(key)).join(" "), changed ? "changed" : ""]);
       }
       setOptions(options);
       state.key = null;

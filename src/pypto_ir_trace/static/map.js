@@ -220,8 +220,10 @@ const IRTraceMap = (() => {
     }
     function rowHeader(r, node) {
       const key = keyOf(r), total = table.rowTotal[rows[r]];
-      node.append(app.make("span", "map-name", short(key)), app.make("span", "map-total", total ? String(total) : "\u2013"));
-      node.setAttribute("aria-label", `${key}, ${total ? `${plural(total, "line")} changed in all` : "never changed"}`);
+      const labels = (runs ? runs.ours : app.pipeline).labels;
+      const name = (labels && labels.get(key)) || key;  // a demangled symbol; the tooltip keeps the key
+      node.append(app.make("span", "map-name", short(name)), app.make("span", "map-total", total ? String(total) : "\u2013"));
+      node.setAttribute("aria-label", `${name}, ${total ? `${plural(total, "line")} changed in all` : "never changed"}`);
       node.title = `${key}: ${plural(total, "line")} inserted or deleted by all passes`;
       node.classList.toggle("picked", key === state.wantedKey);
     }

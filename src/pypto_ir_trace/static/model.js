@@ -16,7 +16,7 @@
  *   implicit = [gap, ...]: sorted line ids, each given as its difference from the one before (the first from 0);
  *   implicitTypes = [class, ...]: each such line's type class, in the same order (with implicit)
  *   texts[t] = {ids} | {producedBy}, then {eol, final} | {eols}, regions [{key, kind, start, end, error?}], untrusted?
- *   passes[p] = {label, name, file, detail?, failed?, before, after, inserted, deleted, beforeFile?, warnings?,
+ *   passes[p] = {label, name, file, detail?, header?, failed?, before, after, inserted, deleted, beforeFile?, warnings?,
  *                anchors? [{logLine, line, message}], errorLines? [logLine], pieces? [{key, beforeKey?, inserted, deleted,
  *                segments}], insertedIds?,
  *                byRegion? {key: [inserted, deleted]}, renamed? [[bLine, aLine]], ops? [[op, delta]]}
@@ -71,7 +71,7 @@
  *     source(t)          text t exactly as the file had it, newlines included
  *     compare(tb, ta)    any two texts diffed like a pass (compare.js): {before, after, inserted, deleted, pieces,
  *                        insertedIds, byRegion, paired}, the diff fields of a pass below
- *   passes[p] = {index, label, name, file, detail, failed, changed, before, after, inserted, deleted, beforeFile,
+ *   passes[p] = {index, label, name, file, detail, header, failed, changed, before, after, inserted, deleted, beforeFile,
  *                warnings, anchors, errorLines, pieces, insertedIds, byRegion, paired, renamed, ops}
  *     ops                [[op, delta]]: how the pass changed the count of each op (largest change first); [] for none
  *     before / after     text indices; a no-op pass has before == after (changed false) and pieces null
@@ -87,6 +87,7 @@
  *     byRegion           Map(key -> {inserted, deleted}) of the regions the pass changes
      paired             Map(before key -> key) of the pieces paired by content (read without decoding segments)
  *     detail, failed     what the pass ran on ("" when the format does not say); whether the pass failed
+ *     header             the pass named in full by its dump's header line (MLIR's C++ class with its namespaces); ""
  *     beforeFile         what `before` is when not the previous snapshot (an MLIR op's own previous dump, or
  *                        a text the reader made: "@f cut out of 3_cse.mlir"); "": the previous snapshot
  *     renamed            [[b, a]]: before line b and after line a (a deleted and an inserted line of one
@@ -201,6 +202,7 @@ const IRTraceModel = (() => {
       levelTitle: raw.levelTitle || "", advice: raw.advice || "",
       notes: raw.notes || [],
       renumbering: Boolean(raw.renumbering),
+      labels: new Map(Object.entries(raw.labels || {})),
       input: { ...raw.input, text: 0 }, texts, passes, ids, source, compare,
       map: raw.pipelineMap ? readMap(raw.pipelineMap) : null,
     };
@@ -232,7 +234,8 @@ const IRTraceModel = (() => {
 
   function readPass(entry, index) {
     const pass = {
-      index, label: entry.label, name: entry.name, file: entry.file, detail: entry.detail || "", failed: Boolean(entry.failed),
+      index, label: entry.label, name: entry.name, file: entry.file, detail: entry.detail || "",
+      header: entry.header || "", failed: Boolean(entry.failed),
       changed: entry.before !== entry.after, before: entry.before, after: entry.after, inserted: entry.inserted,
       deleted: entry.deleted,
       beforeFile: entry.beforeFile || "",

@@ -34,7 +34,7 @@ const IRTracePassList = (() => {
       el.noop.addEventListener("change", applyFilters);
     }
 
-    const titleOf = pass => (pass.detail ? `${pass.file}\n${pass.detail}` : pass.file);
+    const titleOf = pass => [pass.file, pass.header, pass.detail].filter(Boolean).join("\n");
     const tipOf = p => tips[p] || titleOf(passes[p]);
 
     /** Each pass's counts as the view tells them (app.listed), between its search count and its badges. */

@@ -181,13 +181,20 @@
       rows, ours, theirs, seen, effectOf, baselineOf, previousFile, rowName, countsOf, steps: p => steps(said, p),
       acrossNote: p => acrossNote(said, p), effectNote: p => effectNote(said, p),
       listed: p => listed(said, p),
-      header: () => ({ summary: summary(said), title: [`${ours.title} against the baseline ${theirs.title}`, `this run: ${ours.title}\nbaseline: ${theirs.title}`] }),
+      header: () => ({ summary: summary(said), title: runsTitle(app.report.title, ours.title, theirs.title) }),
       /** The row opened on (the first divergence) mid-list, not at its bottom edge: the rows after it show too. */
       opened() {
         const opened = app.el.list.querySelector("button[aria-current='true']");
         if (opened) opened.scrollIntoView({ block: "center" });
       },
     };
+  }
+
+  /** The header's [text, tooltip]: the runs by their labels, after the program's title when they are named apart from it. */
+  function runsTitle(program, mine, other) {
+    const runs = `${mine} against the baseline ${other}`;
+    const named = program === mine || program === other;
+    return [named ? runs : `${program}: ${runs}`, `${named ? "" : `${program}\n`}this run: ${mine}\nbaseline: ${other}`];
   }
 
   /** The pass list's mark of a pass whose effect differs (≠), read out by its name. */

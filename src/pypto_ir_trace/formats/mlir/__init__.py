@@ -1,5 +1,5 @@
 """Discovery of MLIR pass dumps: --mlir-print-ir-tree-dir trees (tree.py) and --mlir-print-ir-after-all
-streams (stream.py), each dump starting with its header line (headers.py); what each snapshot is diffed
+streams (stream.py, cut into chunks by split.py), each dump starting with its header line (headers.py); what each snapshot is diffed
 against (snapshots.py), with local-scope dumps cut out of and put into whole ones (scope.py)."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 from .headers import HEADER_PREFIX, Header, parse_header
 from .snapshots import INPUT as INPUT_NAME
 from .stream import HELP as STREAM_HELP
-from .stream import anchors, errors, looks_like_stream, read_stream
+from .stream import anchors, errors, looks_like_stream, read_chunks, read_stream
 from .tree import HELP as TREE_HELP
 from .tree import looks_like_tree, read_tree, tree_below, tree_depth
 from .tree import reads_path as tree_reads_path
@@ -23,6 +23,7 @@ __all__ = [
     "looks_like_stream",
     "looks_like_tree",
     "parse_header",
+    "read_chunks",
     "read_stream",
     "read_tree",
     "tree_below",

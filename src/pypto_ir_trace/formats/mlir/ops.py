@@ -39,8 +39,18 @@ def ops_of(text: str) -> Ops:
     regions = tuple(language.op_regions(structure.parse(lines, MLIR)))
     by_name: dict[str, list] = {}
     for region in regions:
-        by_name.setdefault(region.key.rsplit("::", 1)[-1], []).append(region)
+        name = region.key.rsplit("::", 1)[-1]
+        for spelling in {name, _unquoted(name)}:
+            by_name.setdefault(spelling, []).append(region)
     return Ops(text, lines, regions, by_name)
+
+
+def _unquoted(name: str) -> str:
+    """A symbol as a header line names it: the IR quotes one that is not a bare identifier
+    (`@"_insert_dense_-9223"`), the header prints it raw (`@_insert_dense_-9223`)."""
+    if name.startswith('@"') and name.endswith('"') and len(name) > 2:
+        return "@" + name[2:-1]
+    return name
 
 
 def op_regions(text: str) -> tuple:

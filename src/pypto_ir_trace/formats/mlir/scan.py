@@ -18,9 +18,11 @@ from ...dump import DumpError, decode, split_lines
 from .headers import HEADER_PREFIX, Header, parse_header
 
 CHUNK = 1 << 23  # bytes read at a time; a chunk is then cut after its last line break
-# A diagnostic starts at column 0 with its location: input.mlir:5:3, file.mlir:7, <unknown>:0.
+# A diagnostic starts at column 0 with its location: input.mlir:5:3, file.mlir:7, <unknown>:0; under
+# --split-input-file, "within split at input.mlir:20 offset :19:5" (the chunk's first line, then the line in it).
 DIAGNOSTIC = re.compile(
-    r"^(?P<file><unknown>|[^\s:\"]+?):(?P<line>\d+)(?::(?P<col>\d+))?: "
+    r"^(?:within split at (?P<chunk>[^\s:\"]+?):(?P<chunk_line>\d+) offset )?"
+    r"(?P<file><unknown>|[^\s:\"]*?):(?P<line>\d+)(?::(?P<col>\d+))?: "
     r"(?P<severity>error|warning|note|remark): (?P<msg>.*)$"
 )
 # Every diagnostic line holds one of these: found at C speed, then the line is checked with DIAGNOSTIC.

@@ -64,7 +64,8 @@ def _without_aliases(text: str, lines: list[str]) -> str:
         aliases[match["name"]] = line[match.end() :]
     if not aliases:
         return text
-    used = re.compile("|".join(re.escape(name) for name in sorted(aliases, key=len, reverse=True)) + r"(?![\w.$-])")
+    names = "|".join(re.escape(name) for name in sorted(aliases, key=len, reverse=True))
+    used = re.compile(f"(?:{names})" + r"(?![\w.$-])")  # a whole name: `#sparse` is not in `#sparse_tensor`
     for _ in range(len(aliases)):  # an alias may be defined with another
         text, count = used.subn(lambda m: aliases[m.group()], text)
         if not count:

@@ -66,6 +66,7 @@ def dump(source: Path, entries: list[Entry], notes: list[str], format_name: str)
                 base_text=base_text,
                 base_name=base_name,
                 header_lines=1,
+                header=entry.header.text,
             )
         )
     return Dump(title=_title(source), snapshots=tuple(snapshots), format=format_name, notes=tuple(notes))

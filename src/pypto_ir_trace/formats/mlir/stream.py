@@ -12,7 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from ...dump import Dump, DumpError, Stretch
-from . import snapshots
+from . import snapshots, split
 from .entries import Entry
 from .headers import HEADER_PREFIX, HEADER_PROBE
 from .ops import single_op
@@ -20,6 +20,10 @@ from .scan import DIAGNOSTIC, scan
 
 HELP = "a file of --mlir-print-ir-after-all output (stderr, also with -before-all): IR Dump headers start each dump"
 _THREADING = "without disabling multi-threading"
+# LLVM's own -print-after-all headers ("; *** IR Dump After InstCombinePass on f ***", "# *** IR Dump ..." for
+# machine code): another IR, not read yet, named as what it is
+_LLVM = re.compile(r"^(?:[;#] )?\*\*\* IR Dump ", re.MULTILINE)
+_LLVM_PHRASE = b"*** IR Dump "
 _THREADING_HELP = (
     "the compiler printed an error instead of IR: --mlir-print-ir-module-scope needs "
     "--mlir-disable-threading; add it and run again"
@@ -35,17 +39,51 @@ def looks_like_stream(path: Path) -> bool:
             head = handle.read(HEADER_PROBE).decode("utf-8", errors="replace")
     except OSError:
         return False
-    return head.startswith(HEADER_PREFIX) or f"\n{HEADER_PREFIX}" in head or _THREADING in head
+    return (
+        head.startswith(HEADER_PREFIX) or f"\n{HEADER_PREFIX}" in head or _THREADING in head or bool(_LLVM.search(head))
+    )
 
 
 def read_stream(path: Path) -> Dump:
+    """The stream as one pipeline (read_chunks cuts a --split-input-file stream into its chunks)."""
+    file, dumps, notes = _read(path)
+    return _pipeline(file, dumps, notes)
+
+
+def read_chunks(path: Path) -> tuple[Dump, ...]:
+    """The stream's pipelines: one per chunk of a --split-input-file run (split.py says how they are found)."""
+    file, dumps, notes = _read(path)
+    found = split.chunks(dumps)
+    if len(found) == 1:
+        return (_pipeline(file, dumps, notes),)
+    said = (
+        f"a --split-input-file run: {len(found)} chunks, each its own pipeline (a chunk starts where the first pass "
+        "runs again on IR that names none of the symbols of the chunk before)"
+    )
+    return tuple(
+        replace(_pipeline(file, chunk, [said, *notes]), name=f"chunk {k}: {split.first_symbols(chunk)}")
+        for k, chunk in enumerate(found, start=1)
+    )
+
+
+def _pipeline(file: Path, dumps: list[Entry], notes: list[str]) -> Dump:
+    return replace(snapshots.dump(file, dumps, list(notes), "mlir-stream"), files=(file,))
+
+
+def _read(path: Path) -> tuple[Path, list[Entry], list[str]]:
+    """The stream's dumps, in file order, and what reading them found."""
     file = Path(path)
     if not file.is_file():
         raise DumpError(f"input is not a file: {file}")
-    found = scan(file, (_THREADING.encode(),))
+    found = scan(file, (_THREADING.encode(), _LLVM_PHRASE))
     if not found.headers:
-        if found.said:
+        if _THREADING.encode() in found.said:
             raise DumpError(f"{file}: {_THREADING_HELP}")
+        if _LLVM_PHRASE in found.said:
+            raise DumpError(
+                f"{file} is an LLVM IR pass dump ('*** IR Dump After ...' headers, from -print-after-all), not MLIR: "
+                "LLVM IR dumps are not read yet"
+            )
         raise DumpError(f"no IR Dump header line in {file}: is it the stderr of --mlir-print-ir-after-all?")
     notes: list[str] = []
     pending = _diagnostics(Stretch(file, found.start, found.headers[0].at))
@@ -79,7 +117,7 @@ def read_stream(path: Path) -> Dump:
             "headers do not name the op (no --mlir-print-ir-module-scope): a dump that holds one function is "
             "diffed against that function's previous dump, any other against the previous such dump"
         )
-    return replace(snapshots.dump(file, dumps, notes, "mlir-stream"), files=(file,))
+    return file, dumps, notes
 
 
 def anchors(warnings: str, filename: str) -> list[tuple[int, int, str]]:

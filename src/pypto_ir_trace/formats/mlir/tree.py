@@ -2,10 +2,8 @@
 
 Tree order (the README's integer-tuple rule): a file's key interleaves its folders and counters,
 ((top folder, c1), (next folder, c2), ...), compared as tuples, so a prefix sorts first. The names
-do not order sibling ops that ran after the same parent dump: each op's dumps are kept together (a
-nested pipeline runs to its end on one op before the next), ops in the order the IR lists them (the
-order a pass manager visits them), read from one whole dump; folder names decide where the IR cannot
-tell; a note says so. Equal keys (counters restarted: several pass managers wrote into one tree) are
+do not order sibling ops that ran after the same parent dump: siblings.py does (each op's dumps kept
+together; with module scope the content decides, else the order the IR lists them). Equal keys (counters restarted: several pass managers wrote into one tree) are
 ordered by file name, and an op folder whose own counter starts again holds another op; notes say so.
 File mtimes are never used.
 """
@@ -16,14 +14,12 @@ import itertools
 import os
 import re
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from pathlib import Path
 
-from ...dump import Dump, DumpError, read_text
-from . import snapshots
+from ...dump import Dump, DumpError
+from . import siblings, snapshots
 from .entries import Entry
 from .headers import HEADER_PREFIX, Header, first_line, parse_header
-from .ops import Ops, ops_of
 
 HELP = (
     "an --mlir-print-ir-tree-dir directory: <counters>_<pass>.mlir files, one folder per op (module scope or "
@@ -82,8 +78,7 @@ def read_tree(path: Path) -> Dump:
             f"e.g. {ignored[0]}"
         )
     files.sort(key=lambda e: (e.key, e.rel.name))
-    ranks, sibling_note = _sibling_ranks(files)
-    files.sort(key=lambda e: (_ranked(e.key, ranks), e.rel.name))
+    files, sibling_note = siblings.order(files)
     notes.extend(_tree_order_notes(files))
     notes.extend(sibling_note)
     dumps, restarted = _entries(files)
@@ -98,7 +93,7 @@ def read_tree(path: Path) -> Dump:
 
 
 @dataclass(frozen=True)
-class _TreeFile:
+class TreeFile:
     rel: Path  # relative to the directory the user gave
     path: Path
     counters: tuple[int, ...]
@@ -119,7 +114,7 @@ class _TreeFile:
         return tuple("/".join(self.folders[:k]) for k in range(1, len(self.folders)))
 
 
-def _tree_files(root: Path) -> tuple[list[_TreeFile], list[str]]:
+def _tree_files(root: Path) -> tuple[list[TreeFile], list[str]]:
     """The dump files under root, and the .mlir entries that are not dumps (relative paths)."""
     files = []
     ignored = []
@@ -133,13 +128,13 @@ def _tree_files(root: Path) -> tuple[list[_TreeFile], list[str]]:
         if header is None:
             raise DumpError(f"{rel.as_posix()} in {root} has no IR Dump header line: is this an MLIR dump tree?")
         counters = tuple(int(c) for c in match["counters"].split("_"))
-        files.append(_TreeFile(rel, file, counters, header, rel.parts[:-1]))
+        files.append(TreeFile(rel, file, counters, header, rel.parts[:-1]))
     if not files:
         raise DumpError(f"no MLIR dump files under {root}{_why_none(root, ignored)}")
     return files, ignored
 
 
-def _entries(files: list[_TreeFile]) -> tuple[list[Entry], list[str]]:
+def _entries(files: list[TreeFile]) -> tuple[list[Entry], list[str]]:
     """The ordered files as entries, each op named by its folder; and the files where an op's counter
     started again (another op in a folder of the same name: it gets a name of its own)."""
     dumps = []
@@ -170,7 +165,7 @@ def _entries(files: list[_TreeFile]) -> tuple[list[Entry], list[str]]:
     return dumps, restarted
 
 
-def _align(root: Path, entries: list[_TreeFile], notes: list[str]) -> list[_TreeFile]:
+def _align(root: Path, entries: list[TreeFile], notes: list[str]) -> list[TreeFile]:
     """One folder per counter: a file k_j_x.mlir lies two op folders below the tree's top. The user may
     have given a folder above the tree (one level that only leads to it) or inside it (an op's folder)."""
     offsets = {len(e.rel.parts) - 1 - len(e.counters) for e in entries}
@@ -223,10 +218,10 @@ def _unlistable(err: OSError) -> None:
     raise DumpError(f"cannot list {err.filename}: {err.strerror or err}")
 
 
-def _tree_order_notes(entries: list[_TreeFile]) -> list[str]:
+def _tree_order_notes(entries: list[TreeFile]) -> list[str]:
     """What the names cannot tell: equal counters, missing numbers, sibling ops' relative order."""
     notes = []
-    by_key: dict[tuple, list[_TreeFile]] = {}
+    by_key: dict[tuple, list[TreeFile]] = {}
     for e in entries:
         by_key.setdefault(e.key, []).append(e)
     clashes = [group for group in by_key.values() if len(group) > 1]
@@ -266,83 +261,3 @@ def _missing(numbers: set[int], shown: int = 5) -> tuple[int, list[int]]:
         count += high - low - 1
         first.extend(range(low + 1, min(high, low + 1 + shown - len(first))))
     return count, first
-
-
-def _sibling_ranks(entries: list[_TreeFile]) -> tuple[dict[tuple, tuple], list[str]]:
-    """Where the names cannot order sibling ops (the same parent dump), the IR can: a pass manager
-    visits an op's children in the order the IR lists them, and runs a nested pipeline to the end on
-    one before the next. So siblings are ranked by where their symbol stands in a whole dump among
-    their own files (module scope); without one, or without a symbol, by folder name.
-    -> ({(parent key, op folder): rank}, notes)."""
-    regions_at = lru_cache(maxsize=None)(lambda path: ops_of(read_text(path)))  # this tree only
-    groups: dict[tuple, dict[str, _TreeFile]] = {}
-    for e in entries:
-        if len(e.key) > 1:
-            groups.setdefault(e.key[:-1], {}).setdefault(e.key[-1][0], e)
-    ranks: dict[tuple, tuple] = {}
-    tops = [e for e in entries if len(e.folders) == 1]
-    ambiguous = by_name = 0
-    example = ""
-    for parent, ops in groups.items():
-        if len(ops) < 2:
-            continue
-        ambiguous += 1
-        if not example:
-            more = " ..." if len(ops) > 3 else ""
-            example = f"{', '.join(list(ops)[:3])}{more} after {parent[-1][0]} dump {parent[-1][1]}"
-        whole = next((f for f in ops.values() if f.header.op is not None), None)
-        whole = whole or _top_dump_near(tops, parent, ops, regions_at)
-        regions = regions_at(whole.path) if whole is not None else ops_of("")
-        for folder, first in ops.items():
-            region = _region_of(regions, first)
-            if region is not None:
-                ranks[(parent, folder)] = (0, region.start, folder)
-        by_name += any((parent, folder) not in ranks for folder in ops)
-    if not ambiguous:
-        return ranks, []
-    how = (
-        "in the order the IR lists them (a pass that visits them otherwise, or in rounds with no module "
-        "dump between, like the inliner running canonicalize, is not followed)"
-    )
-    if by_name:
-        how += f"; in {by_name} case(s) the IR could not tell, and folder names decide"
-    return ranks, [
-        f"the file names do not record the order of sibling ops ({ambiguous} case(s), e.g. {example}): "
-        f"each op's dumps are shown together, ops {how}"
-    ]
-
-
-def _top_dump_near(tops: list[_TreeFile], parent: tuple, ops: dict[str, _TreeFile], regions_at) -> _TreeFile | None:
-    """A dump of the top-level op (it holds every op) from the same stretch of the pipeline: the
-    nearest after the parent dump, then before it, alternating; the first that shows all these ops,
-    else the one that shows most (passes remove functions; the order of the rest does not change)."""
-    after = [e for e in tops if e.key >= parent][:2]
-    before = [e for e in tops if e.key < parent][-2:][::-1]
-    best, found = None, 0
-    for top in [t for pair in zip(after + [None] * 2, before + [None] * 2) for t in pair if t is not None]:
-        regions = regions_at(top.path)
-        count = sum(_region_of(regions, first) is not None for first in ops.values())
-        if count > found:
-            best, found = top, count
-        if found == len(ops):
-            break
-    return best
-
-
-def _region_of(ops: Ops, file: _TreeFile):
-    """The region of the op a file dumps: by the symbol in its header, else by its folder name
-    (`<op>_<symbol>`: the longest symbol that ends the folder name, tried from the longest ending down)."""
-    sym = file.header.sym
-    if sym:
-        return ops.locate(sym, file.op_folder) or ops.locate(sym.removeprefix("@"), file.op_folder)
-    folder = file.folders[-1]
-    for at, char in enumerate(folder):
-        if char == "_":
-            for name in ("@" + folder[at + 1 :], folder[at + 1 :]):
-                if ops.named(name):
-                    return ops.locate(name, file.op_folder)
-    return None
-
-
-def _ranked(key: tuple[tuple[str, int], ...], ranks: dict[tuple, tuple]) -> tuple:
-    return tuple((ranks.get((key[:i], folder), (1, 0, folder)), counter) for i, (folder, counter) in enumerate(key))

@@ -1,0 +1,105 @@
+"""How LLVM's units lie in its texts, for the splice (splice.Grammar): functions and machine functions as the
+language finds them, several printed one after the other (a call-graph SCC), and a loop's blocks in its function.
+
+A loop dump prints the loop's blocks in three sections (`; Preheader:`, `; Loop:`, `; Exit blocks`), each block
+from its label line (`364:`, `for.body:`) to the blank line after it. Blocks are found in a function by label:
+- cut: the fragment with each block replaced by the function's block of that label; a block the function does
+  not have yet is left out (the pass made it);
+- put: each of the function's blocks that the fragment prints replaced by the fragment's, a block the function
+  does not have put after the fragment's block before it.
+Labels are the printer's numbers when values are unnamed (`clang` without `-fno-discard-value-names`): a pass
+that adds or drops values renumbers the rest of the function, which the fragment does not show; the function's
+next dump shows it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ... import splice
+from ...dump import split_lines
+from ...languages import LLVM
+
+_LABEL = re.compile(r'^(?:[-\w.$]+|"(?:[^"\\]|\\.)*"):', re.M)  # a block's label line: `364:`, `for.body:`
+
+
+_BLOCK_END = re.compile(r"\n(?=\n|\})")  # the newline before a blank line or the function's closing line
+
+
+def units(text: str) -> list[tuple[str, int, int]]:
+    """(key, first line, stop line) of each function; a machine function's key is apart from its IR's."""
+    lines = split_lines(text)[0]
+    return [
+        (region.key if region.kind == "function" else f"{region.kind} {region.key}", region.start, region.end)
+        for region in LLVM.structure_of(lines).regions
+    ]
+
+
+def _blocks(text: str) -> dict[str, tuple[int, int]]:
+    """label -> (start, stop) offsets of each labelled block: its label line and the lines after it, to the
+    blank line or the function's closing line after it (each ended by its newline)."""
+    found: dict[str, tuple[int, int]] = {}
+    for match in _LABEL.finditer(text):
+        start = match.start()
+        end = _BLOCK_END.search(text, start)
+        found.setdefault(match.group()[:-1], (start, end.start() + 1 if end else len(text)))
+    return found
+
+
+_NUMBER = re.compile(r"\d+")
+
+
+def _same_blocks(unit: str, blocks: dict, fragment: str, printed: dict) -> bool:
+    """Whether the fragment's labels name the unit's blocks: some do, and most of those that do hold the same
+    instructions but for their numbers. A pass that adds or drops values renumbers the rest of its function,
+    which a loop's dump does not show: the unit's text keeps the old numbers, and a label of the fragment may
+    name another block there."""
+    shared = [label for label in printed if label in blocks]
+    alike = sum(
+        _NUMBER.sub("", unit[slice(*blocks[label])]) == _NUMBER.sub("", fragment[slice(*printed[label])])
+        for label in shared
+    )
+    return bool(shared) and 2 * alike >= len(shared)
+
+
+def fragment_cut(unit: str, fragment: str) -> str | None:
+    """The fragment's blocks as they stand in the unit (the module docstring), None when it has none of them."""
+    blocks, printed = _blocks(unit), _blocks(fragment)
+    if not _same_blocks(unit, blocks, fragment, printed):
+        return None
+    kept, at = [], 0
+    for label, (start, stop) in printed.items():  # in text order
+        between = fragment[at:start]
+        if label in blocks:
+            kept += [between, unit[slice(*blocks[label])]]
+        elif between.strip():  # a section line before a block the pass made: kept, without the block
+            kept.append(between)
+        at = stop
+    kept.append(fragment[at:])
+    return "".join(kept)
+
+
+def fragment_put(unit: str, fragment: str) -> str | None:
+    """The unit with the fragment's blocks in place of its own (the module docstring); None when the unit has
+    none of them."""
+    blocks, printed = _blocks(unit), _blocks(fragment)
+    if not _same_blocks(unit, blocks, fragment, printed):
+        return None
+    after: dict[str, list[str]] = {}  # a label of the unit -> the new blocks to put after it
+    previous = None
+    for label, (start, stop) in printed.items():
+        if label in blocks:
+            previous = label
+        elif previous is not None:
+            after.setdefault(previous, []).append("\n" + fragment[start:stop])
+    kept, at = [], 0
+    for label, (start, stop) in blocks.items():
+        kept.append(unit[at:start])
+        kept.append(fragment[slice(*printed[label])] if label in printed else unit[start:stop])
+        kept += after.get(label, ())
+        at = stop
+    kept.append(unit[at:])
+    return "".join(kept)
+
+
+GRAMMAR = splice.Grammar(units=units, fragment_cut=fragment_cut, fragment_put=fragment_put)

@@ -1,0 +1,280 @@
+"""LLVM pass dump streams (`-print-after-all` and its family, stderr saved to a file): cut into dumps at their
+header lines (headers.py), each dump a pass, and what each is diffed against (the splice, program.py).
+
+- Every header that prints IR is a snapshot; one that says the pass changed nothing (`-print-changed`'s
+  "omitted because no change", "ignored") is a no-op snapshot showing the text before it. `-print-changed`'s
+  "filtered out" lines (passes on functions `-filter-print-funcs` leaves out) are counted in a note, not listed.
+- Snapshot 0 is the pipeline's input: `-print-changed`'s "IR Dump At Start", else empty (LLVM prints what passes
+  produce, not what the first one received), so the first dump shows as added.
+- A dump is the whole program when it prints a module (`; ModuleID = ...`: a module pass, `-print-module-scope`,
+  a unit the pass invalidated); a loop's fragment when its header names a loop and it prints no function; else
+  the functions it prints (one, an SCC's, or those `-filter-print-funcs` keeps of a module).
+- A loop's dumps follow each other pass by pass (the loop pass manager runs its passes on one loop, then on the
+  next): a fragment is the next loop's first when its pass is the one its loop's run began with.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ... import splice
+from ...dump import Dump, DumpError, Snapshot, Stretch
+from .headers import PREFIXES, Header, parse_header
+from .program import GRAMMAR
+
+HELP = (
+    "a file of LLVM -print-after-all output (stderr of clang -mllvm, opt, llc; also -print-before-all, "
+    "-print-changed, -print-module-scope, machine code): IR Dump header lines start each dump"
+)
+INPUT_NAME = "(input not dumped)"
+_PROBE = 1 << 16  # bytes read to detect a stream
+_CHUNK = 1 << 23
+_MARK = b"*** IR "
+
+
+@dataclass(frozen=True)
+class _Entry:
+    header: Header
+    row: int  # the header's line in the file, 0-based
+    stretch: Stretch  # the text after the header line, to the next header
+
+
+def looks_like(path: Path) -> bool:
+    """A file with an LLVM IR Dump header at a line start near its beginning."""
+    if not path.is_file():
+        return False
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(_PROBE)
+    except OSError:
+        return False
+    return any(_header_at(head, at) is not None for at in _line_starts_with_mark(head))
+
+
+def read(path: Path) -> Dump:
+    file = Path(path)
+    if not file.is_file():
+        raise DumpError(f"input is not a file: {file}")
+    entries, prelude = _scan(file)
+    if not entries:
+        raise DumpError(f"no LLVM IR Dump header line in {file}: is it the stderr of -print-after-all?")
+    notes: list[str] = []
+    filtered = sum(entry.header.outcome == "filtered" for entry in entries)
+    if filtered:
+        notes.append(f"{filtered} pass(es) ran on functions -filter-print-funcs leaves out: not listed")
+    entries = [entry for entry in entries if entry.header.outcome != "filtered"]
+    start = entries[0] if entries[0].header.start else None
+    if start is not None:
+        entries = entries[1:]
+        input_snapshot = Snapshot(0, "0", "input", f"{file.name}:{start.row + 1}", None, None, stretch=start.stretch)
+    else:
+        notes.append(
+            "LLVM prints no copy of the pipeline's input: snapshot 0 is empty, so the first dump shows as added"
+        )
+        input_snapshot = Snapshot(0, "0", "input", INPUT_NAME, "", None, detail="the pipeline's input is not dumped")
+    snapshots = [input_snapshot, *_snapshots(file, entries, prelude, start, notes, input_snapshot)]
+    return Dump(title=_title(file), snapshots=tuple(snapshots), format="llvm", notes=tuple(notes), files=(file,))
+
+
+def _snapshots(
+    file: Path, entries: list[_Entry], prelude: str | None, start: _Entry | None, notes: list[str], first: Snapshot
+):
+    """The snapshots of the dumps, each with its base from the splice (the input, when dumped, is a whole dump)."""
+    printing = [k for k, entry in enumerate(entries) if entry.header.prints]
+    index_of = ([0] if start else []) + [k + 1 for k in printing]  # printed position -> snapshot index
+
+    def describe(at: int) -> str:
+        index = index_of[at]
+        return f"{index} {entries[index - 1].header.name}" if index else "0 input"
+
+    def printed():  # one at a time: each dump's text is read once and let go
+        if start is not None:
+            yield splice.Printed(splice.WHOLE, start.stretch.read)
+        for k in printing:
+            yield _printed(entries, k)
+
+    found = splice.bases(printed(), GRAMMAR, describe)
+    notes.extend(_splice_notes(found))
+    base_of = dict(zip(index_of, found.bases))
+    made: list[Snapshot] = []
+    for k, entry in enumerate(entries):
+        index = k + 1
+        header = entry.header
+        common = dict(
+            index=index,
+            label=str(index),
+            name=header.name,
+            filename=f"{file.name}:{entry.row + 1}",
+            warnings=prelude if k == 0 else None,
+            detail=_detail(header),
+        )
+        if not header.prints:  # the pass changed nothing: the text before it, again
+            before = made[-1] if made else first
+            made.append(
+                Snapshot(
+                    content=before.content,
+                    path=None,
+                    stretch=before.stretch,
+                    **common,  # type: ignore[arg-type]
+                )
+            )
+            continue
+        base = base_of[index]
+        made.append(
+            Snapshot(
+                content=None,
+                path=None,
+                stretch=entry.stretch,
+                base=None if base.dump is None else _index(base.dump, index_of, index),
+                base_text=base.text,
+                base_name=base.name,
+                **common,  # type: ignore[arg-type]
+            )
+        )
+    return made
+
+
+def _index(at: int, index_of: list[int], index: int) -> int | None:
+    """The snapshot a base names; None when that is the one before (the default)."""
+    base = 0 if at == splice.INPUT else index_of[at]
+    return None if base == index - 1 else base
+
+
+def _printed(entries: list[_Entry], k: int) -> splice.Printed:
+    header = entries[k].header
+    read = entries[k].stretch.read()
+    text = lambda: read  # read once: the splice asks again
+    step = (header.cls, header.unit)
+    if header.loop and not _prints_a_function(read):
+        return splice.Printed(
+            splice.FRAGMENT,
+            text,
+            unit=header.function,
+            fresh=_starts_a_loop(entries, k),
+            step=step,
+            before=header.before,
+        )
+    kind = splice.WHOLE if _prints_a_module(read) else splice.UNITS
+    return splice.Printed(kind, text, step=step, before=header.before)
+
+
+def _prints_a_module(text: str) -> bool:
+    return text.lstrip("\n").startswith("; ModuleID = ")
+
+
+def _prints_a_function(text: str) -> bool:
+    return text.startswith("define ") or "\ndefine " in text or _prints_a_module(text)
+
+
+def _starts_a_loop(entries: list[_Entry], k: int) -> bool:
+    """Whether loop dump k is the first of another loop: the dump before it is no loop dump of the same function,
+    or runs the pass that began the run of loop dumps k belongs to (the loop pass manager starts again)."""
+    header = entries[k].header
+    first = None
+    for at in range(k - 1, -1, -1):
+        other = entries[at].header
+        if not other.loop or other.function != header.function:
+            break
+        first = at
+    if first is None:
+        return True
+    run = [entries[at].header for at in range(first, k)]
+    start = 0
+    for at, other in enumerate(run):  # the run restarts at each dump of its first pass
+        if at and (other.name, other.before) == (run[start].name, run[start].before):
+            start = at
+    return (header.name, header.before) == (run[start].name, run[start].before)
+
+
+def _splice_notes(found: splice.Found) -> list[str]:
+    notes = [
+        "a dump of one function (or a call-graph SCC) is diffed against those functions as they stood before its "
+        "pass, a loop's dump against that loop's previous dump (its first against its blocks cut out of the "
+        "function), a module dump against the previous module dump with the function and loop dumps since put in"
+    ]
+    if found.unseen:
+        notes.append(
+            f"{found.unseen} dump(s) print functions or loops no earlier dump printed: shown against the empty input"
+        )
+    if found.uncut:
+        notes.append(
+            f"{found.uncut} loop dump(s) name blocks their function's text does not have: shown against the empty input"
+        )
+    if found.lost:
+        notes.append(
+            f"{found.lost} loop dump(s) could not be put into their function: its next dump also shows what they changed"
+        )
+    return notes
+
+
+def _detail(header: Header) -> str:
+    where = f" on {header.unit}" if header.unit else ""
+    extras = [
+        *(["Before"] if header.before else []),
+        *(["machine code"] if header.machine else []),
+        *({"unchanged": ["omitted because no change"], "ignored": ["ignored"]}.get(header.outcome, [])),
+        *(["invalidated: the module is printed"] if header.outcome == "invalidated" else []),
+    ]
+    return ", ".join([f"{header.cls}{where}", *extras])
+
+
+def _title(file: Path) -> str:
+    resolved = file.resolve()
+    return f"{resolved.parent.name}/{resolved.name}" if resolved.parent.name else resolved.name
+
+
+def _scan(file: Path) -> tuple[list[_Entry], str | None]:
+    """The header lines of the file (a chunk at a time: a stream may be larger than memory), each with the
+    stretch of text after it; and the text before the first (the compiler's diagnostics), or None."""
+    found: list[tuple[int, int, int, Header]] = []  # (header start, text start, row, header)
+    size = 0
+    try:
+        with file.open("rb") as handle:
+            offset, rows, carry = 0, 0, b""
+            while block := handle.read(_CHUNK):
+                buffer = carry + block
+                cut = buffer.rfind(b"\n") + 1
+                chunk, carry = buffer[:cut], buffer[cut:]
+                counted = 0
+                for at in _line_starts_with_mark(chunk):
+                    header = _header_at(chunk, at)
+                    if header is not None:
+                        rows += chunk.count(b"\n", counted, at)
+                        counted = at
+                        end = chunk.find(b"\n", at) + 1
+                        found.append((offset + at, offset + end, rows, header))
+                rows += chunk.count(b"\n", counted)
+                offset += len(chunk)
+            if carry:
+                header = _header_at(carry, 0)
+                if header is not None:
+                    found.append((offset, offset + len(carry), rows, header))
+                offset += len(carry)
+            size = offset
+    except OSError as err:
+        raise DumpError(f"cannot read {file}: {err.strerror or err}") from None
+    entries = [
+        _Entry(header, row, Stretch(file, text, found[k + 1][0] if k + 1 < len(found) else size))
+        for k, (_, text, row, header) in enumerate(found)
+    ]
+    prelude = Stretch(file, 0, found[0][0]).read().strip("\n") if found and found[0][0] else ""
+    return entries, (prelude + "\n" if prelude.strip() else None)
+
+
+def _line_starts_with_mark(chunk: bytes):
+    """Offsets of the line starts in chunk whose line holds a header's mark where a header has it."""
+    at = chunk.find(_MARK)
+    while at >= 0:
+        for prefix in PREFIXES:
+            start = at - (len(prefix) - len(_MARK))
+            if start >= 0 and chunk.startswith(prefix, start) and (start == 0 or chunk[start - 1] == 0x0A):
+                yield start
+                break
+        at = chunk.find(_MARK, at + 1)
+
+
+def _header_at(chunk: bytes, start: int) -> Header | None:
+    stop = chunk.find(b"\n", start)
+    line = chunk[start : len(chunk) if stop < 0 else stop]
+    return parse_header(line.decode("utf-8", errors="replace"))

@@ -1,0 +1,78 @@
+"""An oracle of LLVM dumps, computed from the dump's text alone (no code of the package): which pass changed which
+function. For each function, its text in consecutive dumps that print it whole (a function, SCC or module dump,
+IR or machine code) is compared; a pair with a loop dump of that function between them is left out (the loop
+dumps show only part of it), and so is a function's first text. For loops, consecutive dumps of one function's
+loop that print the same loop header label are compared."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+_HEADER = re.compile(r"^(?:; |# )?\*\*\* IR (?:Dump (?:After|Before|At Start)|Pass)(?P<rest>.*)$")
+_LOOP = re.compile(r" on loop %.* in function (?P<function>\S+?)(?: \(invalidated\))? \*\*\*")
+
+
+def dumps(path: Path) -> list[tuple[str, list[str]]]:
+    """(header, body lines) of each header line of the file, in order."""
+    found: list[tuple[str, list[str]]] = []
+    for line in path.read_text(encoding="utf-8").split("\n"):
+        if _HEADER.match(line):
+            found.append((line, []))
+        elif found:
+            found[-1][1].append(line)
+    return found
+
+
+def functions(body: list[str]) -> dict[str, str]:
+    """name -> text of each function (`define` to the `}` at column 0, with the comments right above) and each
+    machine function (`# Machine code for function` to its end line, keyed "machine NAME")."""
+    found = {}
+    for row, line in enumerate(body):
+        if line.startswith("define "):
+            name = re.search(r'@("[^"]*"|[-\w.$]+)', line)[1].strip('"')
+            start = row
+            while start > 0 and body[start - 1].startswith("; "):
+                start -= 1
+            stop = body.index("}", row) + 1
+            found[name] = "\n".join(body[start:stop])
+        elif line.startswith("# Machine code for function "):
+            name = line.removeprefix("# Machine code for function ").split(":")[0]
+            stop = next(k for k in range(row, len(body)) if body[k].startswith("# End machine code for function "))
+            found[f"machine {name}"] = "\n".join(body[row : stop + 1])
+    return found
+
+
+def changes(path: Path) -> dict[tuple[int, str], bool]:
+    """(pass label, function) -> whether the pass changed the function, for the pairs the module docstring
+    keeps; labels count the file's dumps from 1 (print-changed's At Start is 0, "filtered out" lines no pass)."""
+    last: dict[str, str] = {}  # function -> its latest whole text
+    loop_since: set[str] = set()  # functions with a loop dump since their latest whole text
+    last_loop: dict[str, tuple[str, str]] = {}  # function -> (header label, text) of its latest loop dump
+    found: dict[tuple[int, str], bool] = {}
+    label = 0
+    for header, body in dumps(path):
+        if "filtered out ***" in header:
+            continue
+        if "At Start" not in header:
+            label += 1
+        if "omitted because no change" in header or " ignored ***" in header:
+            continue
+        loop = _LOOP.search(header)
+        printed = functions(body)
+        if loop and not printed:
+            function = loop["function"]
+            header_label = next((body[k + 1].split(":")[0] for k, line in enumerate(body) if line == "; Loop:"), "")
+            text = "\n".join(body)
+            if function in last_loop and last_loop[function][0] == header_label:
+                found[label, f"a loop of {function}"] = last_loop[function][1] != text
+            last_loop[function] = (header_label, text)
+            loop_since.add(function)
+            continue
+        for name, text in printed.items():
+            if name in last and name not in loop_since:
+                found[label, name.removeprefix("machine ")] = last[name] != text
+            last[name] = text
+            loop_since.discard(name)
+            last_loop.pop(name, None)
+    return found

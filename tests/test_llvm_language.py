@@ -1,0 +1,160 @@
+"""LLVM as a language (languages/llvm.py, grammars/llvm/*.tokens): functions by LLVM's column-0 layout, highlighting,
+value names and ops by the tokenizer; and what a report shows of them."""
+
+from __future__ import annotations
+
+import pytest
+
+from dumptools import FIXTURES
+from pypto_ir_trace import builder, highlight
+from pypto_ir_trace.dump import split_lines
+from pypto_ir_trace.formats import load
+from pypto_ir_trace.languages import LLVM, llvm
+
+MODULE = """\
+; ModuleID = 'x.c'
+@g = global i32 0, align 4
+
+; Function Attrs: nounwind uwtable
+define dso_local i32 @f(i32 noundef %0) #0 {
+  %2 = add nsw i32 %0, 1
+  ret i32 %2
+}
+
+declare i32 @h(i32)
+
+define internal void @"a b"() {
+entry:
+  ret void
+}
+
+attributes #0 = { nounwind }
+"""
+
+
+def _regions(text):
+    found = LLVM.structure_of(split_lines(text)[0])
+    return [(r.key, r.kind, r.start, r.end) for r in found.regions], found.trusted, found.reason
+
+
+def test_a_function_runs_from_the_comments_above_its_define_to_its_closing_brace():
+    regions, trusted, _ = _regions(MODULE)
+    assert regions == [("f", "function", 3, 8), ("a b", "function", 11, 15)]  # declarations are outside
+    assert trusted
+
+
+def test_a_function_whose_end_is_not_printed_makes_the_text_untrusted():
+    text = "define void @f() {\n  ret void\ndefine void @g() {\n  ret void\n}\n"
+    regions, trusted, reason = _regions(text)
+    assert [key for key, *_ in regions] == ["f", "g"]
+    assert not trusted and reason == "f (line 1) has no closing }"
+
+
+def test_machine_functions_are_regions_too():
+    path = FIXTURES / "llvm" / "version-llc-O2-filtered.txt"
+    (dump,) = load(path)
+    isel = next(s for s in dump.snapshots if s.name == "x86-isel")
+    regions, _, _ = _regions(isel.text)
+    assert [(key, kind) for key, kind, *_ in regions] == [("library_version_number", "machine function")]
+
+
+def _classes(line):
+    return [(line[start:end], name) for start, end, name in llvm.tokens(line)]
+
+
+def test_tokens_give_each_word_its_class():
+    assert _classes("  %5 = load i32, ptr %3, align 4, !tbaa !8") == [
+        ("%5", "variable"),
+        ("load", "keyword"),
+        ("i32", "type"),
+        ("ptr", "type"),
+        ("%3", "variable"),
+        ("align", "keyword"),
+        ("4", "number"),
+        ("!tbaa", "constant"),
+        ("!8", "constant"),
+    ]
+    assert _classes("364:    ; preds = %2, %7") == [
+        ("364", "label"),
+        ("; preds = ", "comment"),
+        ("%2", "variable"),
+        ("%7", "variable"),
+    ]
+    assert _classes('  call void @"a b"(ptr @.str) ; a comment') == [
+        ("call", "keyword"),
+        ("void", "type"),
+        ('@"a b"', "function"),
+        ("ptr", "type"),
+        ("@.str", "function"),
+        ("; a comment", "comment"),
+    ]
+
+
+def test_every_token_class_is_a_highlight_class_and_spans_use_utf16_columns():
+    assert set(llvm.classes()) <= set(highlight.classes())
+    line = '  store ptr @"\U0001f600", ptr %x'
+    spans = highlight.token_spans(line, llvm.tokens(line))
+    index = highlight.classes().index("function")
+    assert spans[6:9] == (1, 5, index)  # `@"😀"`: the emoji is two UTF-16 units
+
+
+@pytest.mark.parametrize(
+    "line, names",
+    [
+        ("  %5 = getelementptr inbounds i8, ptr %0, i64 16, !dbg !12", ["%5", "%0", "!12"]),
+        ("define void @f(ptr %0) #3 {", ["%0", "#3"]),
+        ("364:   ; preds = %2", ["364", "%2"]),
+        ("  %2:gr32 = COPY $eax", ["%2"]),
+        ('  %"x y" = add i32 1, 2', ['%"x y"']),
+    ],
+)
+def test_names_are_what_a_printer_numbers(line, names):
+    assert [line[start:end] for start, end in llvm.names(line)] == names
+
+
+@pytest.mark.parametrize(
+    "line, ops",
+    [
+        ("  %5 = load i32, ptr %3", ("load",)),
+        ("  tail call void @f()", ("call",)),
+        ("  br label %4", ("br",)),
+        ("define void @f() {", ()),
+        ("  dead $eax = XOR32rr undef $eax, undef $eax", ("XOR32rr",)),
+        ("  successors: %bb.1(0x40000000)", ()),
+    ],
+)
+def test_ops_are_instruction_opcodes(line, ops):
+    assert llvm.ops(line) == ops
+
+
+def test_a_pass_says_which_ops_it_changed():
+    (dump,) = load(FIXTURES / "llvm" / "lz4-renorm-O2.txt")
+    model = builder.build((dump,), 3).pipelines[0]
+    sroa = next(p for p in model.passes if p.name == "SROAPass")
+    assert dict(sroa.ops)["alloca"] == -5 and dict(sroa.ops)["load"] == -21
+    assert model.renumbering  # Ignore renumbering applies
+
+
+def test_cpp_functions_are_shown_demangled_and_keyed_by_their_symbol():
+    path = FIXTURES / "llvm" / "double-conversion-cached-powers-O1.txt"
+    model = builder.build(load(path), 3).pipelines[0]
+    labels = dict(model.labels)
+    key = "_ZN17double_conversion16PowersOfTenCache32GetCachedPowerForDecimalExponentEiPNS_5DiyFpEPi"
+    assert labels[key] == (
+        "double_conversion::PowersOfTenCache::GetCachedPowerForDecimalExponent(int, double_conversion::DiyFp*, int*)"
+    )
+    assert key in model.pipeline_map.functions  # the key (and the summaries) keep the symbol
+
+
+@pytest.mark.parametrize(
+    "key, name",
+    [
+        ("_ZN3foo3barEv#2", "foo::bar()#2"),
+        ("_RNvCs1234_7mycrate3foo", "mycrate::foo"),
+        ("$s4main3FooV3baryyF", "main.Foo.bar() -> ()"),
+        ("LZ4_compress", None),
+        ("_Zfoo", None),
+    ],
+)
+def test_cpp_rust_and_swift_symbols_are_demangled(key, name):
+    assert llvm.demangled(key) == name

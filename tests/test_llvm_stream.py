@@ -1,0 +1,161 @@
+"""LLVM pass dump streams (fixtures/llvm: real clang-19, opt-19 and llc-19 output): detection, one pass per dump in
+order, what each dump is diffed against, and the report checked against an oracle computed from the dump alone."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import pypto_ir_trace as irt
+from dumptools import FIXTURES
+from llvmoracle import changes, dumps
+from pypto_ir_trace import builder, cli, render
+from pypto_ir_trace.dump import DumpError
+from pypto_ir_trace.formats import load
+
+LLVM = FIXTURES / "llvm"
+ALL = sorted(LLVM.glob("*.txt"))
+
+
+def _summary(path):
+    return irt.build_report(path).summary()["pipelines"][0]
+
+
+@pytest.mark.parametrize("path", ALL, ids=[p.name for p in ALL])
+def test_every_stream_is_detected_and_every_dump_is_a_pass_in_order(path):
+    (dump,) = load(path)
+    assert dump.format == "llvm"
+    headers = [h for h, _ in dumps(path) if "filtered out ***" not in h and "At Start" not in h]
+    assert len(dump.snapshots) == len(headers) + 1
+    names = [re.sub(r"\s+", " ", h) for h in headers]
+    for snapshot, header in zip(dump.snapshots[1:], names):
+        assert snapshot.name in header, (snapshot.name, header)
+
+
+@pytest.mark.parametrize("path", ALL, ids=[p.name for p in ALL])
+def test_the_report_agrees_with_the_oracle_on_which_pass_changed_which_function(path):
+    found = _summary(path)
+    changed = {(p["label"], f["name"]) for f in found["functions"] for p in f["passes"]}
+    no_op = {p["label"]: p["noOp"] for p in found["passes"]}
+    oracle = changes(path)
+    assert oracle, "the oracle compares some pairs"
+    for (label, function), differs in oracle.items():
+        if function in {f["name"] for f in found["functions"]}:
+            assert ((str(label), function) in changed) == differs, (label, function, differs)
+        else:  # a loop's fragment holds no function: the pass as a whole
+            assert (not no_op[str(label)]) == differs, (label, function, differs)
+
+
+def test_format_llvm_reads_it_and_the_cli_says_so(tmp_path, capsys):
+    out = tmp_path / "r.html"
+    assert cli.main([str(LLVM / "lz4-renorm-O2.txt"), "--format", "llvm", "-o", str(out)]) == 0
+    assert "wrote" in capsys.readouterr().err
+    assert cli.main([str(LLVM / "lz4-renorm-O2.txt"), "-o", str(out)]) == 0
+    assert "reading an LLVM pass dump stream" in capsys.readouterr().err
+    data = render.decode_data(out.read_text(encoding="utf-8"))
+    assert data["pipelines"][0]["format"] == "llvm"
+
+
+def test_a_file_of_another_format_named_llvm_says_what_it_is(tmp_path):
+    with pytest.raises(DumpError, match="looks like an MLIR after-all stream"):
+        load(FIXTURES / "mlir" / "multi_func" / "stream.txt", "llvm")
+    empty = tmp_path / "stderr.txt"
+    empty.write_text("lz4.c:3:1: warning: nothing\n", encoding="utf-8")
+    with pytest.raises(DumpError, match="no LLVM IR Dump header line"):
+        load(empty, "llvm")
+
+
+def test_function_scc_module_and_loop_dumps_are_diffed_against_what_their_pass_received():
+    (dump,) = load(LLVM / "lz4-renorm-O2.txt")
+    details = [s.detail for s in dump.snapshots]
+    loop = next(s for s in dump.snapshots if " on loop " in s.detail)
+    assert loop.detail.startswith("LoopInstSimplifyPass on loop %<unnamed loop> in function LZ4_renormDictT")
+    assert "its part of LZ4_renormDictT" in loop.base_name  # the first dump of a loop: its blocks, cut out
+    following = dump.snapshots[loop.index + 1]
+    assert following.base is None and following.base_text is None  # the same loop: its previous dump
+    assert any(d.startswith("InlinerPass on (LZ4_renormDictT)") for d in details)
+    model = builder.build((dump,), 3).pipelines[0]
+    inliner = next(p for p in model.passes if p.name == "InlinerPass")
+    # its one function against the module dump before it: a module and a function print number metadata and
+    # attribute groups apart (!8 / !5, #0 / #11), which is all that differs, and Ignore renumbering says so
+    assert inliner.inserted == inliner.deleted == len(inliner.renamed) > 0
+
+
+def test_scc_dumps_are_each_functions_previous_text_joined():
+    (dump,) = load(LLVM / "sj-scc-inline-O2.txt")
+    second, third = dump.snapshots[2], dump.snapshots[3]
+    assert second.base is None and third.base is None  # the same two functions, printed by the dump before
+    summary = _summary(LLVM / "sj-scc-inline-O2.txt")
+    assert [f["name"] for f in summary["functions"]] == ["_parse_array_unicode", "_parse_object_unicode"]
+    lines = dump.snapshots[1].text.count("\n")
+    assert (summary["passes"][0]["inserted"], summary["passes"][0]["deleted"]) == (lines, 0)
+    assert 0 < summary["passes"][1]["inserted"] < lines  # function-attrs changed the attributes, not every line
+
+
+def test_print_changed_lists_every_pass_and_says_which_changed_nothing():
+    path = LLVM / "version-print-changed-O2.txt"
+    (dump,) = load(path)
+    assert dump.snapshots[0].text.startswith("; ModuleID = 'version-O0.ll'")  # At Start is the input
+    summary = _summary(path)
+    passes = summary["passes"]
+    omitted = [p for p, s in zip(passes, dump.snapshots[1:]) if "omitted because no change" in s.detail]
+    ignored = [s for s in dump.snapshots if s.detail.endswith(", ignored")]
+    assert len(omitted) == 249 and all(p["noOp"] for p in omitted)
+    assert len(ignored) == 64 and ignored[0].detail == "PassManager<Function> on PyInit__version, ignored"
+    printed = [p for p, s in zip(passes, dump.snapshots[1:]) if s.detail.count(",") == 0]
+    assert len(printed) == 16 and all(not p["noOp"] for p in printed)
+
+
+def test_before_and_after_dumps_pair_up():
+    (dump,) = load(LLVM / "version-before-after-O1.txt")
+    befores = [s for s in dump.snapshots if "Before" in s.detail]
+    assert len(befores) == 214
+    after = dump.snapshots[befores[3].index + 1]
+    assert "Before" not in after.detail and after.name == befores[3].name
+    assert after.base in (None, befores[3].index)  # diffed against the Before dump of its pass
+
+
+def test_module_scope_dumps_are_whole_and_diffed_against_each_other():
+    (dump,) = load(LLVM / "version-module-scope-O1.txt")
+    assert all(s.text.startswith("; ModuleID") for s in dump.snapshots[1:])
+    assert all(s.base is None and s.base_text is None for s in dump.snapshots[2:])
+
+
+def test_machine_code_dumps_are_machine_functions():
+    path = LLVM / "version-llc-O2-filtered.txt"
+    (dump,) = load(path)
+    isel = next(s for s in dump.snapshots if s.name == "x86-isel")
+    assert isel.detail == "X86 DAG->DAG Instruction Selection, machine code"
+    legacy = dump.snapshots[1]
+    assert (legacy.name, legacy.detail) == ("pre-isel-intrinsic-lowering", "Pre-ISel Intrinsic Lowering")
+    summary = _summary(path)
+    (function,) = summary["functions"]
+    assert function["name"] == "library_version_number"
+    assert any(p["label"] == isel.label for p in function["passes"])
+
+
+def test_two_builds_compare_pass_by_pass(tmp_path):
+    same = irt.build_report(LLVM / "lz4-renorm-O3.txt", baseline=LLVM / "lz4-renorm-O2.txt")
+    assert not same.differs  # -O3 runs two more passes on this function, which change nothing
+    report = irt.build_report(LLVM / "lz4-renorm-O2.txt", baseline=LLVM / "lz4-renorm-O1.txt")
+    summary = report.summary()
+    assert summary["kind"] == "runs" and report.differs
+    assert summary["firstDivergent"]["pass"]
+    out = tmp_path / "runs.html"
+    report.write(out)
+    data = render.decode_data(out.read_text(encoding="utf-8"))
+    assert data["runs"]["rows"]
+
+
+def test_many_programs_a_file_per_translation_unit(tmp_path):
+    new, old = tmp_path / "new", tmp_path / "old"
+    new.mkdir(), old.mkdir()
+    (new / "lz4.txt").write_bytes((LLVM / "lz4-renorm-O2.txt").read_bytes())
+    (old / "lz4.txt").write_bytes((LLVM / "lz4-renorm-O1.txt").read_bytes())
+    for root in (new, old):
+        (root / "version.txt").write_bytes((LLVM / "version-module-scope-O1.txt").read_bytes())
+    result = irt.compare_programs(new, old, tmp_path / "reports", jobs=1)
+    statuses = {p.name: p.status for p in result.programs}
+    assert statuses == {"lz4.txt": "differs", "version.txt": "identical"}
+    assert (tmp_path / "reports" / "index.html").is_file()

@@ -1,0 +1,171 @@
+"""The repository's own corpus of real MLIR dumps (fixtures/mlir/real/, written by mlir-opt 19, iree-compile and
+clang 19 from public inputs) against an oracle computed from the dump files alone (mlir_oracle.py, GNU diff):
+every pass of every stream, its name, place and counts; a module-scope tree tells what the stream of the same run
+tells; a --split-input-file stream is a pipeline per chunk of its input; C++ pass names; an LLVM IR dump."""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import pytest
+
+import mlir_oracle as oracle
+from pypto_ir_trace import build_report, cli
+
+# Module-scope streams: every dump holds the whole IR, so the oracle diffs each against the one before it.
+STREAMS = [
+    "sparsifier/stream_module_scope.txt",
+    "iree_abs/stream_module_scope.txt",
+    "transform_narrow_types/stream_module_scope.txt",
+    "split_tile_and_fuse/stream_module_scope.txt",
+    "split_tile_and_fuse/stream_flat_flags.txt",
+    "split_bufferize_failed/stream_module_scope.txt",
+]
+# Passes whose diff is longer than the minimal one by more than the oracle's slack, each checked to the line:
+# patience anchors on the few lines that occur once, and in a function that repeats the same loop nests with
+# every value renumbered those are the wrong ones. (stream, pipeline, pass label) -> (inserted, deleted)
+LONGER_THAN_MINIMAL = {("split_tile_and_fuse/stream_module_scope.txt", "chunk 8: @mlp", "14"): (193, 195)}
+
+
+@functools.cache
+def _summary(path: Path) -> dict:
+    return build_report(path).summary()
+
+
+def summary(real_mlir: Path, form: str) -> dict:
+    return _summary(real_mlir / form)
+
+
+def passes(real_mlir: Path, form: str) -> list[tuple[str, int, int]]:
+    """What the report says of each pass, all pipelines one after the other: (name, inserted, deleted)."""
+    return [
+        (p["name"], p["inserted"], p["deleted"])
+        for pipe in summary(real_mlir, form)["pipelines"]
+        for p in pipe["passes"]
+    ]
+
+
+@pytest.mark.parametrize("form", STREAMS)
+def test_every_pass_of_a_stream_is_what_the_oracle_computes(real_mlir, form):
+    dumps = oracle.stream(real_mlir / form)
+    pipelines = summary(real_mlir, form)["pipelines"]
+    assert sum(len(pipe["passes"]) for pipe in pipelines) == len(dumps)
+    wrong, longer, k = [], {}, 0
+    for pipe in pipelines:
+        before = ""  # MLIR prints no input: each pipeline's first dump is shown against nothing
+        for p in pipe["passes"]:
+            dump = dumps[k]
+            k += 1
+            assert (p["name"], p["failed"]) == (dump.arg, dump.failed), (pipe["name"], p["label"])
+            assert p["noOp"] == (dump.text == before), (pipe["name"], p["label"])
+            why = oracle.check_counts(before, dump.text, p["inserted"], p["deleted"])
+            if (form, pipe["name"], p["label"]) in LONGER_THAN_MINIMAL:
+                longer[form, pipe["name"], p["label"]] = (p["inserted"], p["deleted"])
+            elif why is not None:
+                wrong.append(f"{pipe['name']} {p['label']} {p['name']}: {why}")
+            before = dump.text
+    assert wrong == []
+    assert longer == {key: counts for key, counts in LONGER_THAN_MINIMAL.items() if key[0] == form}
+
+
+@pytest.mark.parametrize("case", ["sparsifier", "transform_narrow_types"])
+def test_a_module_scope_tree_tells_what_the_stream_of_the_same_run_tells(real_mlir, case):
+    """PyPTO's form (--mlir-print-ir-module-scope --mlir-print-ir-tree-dir): the same passes, order and counts as
+    the run's stream, whose every pass the oracle checks above; the sparsifier's tree holds sibling functions the
+    file names cannot order, one with a quoted symbol (@"_insert_dense_compressed_-9223372036854775808_...")."""
+    tree, stream = passes(real_mlir, f"{case}/tree_module_scope"), passes(real_mlir, f"{case}/stream_module_scope.txt")
+    assert tree == stream
+    if case == "sparsifier":
+        assert len(tree) == 172 and sum(bool(inserted or deleted) for _, inserted, deleted in tree) == 43
+
+
+def test_an_iree_tree_holds_its_stream_but_the_files_that_overwrote_each_other(real_mlir):
+    """IREE's unnamed util.initializer ops share one folder and overwrite each other's files (the note says so):
+    every file left is one of the stream's dumps, the named ops' in the stream's order, and each pass is diffed
+    against the dump before it in the tree."""
+    root = real_mlir / "iree_abs" / "tree_module_scope"
+    shown = summary(real_mlir, "iree_abs/tree_module_scope")["pipelines"][0]["passes"]
+    texts = [oracle.tree_file(root / p["file"]).text for p in shown]
+    dumps = [dump.text for dump in oracle.stream(real_mlir / "iree_abs" / "stream_module_scope.txt")]
+    assert all(text in dumps for text in texts) and 680 < len(texts) < len(dumps) == 714
+    stream = iter(dumps)
+    named = [text for p, text in zip(shown, texts) if "util_initializer_no-symbol-name" not in p["file"]]
+    assert all(any(text == dump for dump in stream) for text in named)  # a subsequence of the stream
+    before, wrong = "", []
+    for p, text in zip(shown, texts):
+        if (why := oracle.check_counts(before, text, p["inserted"], p["deleted"])) is not None:
+            wrong.append(f"{p['label']} {p['name']}: {why}")
+        before = text
+    assert wrong == []
+
+
+@pytest.mark.parametrize(
+    ("form", "given"),
+    [
+        ("split_tile_and_fuse/stream_module_scope.txt", "split_tile_and_fuse/tile-and-fuse.mlir"),
+        ("split_tile_and_fuse/stream_local_scope.txt", "split_tile_and_fuse/tile-and-fuse.mlir"),
+        ("split_tile_and_fuse/stream_flat_flags.txt", "split_tile_and_fuse/tile-and-fuse.mlir"),
+        (
+            "split_bufferize_failed/stream_module_scope.txt",
+            "split_bufferize_failed/one-shot-module-bufferize-invalid.mlir",
+        ),
+        (
+            "split_bufferize_failed/stream_local_scope.txt",
+            "split_bufferize_failed/one-shot-module-bufferize-invalid.mlir",
+        ),
+    ],
+)
+def test_a_split_input_stream_is_a_pipeline_per_chunk_of_its_input(real_mlir, form, given):
+    """Read from the stream alone: one pipeline per `// -----` chunk of the input, named by its first function
+    (two chunks of tile-and-fuse.mlir both define @matmul_sequence_fusion)."""
+    chunks = oracle.input_chunks(real_mlir / given)
+    pipelines = summary(real_mlir, form)["pipelines"]
+    assert [pipe["name"] for pipe in pipelines] == [f"chunk {k}: {names[0]}" for k, names in enumerate(chunks, 1)]
+    for pipe in pipelines:  # a chunk starts over: its first pass shows its IR as added
+        assert pipe["passes"][0]["deleted"] == 0 and pipe["passes"][0]["inserted"] > 0
+    if "bufferize" in form:  # 7 of its 9 chunks fail one-shot-bufferize, each with its error
+        failed = [pipe["name"] for pipe in pipelines if any(p["failed"] for p in pipe["passes"])]
+        assert len(failed) == 6 and all(p["errors"] == 1 for pipe in pipelines for p in pipe["passes"] if p["failed"])
+
+
+@pytest.mark.parametrize("form", ["sparsifier/stream_module_scope.txt", "iree_abs/stream_module_scope.txt"])
+def test_a_stream_that_is_not_split_is_one_pipeline(real_mlir, form):
+    """Passes that run again (a nested pipeline's first pass on each function, canonicalize many times) on IR
+    of the same program do not start a chunk."""
+    assert len(summary(real_mlir, form)["pipelines"]) == 1
+
+
+@pytest.mark.parametrize(
+    "form", ["transform_narrow_types/stream_module_scope.txt", "transform_narrow_types/tree_module_scope"]
+)
+def test_a_pass_class_in_a_cxx_namespace_is_named_by_its_argument(real_mlir, form):
+    named = [
+        p
+        for p in summary(real_mlir, form)["pipelines"][0]["passes"]
+        if p["name"] == "test-transform-dialect-erase-schedule"
+    ]
+    assert len(named) == 1
+    assert named[0]["header"] == (
+        "IR Dump After (anonymous namespace)::TestTransformDialectEraseSchedulePass "
+        "(test-transform-dialect-erase-schedule) ('builtin.module' operation)"
+    )
+
+
+def test_iree_passes_are_named_by_their_argument_the_header_kept_whole(real_mlir):
+    stream = real_mlir / "iree_abs" / "stream_local_scope.txt"
+    shown = summary(real_mlir, "iree_abs/stream_local_scope.txt")["pipelines"][0]["passes"]
+    headers = [dump.header for dump in oracle.stream(stream)]
+    assert [p["header"] for p in shown] == [f"IR Dump After {h}" for h in headers]
+    assert all(p["name"] == dump.arg for p, dump in zip(shown, oracle.stream(stream)))
+    adaptors = [p for p in shown if p["header"].startswith("IR Dump After mlir::iree_compiler::detail::")]
+    assert len(adaptors) > 40 and {p["name"] for p in adaptors} == {"iree-op-pipeline-adaptor"}
+
+
+def test_an_llvm_ir_dump_is_refused_saying_what_it_is(real_mlir, tmp_path, capsys):
+    dump = real_mlir / "llvm_ir" / "print-after-all.txt"
+    assert "; *** IR Dump After " in dump.read_text(encoding="utf-8")[:200]
+    assert cli.main([str(dump), "-o", str(tmp_path / "r.html")]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "LLVM IR pass dump" in err[0] and "MLIR" in err[0] and "mlir-print-ir" not in err[0]
+    assert not (tmp_path / "r.html").exists()

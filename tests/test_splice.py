@@ -1,0 +1,113 @@
+"""The format-neutral splice (splice.py) on a toy format: a unit is a `unit NAME` line and the lines indented under
+it; a fragment is one of its lines, `NAME.k value` (the k-th line of unit NAME)."""
+
+from __future__ import annotations
+
+from pypto_ir_trace import splice
+from pypto_ir_trace.dump import split_lines
+from pypto_ir_trace.splice import FRAGMENT, INPUT, UNITS, WHOLE, Base, Grammar, Printed
+
+
+def _units(text):
+    lines = split_lines(text)[0] if text else []
+    starts = [(row, line.split()[1]) for row, line in enumerate(lines) if line.startswith("unit ")]
+    found = []
+    for row, name in starts:
+        stop = row + 1
+        while stop < len(lines) and lines[stop].startswith("  "):
+            stop += 1
+        found.append((name, row, stop))
+    return found
+
+
+def _cut(unit, fragment):
+    name, k = fragment.split()[0].split(".")
+    lines = split_lines(unit)[0]
+    return f"{name}.{k} {lines[int(k)].strip()}\n" if int(k) < len(lines) else None
+
+
+def _put(unit, fragment):
+    k = fragment.split()[0].split(".")[1]
+    lines = split_lines(unit)[0]
+    lines[int(k)] = "  " + fragment.split(None, 1)[1].rstrip("\n")
+    return "".join(line + "\n" for line in lines)
+
+
+TOY = Grammar(units=_units, fragment_cut=_cut, fragment_put=_put)
+
+
+def _printed(kind, text, **fields):
+    return Printed(kind, lambda: text, **fields)
+
+
+def _bases(*dumps):
+    return splice.bases(dumps, TOY, lambda at: f"dump {at}")
+
+
+def test_a_unit_dump_after_its_own_dump_is_diffed_against_that_dump():
+    found = _bases(_printed(UNITS, "unit f\n  a\n"), _printed(UNITS, "unit f\n  b\n"))
+    assert found.bases == [Base(INPUT), Base(0)]
+    assert found.unseen == 1
+
+
+def test_a_unit_dump_after_a_whole_dump_is_diffed_against_its_text_cut_out():
+    whole = "head\nunit f\n  a\nunit g\n  b\ntail\n"
+    found = _bases(_printed(WHOLE, whole), _printed(UNITS, "unit g\n  c\n"))
+    assert found.bases[1] == Base(None, "unit g\n  b\n", "g (as of dump 0)")
+
+
+def test_a_whole_dump_after_unit_dumps_is_diffed_against_the_last_whole_one_with_them_put_in():
+    whole = "head\nunit f\n  a\nunit g\n  b\ntail\n"
+    found = _bases(
+        _printed(WHOLE, whole),
+        _printed(UNITS, "unit g\n  c\n"),
+        _printed(UNITS, "unit f\n  d\n  e\n"),
+        _printed(WHOLE, "anything\n"),
+        _printed(WHOLE, "anything again\n"),
+    )
+    assert found.bases[3] == Base(
+        None, "head\nunit f\n  d\n  e\nunit g\n  c\ntail\n", "dump 0 with the unit dumps after it put in"
+    )
+    assert found.bases[4] == Base(3)  # no unit dump since: the whole dump before
+
+
+def test_an_scc_dump_joins_its_units_as_they_stand_and_is_its_own_base_next_time():
+    found = _bases(
+        _printed(UNITS, "unit f\n  a\n"),
+        _printed(UNITS, "unit g\n  b\n"),
+        _printed(UNITS, "unit f\n  a\nunit g\n  b\n"),
+        _printed(UNITS, "unit f\n  a2\nunit g\n  b\n"),
+        _printed(UNITS, "unit g\n  b\n"),
+    )
+    assert found.bases[2] == Base(None, "unit f\n  a\nunit g\n  b\n", "f, g (as of dump 0)")
+    assert found.bases[3] == Base(2)
+    assert found.bases[4] == Base(None, "unit g\n  b\n", "g (as of dump 3)")  # printed with f by dump 3
+
+
+def test_a_fragment_chain_is_diffed_dump_by_dump_and_put_into_its_unit():
+    found = _bases(
+        _printed(UNITS, "unit f\n  a\n  b\n"),
+        _printed(FRAGMENT, "f.1 a1\n", unit="f", fresh=True),
+        _printed(FRAGMENT, "f.1 a2\n", unit="f"),
+        _printed(FRAGMENT, "f.2 b1\n", unit="f", fresh=True),
+        _printed(UNITS, "unit f\n  a2\n  b1\n"),
+    )
+    assert found.bases[1] == Base(None, "f.1 a\n", "its part of f as of dump 0")
+    assert found.bases[2] == Base(1)
+    assert found.bases[3] == Base(None, "f.2 b\n", "its part of f")  # the next fragment, cut out of f as it stands
+    assert found.bases[4] == Base(None, "unit f\n  a2\n  b1\n", "f")  # f with the fragments put in
+    assert found.lost == found.uncut == 0
+
+
+def test_a_fragment_of_a_unit_never_seen_is_shown_against_the_empty_input():
+    found = _bases(_printed(FRAGMENT, "f.1 a\n", unit="f", fresh=True))
+    assert found.bases == [Base(INPUT)] and found.unseen == 1
+
+
+def test_an_after_dump_is_diffed_against_the_before_dump_of_its_step():
+    found = _bases(
+        _printed(UNITS, "unit f\n  a\n", step=("P", "f"), before=True),
+        _printed(UNITS, "unit g\n  x\n"),
+        _printed(UNITS, "unit f\n  b\n", step=("P", "f")),
+    )
+    assert found.bases[2] == Base(0)
