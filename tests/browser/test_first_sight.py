@@ -115,7 +115,7 @@ FIRST_ROWS = """code => {
     const first = range.getBoundingClientRect(), box = code.getBoundingClientRect();
     range.selectNodeContents(code);
     const rects = [...range.getClientRects()].filter(r => r.width > 0 && r.top > first.bottom - 1);
-    return {top: first.top - box.top, left: first.left - box.left,
+    return {top: first.top - box.top, left: first.left - box.left, width: box.width, ch: first.width,
             below: rects.length ? Math.min(...rects.map(r => r.left - box.left)) : null};
   }
   return null;
@@ -123,12 +123,13 @@ FIRST_ROWS = """code => {
 
 
 def test_wrapped_lines_hang_from_their_indentation(open_report, qwen3):
-    """A deeply indented long line starts its code on its first row, at its indentation; its next rows start
-    deeper still (never at column 0, never below a blank first row)."""
+    """A deeply indented long line starts its code on its first row, at its indentation; its next rows start two
+    columns deeper, but no deeper than 40% of the code's width (never at column 0, never below a blank first row):
+    a line nested 28 columns deep in a pane of 38 keeps rows of words."""
     page = open_report(qwen3, viewport=(1024, 768), fragment="#pass=11").page
     page.get_by_role("checkbox", name="Wrap lines").check()
     rows = pane(page, "After").locator(".row.ins .code, .row.eq .code")
-    checked = 0
+    checked, capped = 0, 0
     for i in range(rows.count()):
         code = rows.nth(i)
         text = code.evaluate("code => code.textContent")
@@ -137,9 +138,12 @@ def test_wrapped_lines_hang_from_their_indentation(open_report, qwen3):
         if found is None or found["below"] is None or indent < 8:
             continue
         assert found["top"] < 4, text[:60]  # the code is on the first row, not below a blank one
-        assert found["left"] > 0 and found["below"] > found["left"], text[:60]  # at its indentation, then deeper
+        assert found["left"] > 0, text[:60]  # at its indentation
+        hang = min(found["left"], 0.4 * found["width"])  # then two columns deeper than that, or than the cap
+        assert abs(found["below"] - hang - 2 * found["ch"]) < 0.75 * found["ch"] + 0.4 * found["width"] / 100, text[:60]
         checked += 1
-    assert checked >= 3
+        capped += found["below"] < found["left"]
+    assert checked >= 3 and capped >= 1
 
 
 # ---- Elide types ------------------------------------------------------------------------------------------
@@ -400,3 +404,19 @@ def test_counts_that_differ_from_git_diff_numstat_say_why(open_report, qwen3):
     page.get_by_role("navigation", name="Passes").get_by_role("button", name=re.compile("^09 ")).click()
     assert page.locator("#pass-counts").inner_text() == "+244 −214"  # as git diff --numstat counts
     assert page.locator(".notes .note", has_text="function by function").count() == 0
+
+
+def test_a_pair_shown_whole_elides_the_tail_both_sides_share(open_report, qwen3):
+    """qwen3 EXPLICIT pass 33 at 1024x768: line 49 changes mem_acc_10 to mem_acc_5 at its 60th column, then runs on
+    unchanged for 150 more: shown whole, it keeps its start and its change, and '…' stands for the shared tail;
+    pressed, the line shows whole."""
+    page = open_report(qwen3, viewport=(1024, 768), fragment="#pass=33", elide=True).page
+    for name in ("Before", "After"):
+        row = pane(page, name).locator(".rows > .row.current.whole").first
+        tail = row.get_by_role("button", name=re.compile(r"^elided: pl\.const\(0, pl\.INT64\), 16384\)"))
+        assert tail.count() == 1 and "pl.tile.create" not in row.inner_text()
+        assert row.bounding_box()["height"] <= 6 * 20
+    tail.click()
+    row = pane(page, "After").locator(".rows > .row.current.whole").first
+    assert "pl.tile.create" in row.inner_text()
+    assert [p["wordsOnScreen"] == p["words"] for p in page.evaluate(ON_SCREEN)] == [True, True]

@@ -48,9 +48,11 @@ const IRTracePaint = (() => {
 
     /**
      * A line with its highlight classes, word changes (<del>/<ins> by side), search matches (<mark>), visible
-     * control characters, and its unchanged long sub-expressions elided when eliding() says so.
+     * control characters, and its unchanged long sub-expressions elided when eliding() says so, and then its
+     * last `tail` characters too (a changed row shown whole, wholerows.js: the end both sides share, after their
+     * changes). Returns the columns it takes (an elision one, the button of a cut line's rest REST_CHARS).
      */
-    function line(target, id, changes, changeTag) {
+    function line(target, id, changes, changeTag, tail = 0) {
       const length = shownLength(id);
       const full = report.lines[id];
       const found = search.marks(id);
@@ -74,7 +76,7 @@ const IRTracePaint = (() => {
         target.append(make("span", "lead", text.slice(0, lead.length)));
       }
       const paint = painter(text, highlights, shownChanges, matches, changeTag);
-      const elisions = elided(id, length, shownChanges, matches);
+      const elisions = elided(id, length, shownChanges, matches, tail);
       let at = lead ? lead.length : 0, columns = length + (lead ? lead.width - lead.length : 0);  // a tab to its stop
       for (const [start, end] of elisions) {
         paint(target, at, start);
@@ -103,9 +105,11 @@ const IRTracePaint = (() => {
      * The elisions of line id shown as "…": inside what is shown, touching no change and no match, and not
      * inside one shown so (the outermost that qualifies: a changed type keeps back only the part changed).
      */
-    function elided(id, length, changes, matches) {
+    function elided(id, length, changes, matches, tail) {
       if (!eliding() || unelided.has(id)) return [];
-      return outermost(report.elisions(id), length, [...changes, ...matches]);
+      const kept = [...changes, ...matches], found = outermost(report.elisions(id), length, kept);
+      const from = tail ? tailStart(report.lines[id], length, tail, kept) : length;
+      return from < length ? [...found.filter(([, end]) => end <= from), [from, length]] : found;
     }
 
     /** (target, from, to) => paint the text's columns [from, to) with their marks, nested as lineParts says. */
@@ -173,6 +177,18 @@ const IRTracePaint = (() => {
 
     return { line, shownLength, elidedLength, columnOf };
   }
+
+  /**
+   * Where the elided tail of a line starts: at its last `tail` characters, past every change or match (`kept`),
+   * after the first blank there; `length` (none) when less than TAIL_CHARS of what is shown would go.
+   */
+  function tailStart(text, length, tail, kept) {
+    const last = Math.max(text.length - tail, ...kept.map(([, end]) => end));
+    const blank = text.slice(last, length).search(/\s/);
+    const start = blank < 0 ? length : last + blank + 1;
+    return length - start >= TAIL_CHARS ? start : length;
+  }
+  const TAIL_CHARS = 12;  // an unchanged tail shorter than this stays: "…" would hide less than it costs to read
 
   /** Of ranges by start (an enclosing one first), those ending by `length`, touching none of `kept`, and not inside
    * one taken before. */

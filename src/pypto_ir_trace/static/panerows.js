@@ -74,7 +74,9 @@ const IRTracePaneRows = (() => {
         const id = (side === 0 ? ctx.view.before : ctx.view.after)[line];
         const words = kind === R.KIND_PAIR || renamed ? wordsOf(item) : null;
         if (kind !== R.KIND_EQUAL && !renamed && !words) row.dataset.changed = "line";  // changed as a whole: no word marks
-        columns.set(row, paint.line(code, id, words ? words[side === 0 ? "before" : "after"] : [], changedSide));
+        // a pair shown whole keeps its changed words and what leads to them, the tail both sides share elided
+        const tail = words && ctx.whole(item) ? sharedTail(item, words) : 0;
+        columns.set(row, paint.line(code, id, words ? words[side === 0 ? "before" : "after"] : [], changedSide, tail));
       }
       return row;
     }
@@ -122,6 +124,14 @@ const IRTracePaneRows = (() => {
       if (origin.hue !== null) label.style.setProperty("--hue", String(origin.hue));
       else label.classList.add("bl-none");
       return label;
+    }
+
+    /** How many characters both sides of a pair end with after their last word changes (the same text). */
+    function sharedTail(item, words) {
+      const { view } = ctx, lines = report.lines;
+      const lengths = [lines[view.before[view.rows.b[item]]].length, lines[view.after[view.rows.a[item]]].length];
+      const tails = [words.before, words.after].map((ranges, side) => (ranges.length ? lengths[side] - ranges[ranges.length - 1][1] : Infinity));
+      return Math.min(...tails) === Infinity ? 0 : Math.min(...tails);
     }
 
     function wordsOf(item) {
