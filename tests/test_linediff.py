@@ -128,3 +128,14 @@ def test_the_cap_gives_up_only_on_its_own_gap():
 
 def test_limits_are_exported_for_the_page():
     assert linediff.LIMITS == {"myers_max_cost": 2_000_000}
+
+
+def test_a_gap_the_cap_cannot_finish_is_given_up_at_once():
+    """A renumbered function: nearly every line differs, so no edit script lies within the cap, as the lines the
+    two sides share at most (a multiset count) already tell; the rounds are not run, the answer is the same."""
+    b = ["" if i % 10 == 0 else f"  %{i} = add i32 %{i - 1}, 1" for i in range(2000)]
+    a = ["" if i % 10 == 0 else f"  %{i + 5000} = add i32 %{i + 4999}, 1" for i in range(2000)]
+    CountingList.reads = 0
+    blocks = linediff.diff(CountingList(b), CountingList(a))
+    assert blocks == [linediff.Block(True, 0, 1, 0, 1), linediff.Block(False, 1, 1999, 1, 1999)]
+    assert CountingList.reads < 8 * (len(b) + len(a))  # the rounds would read about (cap / 4,000)^2 / 2 pairs

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import pypto_ir_trace as irt
 from dumptools import FIXTURES
@@ -159,3 +161,39 @@ def test_many_programs_a_file_per_translation_unit(tmp_path):
     statuses = {p.name: p.status for p in result.programs}
     assert statuses == {"lz4.txt": "differs", "version.txt": "identical"}
     assert (tmp_path / "reports" / "index.html").is_file()
+
+
+_PIECES = [
+    "; *** IR Dump After SROAPass on f ***\n",
+    "; *** IR Dump Before SROAPass on f ***\n",
+    "; *** IR Dump After LICMPass on loop %x in function f ***\n",
+    "; *** IR Dump After InlinerPass on (f, g) ***\n",
+    "; *** IR Dump After GlobalOptPass on [module] ***\n",
+    "*** IR Dump After X on f omitted because no change ***\n",
+    "# *** IR Dump After X86 DAG->DAG Instruction Selection (x86-isel) ***:\n",
+    "; ModuleID = 'x'\n",
+    "define void @f() {\n",
+    "define void @g(i32 %0) {\n",
+    "}\n",
+    "; Loop:\n",
+    "3:   ; preds = %2\n",
+    "  %4 = add i32 %0, 1\n",
+    "  br label %3\n",
+    "\n",
+    "# Machine code for function f: IsSSA\n",
+    "# End machine code for function f.\n",
+    "\u202e\0\ud7ff😀\r",
+]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from(_PIECES), min_size=1, max_size=40))
+def test_odd_streams_give_a_report_or_a_one_line_error(tmp_path, pieces):
+    path = tmp_path / "odd.txt"
+    path.write_text("".join(pieces), encoding="utf-8", errors="surrogatepass")
+    try:
+        dumps_read = load(path, "llvm")
+    except DumpError as err:
+        assert "\n" not in str(err)
+        return
+    builder.build(dumps_read, 3)

@@ -461,10 +461,11 @@ class _TextReader:
         for first, stop in new_rows:
             for row in range(first, stop):
                 line = split[row]
-                found = highlight.token_spans(line, reader.tokens(line))
+                tokens = list(reader.tokens(line))  # read once, for the highlighting and the names
+                found = highlight.token_spans(line, tokens)
                 if found:
                     spans.append((row, found))
-                if named := reader.names(line):
+                if named := reader.names(line, tokens):
                     names.append((row, named))
                 if run := reader.ops(line):
                     ops.append((row, run))

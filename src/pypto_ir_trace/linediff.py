@@ -40,6 +40,7 @@ a[a_lo:a_hi] depends on that gap alone, so gaps may be solved in any order:
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections import Counter
 from collections.abc import Hashable, Mapping, Sequence
 from typing import NamedTuple
 
@@ -196,6 +197,11 @@ def _myers(b, a, b_lo, b_hi, a_lo, a_hi, max_cost: int) -> list[Block]:
         # once; the same blocks, without (n + m) ** 2 steps (a pass that renumbers every line of a big function).
         return [Block(False, b_lo, n, a_lo, m)]
     max_d = min(n + m, max_cost // (n + m))
+    if n + m - 2 * _shared(b, a, b_lo, b_hi, a_lo, a_hi) > max_d:
+        # No edit script within the cap exists: it keeps at most the items the sides share, so it takes at least
+        # n + m - 2 * shared rounds. The rounds would give up; giving up now is the same answer, sooner (a
+        # renumbered function, where nearly every line differs, costs a count instead of the whole cap).
+        return [Block(False, b_lo, n, a_lo, m)]
     offset = max_d + 1
     v = [0] * (2 * max_d + 3)
     trace: list[list[int]] = []  # trace[d]: V before round d, for k in -d-1 .. d+1
@@ -217,6 +223,13 @@ def _myers(b, a, b_lo, b_hi, a_lo, a_hi, max_cost: int) -> list[Block]:
             if x >= n and y >= m:
                 return _backtrack(trace, n, m, b_lo, a_lo)
     return [Block(False, b_lo, n, a_lo, m)]  # the cap gave up: one replaced block
+
+
+def _shared(b, a, b_lo, b_hi, a_lo, a_hi) -> int:
+    """How many items the two sides have in common, counted as multisets: no diff matches more."""
+    count = Counter(b[b_lo:b_hi])
+    count.subtract(a[a_lo:a_hi])
+    return (b_hi - b_lo) - sum(n for n in count.values() if n > 0)
 
 
 def _backtrack(trace: list[list[int]], n: int, m: int, b_lo: int, a_lo: int) -> list[Block]:

@@ -21,7 +21,8 @@ class LineReader:
     analyze: Callable[[list[str]], Structure]  # regions and how far they can be trusted
     tokens: Callable[[str], Iterable[tuple[int, int, str]]]  # (start, end, highlight class) in characters
     classes: Callable[[], tuple[str, ...]]  # every highlight class `tokens` gives
-    names: Callable[[str], list[tuple[int, int]]]  # the spans of the names a pass may renumber
+    # (line, its tokens) -> the spans of the names a pass may renumber
+    names: Callable[[str, list[tuple[int, int, str]]], list[tuple[int, int]]]
     ops: Callable[[str], tuple[str, ...]]  # the ops the line runs
 
 

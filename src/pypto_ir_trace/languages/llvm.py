@@ -137,12 +137,13 @@ def tokens(line: str) -> Iterator[tuple[int, int, str]]:
 _NUMBERED = re.compile(r"[!#]\d+$")  # metadata !7, attribute group #0: numbered as the printer meets them
 
 
-def names(line: str) -> list[tuple[int, int]]:
+def names(line: str, found: list[tuple[int, int, str]] | None = None) -> list[tuple[int, int]]:
     """The spans of the names a pass may renumber: SSA values (%12, %x; a machine register class after `:` left
     out), block labels, numbered metadata (!7) and attribute groups (#0: a function dump numbers its own groups
-    from #0, a module dump the module's); physical registers ($rdi) are not names."""
+    from #0, a module dump the module's); physical registers ($rdi) are not names. `found`: the line's tokens,
+    when the caller has them."""
     spans = []
-    for start, end, kind in tokens(line):
+    for start, end, kind in tokens(line) if found is None else found:
         word = line[start:end]
         if kind in ("variable", "label") and not word.startswith("$"):
             colon = word.find(":", 1)
