@@ -20,7 +20,7 @@ def test_the_function_selector_shows_demangled_names_with_the_symbol_in_the_tool
     option.wait_for(state="attached")
     assert option.get_attribute("value") == SYMBOL and option.get_attribute("title") == SYMBOL
     select.select_option(SYMBOL)
-    assert page.evaluate("location.hash").find("fn=_ZN17") >= 0  # links keep the symbol
+    page.wait_for_function("() => location.hash.includes('fn=_ZN17')")  # links keep the symbol
 
 
 def test_the_map_names_rows_demangled(open_report):

@@ -18,9 +18,10 @@ const IRTraceHeights = (() => {
     const sizeOf = pane => { pane.sizer.style.height = pane.offsets[pane.entries.length] + "px"; };
 
     /**
-     * Heights before measuring (with their offsets), and which are exact already: one row each, but a row that wraps (all of them
-     * when lines wrap, else those shown whole: `whole(row)`) takes as many rows as its characters need at
-     * `columns` (monospace), the split layout's pairs the taller side's. Those are measured once built.
+     * Heights before measuring (with their offsets), and which are exact already: one row each, but a row
+     * that wraps (all of them when lines wrap, else those shown whole: `whole(row)`) takes as many rows as its
+     * characters need at `columns` (monospace), the split layout's pairs the taller side's. Those are measured
+     * once built.
      */
     function estimate(pane, shared, columns, whole) {
       const heights = new Float64Array(pane.entries.length).fill(ROW_HEIGHT);

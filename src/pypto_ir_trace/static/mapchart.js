@@ -69,9 +69,9 @@ const IRTraceMapChart = (() => {
       }
       svg.replaceChildren(...parts);
       const number = new Intl.NumberFormat("en-US").format;
-      axis.replaceChildren(make("span", "map-axis-top", own ? `${number(most)} lines; dashed: ${number(ownMost)}` : `${number(most)} lines`),
-        make("span", "map-axis-key", own ? "IR lines after each pass; dashed: the picked function's, on its own scale" : "IR lines after each pass"),
-        make("span", "map-axis-zero", "0"));
+      const top = own ? `${number(most)} lines; dashed: ${number(ownMost)}` : `${number(most)} lines`;
+      const key = own ? "IR lines after each pass; dashed: the picked function's, on its own scale" : "IR lines after each pass";
+      axis.replaceChildren(make("span", "map-axis-top", top), make("span", "map-axis-key", key), make("span", "map-axis-zero", "0"));
       return { most, ownMost };
     }
 

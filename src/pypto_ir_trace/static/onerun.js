@@ -12,7 +12,8 @@
         beforeFile: p => passes[p].beforeFile || previousFile(p),
         afterFile: p => passes[p].file,
         counts: (p, shown) => (shown.changed ? IRTraceViews.counts(shown, state.key) : "no-op"),
-        notes: (p, shown) => [["info", note(shown)], ["info", state.key === null ? movedNote(pipeline, shown) : ""]].filter(([, text]) => text),
+        notes: (p, shown) => [["info", note(shown)], ["info", state.key === null ? movedNote(pipeline, shown) : ""]]
+          .filter(([, text]) => text),
         ops: ["Ops", "How this pass changed the count of each op"],
         listed: p => listed(app, app.counted(p)),
         header: () => ({ summary: summary(passes), title: null }),

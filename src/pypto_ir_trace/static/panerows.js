@@ -130,7 +130,8 @@ const IRTracePaneRows = (() => {
     function sharedTail(item, words) {
       const { view } = ctx, lines = report.lines;
       const lengths = [lines[view.before[view.rows.b[item]]].length, lines[view.after[view.rows.a[item]]].length];
-      const tails = [words.before, words.after].map((ranges, side) => (ranges.length ? lengths[side] - ranges[ranges.length - 1][1] : Infinity));
+      const tails = [words.before, words.after]
+        .map((ranges, side) => (ranges.length ? lengths[side] - ranges[ranges.length - 1][1] : Infinity));
       return Math.min(...tails) === Infinity ? 0 : Math.min(...tails);
     }
 

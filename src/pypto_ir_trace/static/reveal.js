@@ -47,7 +47,8 @@ const IRTraceReveal = (() => {
       // Only a mark the screen shows, or one on the first row, counts: a change opens at its first row, and a word
       // changed 50 rows further down is no reason to scroll away from it. A first row taller than the pane is the
       // exception: its mark is brought up (in split, for both panes: the lower mark, keeping the higher on screen).
-      const spots = marks.map(found => found && spotOf(found)).filter(spot => spot && (spot.row === start || spot.bottom <= spot.screenBottom));
+      const spots = marks.map(found => found && spotOf(found))
+        .filter(spot => spot && (spot.row === start || spot.bottom <= spot.screenBottom));
       const groups = settings.layout === "split" ? [spots] : spots.map(spot => [spot]);
       for (const group of groups) {
         if (!group.length) continue;
@@ -63,7 +64,8 @@ const IRTraceReveal = (() => {
     /** Where a mark is in its pane's content, from the top: {y, bottom}, and the bottom of the screen. */
     function spotOf({ pane, mark, row }) {
       const box = pane.scroller.getBoundingClientRect(), at = mark.getBoundingClientRect(), top = pane.scroller.scrollTop;
-      return { pane, row, y: at.top - box.top + top, bottom: at.bottom - box.top + top, screenBottom: top + pane.scroller.clientHeight };
+      const screenBottom = top + pane.scroller.clientHeight;
+      return { pane, row, y: at.top - box.top + top, bottom: at.bottom - box.top + top, screenBottom };
     }
 
     /** Whether the entry after a pane's built ones still shows one of rows [start, end). */
