@@ -35,6 +35,20 @@ def children(pid: int) -> set[int]:
     return {int(e) for e in os.listdir("/proc") if e.isdigit() and (f := _stat(e)) is not None and int(f[1]) == pid}
 
 
+def pool_workers(pid: int) -> list[int]:
+    """The worker processes that pid's fork server forked, lowest first: only those (a test process may have
+    other children, such as the browser tests' Playwright driver and its Chromium)."""
+    servers = [c for c in children(pid) if b"forkserver" in _cmdline(c)]
+    return sorted(w for server in servers for w in children(server))
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
 def alive(pid: int) -> bool:
     fields = _stat(pid)
     return fields is not None and fields[0] != "Z"
@@ -75,6 +89,21 @@ def kill_group(pgid: int) -> None:
     """What a test must not leave behind whatever it found."""
     with contextlib.suppress(ProcessLookupError):
         os.killpg(pgid, signal.SIGKILL)
+
+
+def running_time(*args: str, env: dict[str, str] | None = None) -> float:
+    """Seconds a whole run of `cli ARGS` takes from setting its signal handlers to its exit (it must succeed):
+    how far into a run a signal may fall on this host, where a fixed guess fails on a faster or busier one."""
+    proc = cli(*args, env=env)
+    try:
+        while not handles(proc.pid, signal.SIGTERM) and proc.poll() is None:
+            time.sleep(0.002)
+        start = time.monotonic()
+        _, err = proc.communicate(timeout=120)
+        assert proc.returncode == 0, err
+        return time.monotonic() - start
+    finally:
+        kill_group(proc.pid)
 
 
 def stopped(proc: subprocess.Popen, sent: int, delay: float, to_group: bool) -> tuple[int | None, str]:

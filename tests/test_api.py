@@ -128,8 +128,7 @@ def test_a_worker_killed_mid_run_costs_nothing_its_programs_are_compared_again(t
 
     def kill_a_worker(done: int, total: int) -> None:
         if done == 1:  # one program in; the workers are busy with the next ones
-            server_and_tracker = proctools.children(os.getpid())
-            busy = sorted(w for helper in server_and_tracker for w in proctools.children(helper))
+            busy = proctools.pool_workers(os.getpid())
             os.kill(busy[0], signal.SIGKILL)
             killed.append(busy[0])
 

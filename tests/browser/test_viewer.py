@@ -330,21 +330,47 @@ def test_layout_buttons_and_scroll_sync_both_axes(open_report):
     assert scroll_of(page, "Before")[0] > 0 and scroll_of(page, "Before")[1] > 0
 
 
+TOP_LINE = """s => { const top = s.getBoundingClientRect().top;
+  const row = [...s.querySelectorAll('.rows > .row')].find(r => r.getBoundingClientRect().bottom > top + 1);
+  return row.querySelector('.ln').textContent.trim(); }"""
+
+
 def test_layout_switch_keeps_pass_function_and_scroll(open_report):
+    """Side by side -> Stacked -> Side by side: the same pass and function, the same line at the top of Before,
+    and the reader's own sideways scroll, in both panes."""
     page = open_report(FLASH, "--context", "1000", viewport=(1000, 600)).page
     select_pass(page, "04")
     choice = "_jit_flash_attention.flash_attention"  # 51 lines, some 200 characters wide
     combobox(page).select_option(choice)
-    page.locator("#scroll-before").evaluate("s => { s.scrollTop = 60; s.scrollLeft = 40; }")
-    wait_synced(page, 60, 40)
+    before = page.locator("#scroll-before")
+    before.evaluate("s => { s.scrollTop = 600; s.scrollLeft = 40; }")  # well below the first change
+    wait_synced(page, 600, 40)
+    line = before.evaluate(TOP_LINE)
     page.get_by_role("button", name="Stacked").click()
     assert page.get_by_role("button", name="Stacked").get_attribute("aria-pressed") == "true"
     expect_current(page, "04")
     assert combobox(page).input_value() == choice
-    wait_synced(page, 60, 40)
+    page.wait_for_function(f"() => {SHOWN_SCROLLERS}.every(s => s.scrollLeft === 40)")
+    assert before.evaluate(TOP_LINE) == line
     page.get_by_role("button", name="Side by side").click()
-    wait_synced(page, 60, 40)
-    assert combobox(page).input_value() == choice
+    top = before.evaluate("s => s.scrollTop")  # rows shown whole are measured as they are built: not 600 px again
+    wait_synced(page, top, 40)
+    assert before.evaluate(TOP_LINE) == line and combobox(page).input_value() == choice
+
+
+def test_a_layout_switch_keeps_the_current_change_on_screen(open_report):
+    """The first change is a long row shown whole: scrolled part-way into it, a switch to Stacked (wider rows,
+    fewer wrapped lines) brings the change back on screen rather than keeping a pixel offset past it."""
+    page = open_report(FLASH, "--context", "1000", viewport=(1000, 600)).page
+    select_pass(page, "04")
+    combobox(page).select_option("_jit_flash_attention.flash_attention")
+    page.locator("#scroll-before").evaluate("s => { s.scrollTop = 60; }")
+    wait_synced(page, 60, 0)
+    page.get_by_role("button", name="Stacked").click()
+    shown = """s => { const box = s.getBoundingClientRect(), row = s.querySelector('.rows > .row.current');
+      const r = row.getBoundingClientRect(); return r.bottom > box.top + 1 && r.top < box.top + s.clientHeight - 1; }"""
+    for side in ("Before", "After"):
+        page.wait_for_function(f"() => ({shown})(document.querySelector('#scroll-{side.lower()}'))")
 
 
 def test_line_numbers_and_change_markers(open_report):

@@ -101,7 +101,7 @@ const IRTracePanes = (() => {
         const d = R.entryAt(lead.offsets, lead.scroller.scrollTop);
         const entry = lead.entries[d];
         row = entry >= 0 ? entry >> 1 : view.folds[-entry - 1].start;
-        into = lead.scroller.scrollTop - lead.offsets[d];
+        into = (lead.scroller.scrollTop - lead.offsets[d]) / lead.heights[d];  // a share: wrapping changes heights
       }
       Object.assign(settings, change);
       applySettings(ctx);
@@ -115,7 +115,8 @@ const IRTracePanes = (() => {
       list.layout();
       if (settings.wrap) left = 0;
       if (hunk) { revealRows(hunk.start, hunk.end, "del, ins", undefined, left); return; }
-      scroll.setScroll(pane => (row < 0 ? 0 : pane.offsets[pane.entryOf[row]] + into), left);
+      const topOf = pane => { const d = pane.entryOf[row]; return pane.offsets[d] + Math.floor(into * pane.heights[d]); };
+      scroll.setScroll(pane => (row < 0 ? 0 : topOf(pane)), left);
       list.render();
     }
 
