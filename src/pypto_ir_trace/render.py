@@ -184,6 +184,7 @@ def render(report: Report) -> str:
         _asset("static", "viewer.css")
         + _asset("static", "heatgrid.css")
         + _asset("static", "map.css")
+        + ("" if runs else _asset("static", "lowering.css"))  # the lowering page: single-run reports
         + (_asset("static", "runs.css") if runs else "")
     )
     loader = "\n".join(_asset("static", entry["file"]) for entry in scripts()["loader"])

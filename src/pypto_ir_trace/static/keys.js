@@ -24,6 +24,7 @@ const IRTraceKeys = (() => {
     { keys: { "*": "followName" }, scope: "page",
       help: "Follow a name (or click it): the selected one, else the current line's first" },
     { keys: { "/": "search" }, scope: "page", help: "Search all passes (text or /regex/)" },
+    { keys: { l: "lowering" }, scope: "page", help: "The picked function's whole lowering: its diff at every pass that changes it, on one page; again: back to the pass" },
     { keys: { m: "map" }, scope: "page", help: "The pipeline map (functions by passes), or back to the diff; in the map: arrows move, Enter opens, Esc returns" },
     { keys: { Enter: "nextCountChange", "Shift+Enter": "previousCountChange" }, scope: "search",
       help: "In the search: next / previous pass that changes the match count" },

@@ -63,6 +63,7 @@ const IRTraceViewer = (() => {
       previous: () => app().passList.step(-1),
       search: () => app().search.focus(),
       map: () => app().map.toggle(),
+      lowering: () => app().toggleView("lowering"),
       nextChange: () => app().stepChange(1),
       previousChange: () => app().stepChange(-1),
       ...Object.fromEntries(IRTraceFollowing.ACTIONS.map(name => [name, () => app().following.actions[name]()])),
