@@ -10,12 +10,12 @@
  *
  * Each section's diff is a set of panes (panes.js) on a copy of the page's diff markup, each scroller as tall
  * as its rows up to the page's height (a longer diff scrolls inside). Sections are built as they come within a
- * screen of the page's view (IntersectionObserver), sized until then from their counts; at most KEEP stay
- * built, the farthest from the screen given back: a pipeline of hundreds of passes costs what a screen of it
- * costs.
+ * screen of the page's view (IntersectionObserver), sized until then from their counts; of those farther away
+ * at most KEEP stay built, the farthest given back (their height kept): a pipeline of hundreds of passes costs
+ * what a few screens of it cost.
  */
 (() => {
-  const KEEP = 12;          // sections built at once, at most
+  const KEEP = 12;          // sections built beyond a screen of the view, at most
   const NEAR = "100% 0px";  // how far beyond the page's view a section is built: a screen above and below
   const ROW = IRTraceHeights.ROW_HEIGHT, HEAD = 30;  // a row, and a pane's head with its borders, in px
 
@@ -104,7 +104,7 @@
       const body = app.make("div", "lowering-body");
       body.style.height = estimate(pass, key) + "px";
       el.append(body);
-      return { p, key, el, body, panes: null, diff: null, near: false };
+      return { p, key, el, body, panes: null, diff: null, near: false, known: 0 };  // known: its height as last laid out
     }
 
     /** What the pass did to the function as a whole: added it, removed it, or paired it with another by content. */
@@ -137,19 +137,33 @@
       const [before, after, unified] = diff.querySelectorAll(".pane-file");
       [before.textContent, after.textContent, unified.textContent] = [beforeFile, pass.file, `${beforeFile} \u2192 ${pass.file}`];
       [before.title, after.title, unified.title] = [before.textContent, after.textContent, unified.textContent];
-      s.body.replaceChildren(diff);
-      s.body.style.height = "";
-      panes.relayout({ layout: state.layout, wrap: state.wrap, elide: app.el.elide.checked });
-      panes.show({ pass, key: s.key, beforeFile }, true);
-      Object.assign(s, { panes, diff });
-      s.sized = new (diff.ownerDocument.defaultView.ResizeObserver)(() => fit(s));  // its rows' height follows layout and wrapping
+      keepingPlace(s, () => {
+        s.body.replaceChildren(diff);
+        s.body.style.height = "";
+        panes.relayout({ layout: state.layout, wrap: state.wrap, elide: app.el.elide.checked });
+        panes.show({ pass, key: s.key, beforeFile }, true);
+        Object.assign(s, { panes, diff });
+        fit(s);
+      });
+      s.sized = new (diff.ownerDocument.defaultView.ResizeObserver)(() => keepingPlace(s, () => fit(s)));  // layout, wrapping
       diff.querySelectorAll(".sizer").forEach(sizer => s.sized.observe(sizer));
-      fit(s);
-      const built = page ? page.sections.filter(other => other.panes && !other.near) : [];
-      built.sort((x, y) => Math.abs(y.p - s.p) - Math.abs(x.p - s.p)).slice(0, Math.max(0, built.length + 1 - KEEP)).forEach(close);
+      const far = page ? page.sections.filter(other => other.panes && !other.near && other !== s) : [];
+      far.sort((x, y) => Math.abs(y.p - s.p) - Math.abs(x.p - s.p)).slice(0, Math.max(0, far.length - KEEP)).forEach(close);
     }
 
     /** Give a section's diff back, keeping its height (the page does not move). */
+    /**
+     * change() changes section s's height (or a layout switch did, since it was last known): the page stays where the
+     * reader is, so a section wholly above the view moves the page by as much.
+     */
+    function keepingPlace(s, change) {
+      const before = s.known || s.el.offsetHeight;
+      const above = s.el.getBoundingClientRect().top + before <= ui.head.getBoundingClientRect().bottom;
+      change();
+      s.known = s.el.offsetHeight;
+      if (above && s.known !== before) ui.panel.scrollTop += s.known - before;
+    }
+
     function close(s) {
       s.body.style.height = s.body.offsetHeight + "px";
       s.sized.disconnect();
