@@ -3,16 +3,17 @@
  * A function's whole lowering on one page (views.js): the picked function's diff at every pass that changes
  * it, in pipeline order, each under its pass's heading (the function's counts, and the pass's Ops line as the
  * pass heading shows them); a heading is a link to that pass in the pass view. Opened by the Lowering button
- * beside Function, `l`, or a map row header of the picked function; `view=lowering` in links. With no function
+ * beside Map, `l`, or the map's row header of the picked function; `view=lowering` in links. With no function
  * picked, the page is every pass that changes the IR. The pass list, the Function selector, search and the
  * counts are the single-run view's (this view extends its source); the layout, wrapping and eliding apply to
  * every diff on the page, and n / p step through their changes in order.
  *
  * Each section's diff is a set of panes (panes.js) on a copy of the page's diff markup, each scroller as tall
  * as its rows up to the page's height (a longer diff scrolls inside). Sections are built as they come within a
- * screen of the page's view (IntersectionObserver), sized until then from their counts; of those farther away
- * at most KEEP stay built, the farthest given back (their height kept): a pipeline of hundreds of passes costs
- * what a few screens of it cost.
+ * screen of the page's view (IntersectionObserver), one a frame, the nearest first, sized until then from their
+ * counts; of those farther away at most KEEP stay built, the farthest given back (their height kept): a pipeline
+ * of hundreds of passes costs what a few screens of it cost, and a scroll waits for one diff at most (a whole-file
+ * diff of a large IR costs what a pass switch does).
  */
 (() => {
   const KEEP = 12;          // sections built beyond a screen of the view, at most
@@ -29,7 +30,10 @@
     const ui = { panel: $("lowering"), title: $("lowering-title"), summary: $("lowering-summary"), list: $("lowering-sections"),
       head: root.querySelector(".lowering-head"), main: root.querySelector(".main") };
     const blank = blankDiff(app.el.diff);
-    let page = null;  // the page shown: {signature, named, sections, observer, cursor}
+    const win = ui.panel.ownerDocument.defaultView;
+    let page = null;  // the page shown: {signature, named, sections, observer, sized, cursor}
+    const pending = new Set();  // the sections near the view not built yet
+    let frame = 0;  // the frame that builds the next of them
 
     /** After the viewer showed pass p: the page of the function picked there (built again for another one). */
     function show(p) {
@@ -62,15 +66,33 @@
       ui.summary.textContent = summary(key, chosen);
       const sections = chosen.map((p, i) => section(p, i, named ? named[p] : null));
       ui.list.replaceChildren(...sections.map(s => s.el));
-      const observer = new (ui.panel.ownerDocument.defaultView.IntersectionObserver)(entries => {
+      const observer = new (win.IntersectionObserver)(entries => {
         for (const entry of entries) {
           const s = sections[Number(entry.target.dataset.section)];
           s.near = entry.isIntersecting;
-          if (s.near) open(s);
+          if (s.near && !s.panes) pending.add(s);
+          else pending.delete(s);
         }
+        later();
       }, { root: ui.panel, rootMargin: NEAR });
       sections.forEach(s => observer.observe(s.el));
-      return { signature, named, sections, observer, cursor: { at: 0, hunk: -1 } };
+      const sized = new (win.ResizeObserver)(entries => {
+        refit([...new Set(entries.map(entry => sections[Number(entry.target.closest(".lowering-pass").dataset.section)]))]);
+      });
+      return { signature, named, sections, observer, sized, cursor: { at: 0, hunk: -1 } };
+    }
+
+    /** The sections that came near the view, built one a frame, the nearest the view first. */
+    function later() {
+      if (!frame && pending.size) frame = win.requestAnimationFrame(buildNearest);
+    }
+    function buildNearest() {
+      frame = 0;
+      if (!page || !pending.size) return;
+      const top = ui.head.getBoundingClientRect().bottom;
+      const distance = s => Math.abs(s.el.getBoundingClientRect().top - top);
+      open([...pending].reduce((best, s) => (distance(s) < distance(best) ? s : best)));
+      later();
     }
 
     function summary(key, chosen) {
@@ -89,7 +111,10 @@
       el.setAttribute("aria-label", `${pass.label} ${pass.name}`);
       const heading = app.make("h3", "lowering-heading");
       const link = app.make("a", "lowering-link", `${pass.label} ${pass.name}`);
-      link.href = "#" + IRTraceState.fragment({ ...state, selected: p, wantedKey: key, base: null, map: false, extra: {} }, passes);
+      // the pass view's link, with the layout and wrapping as they are when it is followed (or copied)
+      const href = () => { link.href = "#" + IRTraceState.fragment({ ...state, selected: p, wantedKey: key, base: null, map: false, extra: {} }, passes); };
+      href();
+      for (const event of ["click", "focus", "pointerenter", "contextmenu"]) link.addEventListener(event, href);
       link.title = `Open ${pass.label} ${pass.name} in the pass view`;
       heading.append(link, " ", app.make("span", "pass-counts", IRTraceViews.counts(pass, key)));
       const tag = key === null ? "" : tagOf(pass, key);
@@ -127,6 +152,7 @@
 
     /** Build section s's diff (once), and give back the farthest built ones beyond KEEP. */
     function open(s) {
+      pending.delete(s);
       if (s.panes) return;
       const diff = blank.cloneNode(true);
       const panes = IRTracePanes.create({
@@ -137,59 +163,62 @@
       const [before, after, unified] = diff.querySelectorAll(".pane-file");
       [before.textContent, after.textContent, unified.textContent] = [beforeFile, pass.file, `${beforeFile} \u2192 ${pass.file}`];
       [before.title, after.title, unified.title] = [before.textContent, after.textContent, unified.textContent];
-      keepingPlace(s, () => {
-        s.body.replaceChildren(diff);
-        s.body.style.height = "";
-        panes.relayout({ layout: state.layout, wrap: state.wrap, elide: app.el.elide.checked });
-        panes.show({ pass, key: s.key, beforeFile }, true);
-        Object.assign(s, { panes, diff });
-        fit(s);
-      });
-      s.sized = new (diff.ownerDocument.defaultView.ResizeObserver)(() => keepingPlace(s, () => fit(s)));  // layout, wrapping
-      diff.querySelectorAll(".sizer").forEach(sizer => s.sized.observe(sizer));
-      const far = page ? page.sections.filter(other => other.panes && !other.near && other !== s) : [];
+      // the gutter is as wide as this diff's line numbers (the page's other diffs may have more digits)
+      const digits = String(Math.max(app.pipeline.ids(pass.before).length, app.pipeline.ids(pass.after).length, 1)).length;
+      diff.style.setProperty("--gutter-chars", String(Math.max(digits, 3)));
+      s.known = s.known || s.el.offsetHeight;  // as a placeholder
+      s.body.replaceChildren(diff);
+      s.body.style.height = "";
+      panes.relayout({ layout: state.layout, wrap: state.wrap, elide: app.el.elide.checked });
+      panes.show({ pass, key: s.key, beforeFile }, true);
+      Object.assign(s, { panes, diff });
+      refit([s]);
+      diff.querySelectorAll(".sizer").forEach(sizer => page.sized.observe(sizer));  // layout and wrapping change their rows
+      const far = page.sections.filter(other => other.panes && !other.near && other !== s);
       far.sort((x, y) => Math.abs(y.p - s.p) - Math.abs(x.p - s.p)).slice(0, Math.max(0, far.length - KEEP)).forEach(close);
     }
 
     /** Give a section's diff back, keeping its height (the page does not move). */
-    /**
-     * change() changes section s's height (or a layout switch did, since it was last known): the page stays where the
-     * reader is, so a section wholly above the view moves the page by as much.
-     */
-    function keepingPlace(s, change) {
-      const before = s.known || s.el.offsetHeight;
-      const above = s.el.getBoundingClientRect().top + before <= ui.head.getBoundingClientRect().bottom;
-      change();
-      s.known = s.el.offsetHeight;
-      if (above && s.known !== before) ui.panel.scrollTop += s.known - before;
-    }
-
     function close(s) {
       s.body.style.height = s.body.offsetHeight + "px";
-      s.sized.disconnect();
+      s.diff.querySelectorAll(".sizer").forEach(sizer => page.sized.unobserve(sizer));
       s.body.replaceChildren();
-      Object.assign(s, { panes: null, diff: null, sized: null });
+      Object.assign(s, { panes: null, diff: null });
     }
 
-    /** Each scroller shown as tall as its rows (and its scrollbar), up to the page's height; the split panes alike. */
-    function fit(s) {
-      if (!s.diff) return;
-      const shown = [...s.diff.querySelectorAll(".scroller")].filter(scroller => !scroller.parentElement.hidden);
-      const want = shown.map(scroller => parseFloat(scroller.querySelector(".sizer").style.height || "0") + scroller.offsetHeight - scroller.clientHeight);
-      const split = state.layout === "split";
-      shown.forEach((scroller, i) => {
-        const height = `${Math.ceil(Math.min(split ? Math.max(...want) : want[i], most()))}px`;
-        if (scroller.style.height !== height) scroller.style.height = height;
+    /**
+     * Each scroller of the sections shown as tall as its rows (and its scrollbar), up to the page's height, the split
+     * panes alike; the page stays where the reader is, so a section wholly above the view moves it by as much as the
+     * section's height changed (since last known: a layout switch changes it before this is called). Every position
+     * is read before any height is written, and once after: one layout for all of them.
+     */
+    function refit(list) {
+      const cap = most(), top = ui.head.getBoundingClientRect().bottom, split = state.layout === "split";
+      const plans = list.filter(s => s.diff).map(s => {
+        const shown = [...s.diff.querySelectorAll(".scroller")].filter(scroller => !scroller.parentElement.hidden);
+        const want = shown.map(scroller => parseFloat(scroller.querySelector(".sizer").style.height || "0") + scroller.offsetHeight - scroller.clientHeight);
+        const before = s.known || s.el.offsetHeight;
+        return { s, shown, want, before, above: s.el.getBoundingClientRect().top + before <= top };
       });
-      // the gutter is as wide as this diff's line numbers (the page's other diffs may have more digits)
-      const { before, after } = app.counted(s.p);
-      const digits = String(Math.max(app.pipeline.ids(before).length, app.pipeline.ids(after).length, 1)).length;
-      s.diff.style.setProperty("--gutter-chars", String(Math.max(digits, 3)));
+      for (const { shown, want } of plans) {
+        shown.forEach((scroller, i) => {
+          const height = `${Math.ceil(Math.min(split ? Math.max(...want) : want[i], cap))}px`;
+          if (scroller.style.height !== height) scroller.style.height = height;
+        });
+      }
+      let shift = 0;
+      for (const plan of plans) {
+        plan.s.known = plan.s.el.offsetHeight;
+        if (plan.above) shift += plan.s.known - plan.before;
+      }
+      if (shift) ui.panel.scrollTop += shift;
     }
 
     function drop() {
+      pending.clear();
       if (!page) return;
       page.observer.disconnect();
+      page.sized.disconnect();
       page.sections.filter(s => s.panes).forEach(close);
       ui.list.replaceChildren();
       page = null;
