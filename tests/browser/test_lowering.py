@@ -138,6 +138,10 @@ def test_the_page_follows_the_layout_and_the_keys(open_report, qwen3):
     page.keyboard.press("Shift+J")  # the next pass that changes silu: its section comes to the top
     expect_current(page, "22")
     assert at_top(twenty_two)
+    folds = lowering(page, SILU).get_by_role("button", name=re.compile(r"unchanged lines? \u2014 show$"))
+    assert folds.count() > 0
+    page.get_by_role("button", name="Expand all").click()
+    assert folds.count() == 0
     page.keyboard.press("l")
     assert not lowering(page, SILU).is_visible()
     assert page.get_by_role("heading", name="22 ExpandMixedKernel").is_visible()
@@ -166,9 +170,14 @@ def test_a_long_page_is_built_as_it_scrolls(open_report, qwen3):
     first = page_.get_by_role("region", name=re.compile(r"^\d+ \w+$")).first
     first.get_by_role("region", name="After").wait_for()  # built once on screen, one section a frame
     assert 0 < page.evaluate(built) < 27
+    folds = page_.get_by_role("button", name=re.compile(r"unchanged lines? \u2014 show$"))
+    assert folds.count() > 0
+    page.get_by_role("button", name="Collapse all").click()
+    page.get_by_role("button", name="Expand all").click()  # the sections built later follow it too
     for _ in range(60):
         page_.evaluate("node => { node.scrollTop += node.clientHeight; }")
         page.wait_for_timeout(50)
+        assert folds.count() == 0
     assert page_.evaluate("node => node.scrollTop + node.clientHeight >= node.scrollHeight - 2")  # at its end
     last = page_.get_by_role("region", name=re.compile(r"^\d+ \w+$")).last
     last.get_by_role("region", name="After").locator(".row").first.wait_for()

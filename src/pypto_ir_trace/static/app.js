@@ -223,7 +223,8 @@ const IRTraceApp = (() => {
 
     /** Expand all / Collapse all: usable when any diff shown has folds. */
     function syncFolds() {
-      el.expand.disabled = el.collapse.disabled = !app.activePanes().some(panes => panes.hasFolds());
+      const later = app.source().hasFolds && app.source().hasFolds();  // a view whose diffs are built as they scroll in
+      el.expand.disabled = el.collapse.disabled = !later && !app.activePanes().some(panes => panes.hasFolds());
     }
 
     /** The function selector for pass p, and the notes and counts on what the panes show. */

@@ -79,7 +79,7 @@
       const sized = new (win.ResizeObserver)(entries => {
         refit([...new Set(entries.map(entry => sections[Number(entry.target.closest(".lowering-pass").dataset.section)]))]);
       });
-      return { signature, named, sections, observer, sized, cursor: { at: 0, hunk: -1 } };
+      return { signature, named, sections, observer, sized, cursor: { at: 0, hunk: -1 }, expanded: null };
     }
 
     /** The sections that came near the view, built one a frame, the nearest the view first. */
@@ -171,6 +171,7 @@
       s.body.style.height = "";
       panes.relayout({ layout: state.layout, wrap: state.wrap, elide: app.el.elide.checked });
       panes.show({ pass, key: s.key, beforeFile }, true);
+      if (page.expanded !== null) panes.setAllFolds(page.expanded);  // as Expand all / Collapse all left the others
       Object.assign(s, { panes, diff });
       refit([s]);
       diff.querySelectorAll(".sizer").forEach(sizer => page.sized.observe(sizer));  // layout and wrapping change their rows
@@ -256,10 +257,16 @@
       return true;
     }
 
+    // Expand all / Collapse all reach the sections built so far (they are the view's panes); those built later follow
+    for (const [button, expanded] of [[app.el.expand, true], [app.el.collapse, false]]) {
+      button.addEventListener("click", () => { if (page) page.expanded = expanded; });
+    }
+
     return {
       ...first,
       get panes() { return page ? page.sections.filter(s => s.panes).map(s => s.panes) : []; },
       show, hide, step,
+      hasFolds: () => Boolean(page && page.sections.length),
     };
   }
 

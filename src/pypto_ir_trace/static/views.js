@@ -46,6 +46,8 @@
  *                 the diffs disagree here (a pass opens on the first such step)}], in order
  *   step(delta)   optional, for a view that pages through diffs of several passes: n (1) / p (-1) itself, true
  *                 when it did (the viewer's own stepping is then left alone)
+ *   hasFolds()    optional, for a view whose diffs are built as they scroll in: whether they may have folds (Expand
+ *                 all / Collapse all are usable; those built later follow the last pressed)
  *
  * Controls: a view brings its own toggle (`button`); every other control (filters, layout, wrapping, Function,
  * Compare with, Ignore renumbering, search) applies in every view registered today, so the seam asks nothing
