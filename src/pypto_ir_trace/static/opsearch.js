@@ -36,7 +36,8 @@ const IRTraceOpSearch = (() => {
     const ops = [...new Set(changing.flatMap(([, deltas]) => deltas.map(([op]) => op)))];
     const listed = changing.slice(0, 6).map(([p, deltas]) => `${passes[p].label} ${passes[p].name} ${deltaText(deltas)}`);
     const more = changing.length > 6 ? `, and ${changing.length - 6} more` : "";
-    return `${ops.join(", ")}: ${changing.length} of ${passes.length} passes change its count (${listed.join(", ")}${more}). ` +
+    const its = ops.length === 1 ? "its count" : "their counts";
+    return `${ops.join(", ")}: ${changing.length} of ${passes.length} passes change ${its} (${listed.join(", ")}${more}). ` +
       "Enter / Shift+Enter step through them.";
   }
 
