@@ -47,7 +47,8 @@ OPEN_AND_SCROLL = """async ([pick, steps]) => {
     scrolls.push((await window.__afterPaint()) - t);
     most = Math.max(most, built());
   }
-  return {open, scrolls, most, sections: page.querySelectorAll('.lowering-pass').length,
+  const end = page.scrollTop + page.clientHeight >= page.scrollHeight - 1;
+  return {open, scrolls, most, end, sections: page.querySelectorAll('.lowering-pass').length,
           title: document.querySelector('#lowering-title').textContent};
 }"""
 
@@ -91,7 +92,8 @@ def main(argv: list[str] | None = None) -> int:
             scrolls = sorted(figures["scrolls"]) or [0.0]
             print(
                 f"{name}, {figures['title']}: {figures['sections']} sections, painted {figures['open']:.0f} ms after `l`; "
-                f"{len(figures['scrolls'])} scrolls by a screen to its end, a frame median {statistics.median(scrolls):.1f} ms, "
+                f"{len(figures['scrolls'])} scrolls by a screen{' to its end' if figures['end'] else ''}, "
+                f"a frame median {statistics.median(scrolls):.1f} ms, "
                 f"p90 {scrolls[int(0.9 * (len(scrolls) - 1))]:.1f} ms, max {scrolls[-1]:.0f} ms; "
                 f"at most {figures['most']} sections built at once"
             )

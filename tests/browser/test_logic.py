@@ -487,4 +487,5 @@ def test_op_queries_name_an_op_or_its_last_parts(logic):
     assert logic(moves, [ops, "exp"]) == [[], [["pl.tile.exp", 1], ["pl.tensor.exp", -1]]]
     assert logic(moves, [ops, "tile.exp2"]) == [[], [["pl.tile.exp2", 3]]]
     assert logic("d => IRTraceOpSearch.deltaText(d)", [["pl.tile.exp2", -3]]) == "\u22123"
-    assert logic("d => IRTraceOpSearch.deltaText(d)", ops[:2]) == "pl.tile.exp +1, pl.tensor.exp \u22121"
+    assert logic("d => IRTraceOpSearch.deltaText(d)", ops[:2]) == "+1 \u22121"  # the names: in the tooltip
+    assert logic("d => IRTraceOpSearch.named(d)", ops[:2]) == "pl.tile.exp +1, pl.tensor.exp \u22121"

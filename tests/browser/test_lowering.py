@@ -240,9 +240,7 @@ def expected_moves(page_file, name: str) -> dict[str, str]:
         deltas = [(op, d) for op, d in raw.get("ops", []) if op == name or op.endswith("." + name)]
         if deltas:
             signed = lambda d: f"+{d}" if d > 0 else f"\u2212{-d}"
-            moves[raw["label"]] = (
-                signed(deltas[0][1]) if len(deltas) == 1 else ", ".join(f"{op} {signed(d)}" for op, d in deltas)
-            )
+            moves[raw["label"]] = " ".join(signed(d) for _, d in deltas)
     return moves
 
 

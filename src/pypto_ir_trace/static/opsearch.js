@@ -22,11 +22,11 @@ const IRTraceOpSearch = (() => {
     return Array.from({ length: count }, (_, p) => (diffOf(p).ops || []).filter(([op]) => answers(op, name)));
   }
 
-  /** "+2", or "pl.tile.exp −1, pl.tensor.exp +1" when several ops answer: a pass's deltas, as the list marks them. */
-  function deltaText(deltas) {
-    const signed = delta => (delta > 0 ? `+${delta}` : `\u2212${-delta}`);
-    return deltas.length === 1 ? signed(deltas[0][1]) : deltas.map(([op, delta]) => `${op} ${signed(delta)}`).join(", ");
-  }
+  const signed = delta => (delta > 0 ? `+${delta}` : `\u2212${-delta}`);
+  /** "+2", or "−1 +1" when several ops answer (their names in its tooltip): a pass's deltas, as the list marks them. */
+  const deltaText = deltas => deltas.map(([, delta]) => signed(delta)).join(" ");
+  /** "pl.tile.exp +1", or "pl.tensor.exp −1, pl.tile.exp +1": a pass's deltas by name. */
+  const named = deltas => deltas.map(([op, delta]) => `${op} ${signed(delta)}`).join(", ");
 
   /** What the search field says of the answer: which ops, and the passes that change their count. */
   function summary(name, found, passes) {
@@ -34,12 +34,12 @@ const IRTraceOpSearch = (() => {
     const changing = found.map((deltas, p) => [p, deltas]).filter(([, deltas]) => deltas.length);
     if (!changing.length) return `No pass changes the count of ${name}.`;
     const ops = [...new Set(changing.flatMap(([, deltas]) => deltas.map(([op]) => op)))];
-    const listed = changing.slice(0, 6).map(([p, deltas]) => `${passes[p].label} ${passes[p].name} ${deltaText(deltas)}`);
+    const listed = changing.slice(0, 6).map(([p, deltas]) => `${passes[p].label} ${passes[p].name} ${ops.length === 1 ? deltaText(deltas) : named(deltas)}`);
     const more = changing.length > 6 ? `, and ${changing.length - 6} more` : "";
     const its = ops.length === 1 ? "its count" : "their counts";
     return `${ops.join(", ")}: ${changing.length} of ${passes.length} passes change ${its} (${listed.join(", ")}${more}). ` +
       "Enter / Shift+Enter step through them.";
   }
 
-  return { parse, answers, moves, deltaText, summary };
+  return { parse, answers, moves, deltaText, named, summary };
 })();

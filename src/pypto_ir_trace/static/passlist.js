@@ -188,7 +188,7 @@ const IRTracePassList = (() => {
           button.querySelector(".pass-meta").prepend(badge);
         }
         badge.textContent = IRTraceOpSearch.deltaText(deltas);
-        badge.title = deltas.map(([op, delta]) => `${op}: ${delta > 0 ? "+" : "\u2212"}${Math.abs(delta)} in this pass`).join("\n");
+        badge.title = `${IRTraceOpSearch.named(deltas).split(", ").join("\n")}\n(the change in their count in this pass)`;
       });
     }
 
