@@ -276,6 +276,8 @@ def test_two_runs_have_no_lowering_page_but_every_function_and_ops(open_report):
     assert page.get_by_role("button", name="Lowering").count() == 0
     page.keyboard.press("l")  # nothing to open: the key is the browser's
     assert page.locator(".main.lowering-open").count() == 0
+    find = page.get_by_role("combobox", name="Find by name")
+    assert find.evaluate("input => input.list.options.length") > 0  # every function of the rows, as in one run
     search = page.get_by_role("searchbox", name="Search all passes")
     search.fill("op:pl.tile.load")
     page.wait_for_function("() => document.querySelector('#search-summary').textContent.includes('pl.tile.load')")
