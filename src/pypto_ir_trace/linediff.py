@@ -252,7 +252,8 @@ def _backtrack(trace: list[list[int]], n: int, m: int, b_lo: int, a_lo: int) -> 
     blocks: list[Block] = []
     bx, ay = b_lo, a_lo
     for step in reversed(steps):
-        _append(blocks, Block(step == 0, bx, step != 2, ay, step != 1))
-        bx += step != 2
-        ay += step != 1
+        b_len, a_len = int(step != 2), int(step != 1)  # ints, not bools: a lone step's block reaches the JSON
+        _append(blocks, Block(step == 0, bx, b_len, ay, a_len))
+        bx += b_len
+        ay += a_len
     return blocks

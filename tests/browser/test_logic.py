@@ -377,10 +377,12 @@ def test_the_reader_gives_two_runs_as_their_aligned_rows(logic):
     assert [r["row"] for r in read["rows"]] == [
         {
             **{key: r[key] for key in ("this", "baseline", "identical", "inserted", "deleted")},
+            "renamed": r.get("renamed", []),
             "sameEffect": r.get("sameEffect"),  # absent: one run lacks the pass
             "facing": r.get("facing"),  # absent: hunk k faces hunk k
             "differing": r.get("differing", []),
             "byRegion": {k: {"inserted": i, "deleted": d} for k, (i, d) in r.get("byRegion", {}).items()},
+            "ops": r.get("ops", []),
         }
         for r in data["runs"]["rows"]
     ]
