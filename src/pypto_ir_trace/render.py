@@ -180,12 +180,10 @@ def render(report: Report) -> str:
     model = to_json(report)
     template = _template()
     runs = report.runs is not None  # the runs view ships only in the reports that compare two runs
-    style = (
-        _asset("static", "viewer.css")
-        + _asset("static", "heatgrid.css")
-        + _asset("static", "map.css")
-        + (_asset("static", "runs.css") if runs else "")
-    )
+    kinds = {None, "runs"} if runs else {None}
+    # viewer.css, then each shipped script's own stylesheet (scripts.json: a panel's, the runs view's)
+    styled = [entry["css"] for entry in scripts()["viewer"] if "css" in entry and entry.get("only") in kinds]
+    style = "".join(_asset("static", name) for name in ["viewer.css", *styled])
     loader = "\n".join(_asset("static", entry["file"]) for entry in scripts()["loader"])
     viewer_hash, viewer = _viewer(runs)
     csp = (

@@ -47,7 +47,7 @@
  * more. A view that must turn one off says so here first, as one more answer of its source.
  *
  * Not a view: the pipeline map (map.js) shows every pass at once, not what one pass shows; it is a panel the
- * viewer shows in place of the diff, over whichever view is current.
+ * viewer shows in place of the diff, over whichever view is current. Panels have their own seam, panels.js.
  *
  * Why a source and not hooks into the viewer's modules: every view then answers the same questions, the
  * viewer asks them at the moments it chooses (a switch of view is one more of them), and no module needs to
