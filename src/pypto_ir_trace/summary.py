@@ -341,14 +341,18 @@ def _md_programs(summary: dict, rows: int) -> list[str]:
         key=lambda entry: order.index(entry["status"]) if entry["status"] in order else len(order),
     )
     grouped = _md_edits(summary.get("edits", ()), rows)
-    table = ["| program | status | first divergent pass | difference there |", "| --- | --- | --- | --- |"]
+    table = [
+        "| program | status | first divergent pass | difference there | effect differs at |",
+        "| --- | --- | --- | --- | --- |",
+    ]
     for entry in listed[:rows]:
         if entry["status"] == "unreadable":  # the reason, which may need more room than a pass's name
             first = _md(entry.get("error", ""), MARKDOWN_CELL * 2)
         else:
             first = _md(entry["firstDivergent"] or "")
         size = f"+{_md(entry['inserted'])} −{_md(entry['deleted'])}" if entry["status"] == "differs" else ""
-        table.append(f"| {_md(entry['name'])} | {_md(entry['status'])} | {first} | {size} |")
+        effects = _md(", ".join(at.partition(" ")[0] for at in entry.get("effectDiffers", ())))  # the passes' labels
+        table.append(f"| {_md(entry['name'])} | {_md(entry['status'])} | {first} | {size} | {effects} |")
     where = ["", f"Reports: {_md(summary['index'], None)}"] if summary["index"] else []
     return head + grouped + (["", *table, *_more(len(listed), rows)] if listed else []) + where
 
