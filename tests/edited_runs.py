@@ -31,7 +31,12 @@ EDITS = {
             "advanced_02_auto_tile_matmul__03_mat_full_k_explicit",
         ],
     ),
-    "relu": ("ConvertTensorToTileOps", "pl.tile.relu(", "pl.tile.relu_fast(", ["beginner_04_activation__00_fused_add_relu_concise"]),
+    "relu": (
+        "ConvertTensorToTileOps",
+        "pl.tile.relu(",
+        "pl.tile.relu_fast(",
+        ["beginner_04_activation__00_fused_add_relu_concise"],
+    ),
 }
 UNCHANGED = ["beginner_01_hello_world_concise", "beginner_02_elementwise__00_tile_add_128_explicit"]
 
