@@ -438,7 +438,7 @@ def test_markdown_is_bounded_and_inert_whatever_the_input(tmp_path):
     table = [line for line in text.splitlines() if line.startswith("| `")]
     assert len(table) == summary.MARKDOWN_ROWS
     for line in table:
-        assert line.count(" | ") == 3  # every | of a name escaped: four cells
+        assert line.count(" | ") == 4  # every | of a name escaped: five cells
         assert "<script>" in line and "\x1b" not in line and "\\x1b" in line  # inside code spans: shown, not run
         assert line.split(" | ")[0].count("`") == 2  # a backtick of a name cannot end its code span
     runs, _ = summarised(tmp_path, DSA, "--baseline", PTOAS, "-o", tmp_path / "r.html")
@@ -485,10 +485,14 @@ def test_markdown_of_hostile_names_and_counts_renders_as_text_in_the_cells_it_be
     cell or row, whatever the names (HTML, links, newlines, pipes, backticks) and a string where a count goes."""
     found = shard(names, this=text, baseline=text + "x")
     found["programs"][0].update(inserted=count, status="unreadable", error=text)  # markdown() reads it unchecked
+    found["programs"][-1].update(effectDiffers=[text, f"{count} {text}"])
     found["counts"] = {**found["counts"], "differs": count}
+    edit = {"pass": text, "description": text, "changes": [[text, count], ["", text]], "more": count, "key": "k"}
+    found["edits"] = [{"edit": edit, "programs": names}]
     parsed = rendered(summary.markdown(found))
-    assert {tag for tag, _ in parsed.tags} <= INLINE and all(attrs == [] for _, attrs in parsed.tags)
-    assert [len(row) for row in parsed.rows] == [4] * (len(names) + 1)
+    assert {tag for tag, _ in parsed.tags} <= INLINE | {"ul", "li"} and all(attrs == [] for _, attrs in parsed.tags)
+    assert [tag for tag, _ in parsed.tags].count("li") == 1  # the group's line: one item, whatever its text
+    assert [len(row) for row in parsed.rows] == [5] * (len(names) + 1)
     cells = {row[0]: row for row in parsed.rows[1:]}
     for name in names:
         shown = visible(name).replace("`", "'")

@@ -9,7 +9,7 @@ from urllib.parse import quote
 
 import jinja2
 
-from . import __version__, programs_grid
+from . import __version__, edits, programs_grid
 from .render import _asset, _csp_hash, _dumps, _escaped, environment, scripts
 from .terminal import decodable_json
 
@@ -26,6 +26,11 @@ def render(programs: Sequence, this_title: str, baseline_title: str, skipped: Se
         status: [p for p in programs if p.status == status]
         for status in ("unreadable", "differs", "this run only", "baseline only", "identical")
     }
+    by_name = {program.name: program for program in programs}
+    same_edit = [
+        (group.edit, [by_name[name] for name in group.programs])
+        for group in edits.groups((program.name, program.edit) for program in programs)
+    ]
     return (
         environment()
         .from_string(_asset("templates", "index.html.j2"))
@@ -43,5 +48,15 @@ def render(programs: Sequence, this_title: str, baseline_title: str, skipped: Se
             skipped=skipped,
             groups=groups,
             href=lambda program: quote(program.report),
+            same_edit=same_edit,
+            effects=lambda program: ", ".join(program.steps[r][0] for r in program.effects) or "none",
+            at_edit=lambda program: f"{quote(program.report)}#{_at_edit(program.edit)}",
         )
     )
+
+
+def _at_edit(edit: dict) -> str:
+    """The fragment that opens a program's report where its edit is: the pass, in Pass effect."""
+    if edit["pass"] == "input":
+        return "pass=input"
+    return f"pass={quote(edit['pass'].partition(' ')[0])}&view=effect"

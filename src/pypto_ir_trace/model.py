@@ -179,6 +179,9 @@ class RunRow:
     by_region: tuple[tuple[str, int, int], ...] = ()
     # (op, count in this run's snapshot minus the baseline's) of that diff, as a Pass's `ops` (opcounts.py)
     ops: tuple[tuple[str, int], ...] = ()
+    # what the runs' edits differ by when same_effect is False (effect.changes: `pl.tile.exp` -> `pl.tile.exp2`);
+    # for the inputs, how the runs' inputs differ; what groups programs by the same edit (edits.py)
+    changes: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)

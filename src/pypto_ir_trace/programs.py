@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from . import builder, index, outdir, render, summary, workers
+from . import builder, edits, index, outdir, render, summary, workers
 from .dump import Dump, DumpError
 from .errors import IRTraceError
 from .formats import FORMATS, load, one_file, units_of
@@ -44,6 +44,8 @@ class Program:
     # each aligned row (the inputs' first when they differ): (label, pass name, identical, inserted, deleted): the
     # runs' snapshots after it, compared; the index's programs x passes grid (programs_grid.py)
     steps: tuple[tuple[str, str, bool, int, int], ...] = ()
+    effects: tuple[int, ...] = ()  # the steps whose pass had a different effect in the two runs (Pass effect)
+    edit: dict | None = None  # how its runs first part, as an edit (edits.Edit.to_json): what groups programs
 
 
 def _looks_like_dump(path: Path) -> bool:
@@ -364,6 +366,7 @@ def _summary(name: str, file: str, report: Report) -> Program:
     status = "identical" if runs.inputs.identical and not differing else "differs"
     first = summary.first_divergent(report)
     one_side = sum(row.this is None or row.baseline is None for row in runs.rows)
+    edit = edits.of_report(report)
     return Program(
         name,
         status,
@@ -376,6 +379,8 @@ def _summary(name: str, file: str, report: Report) -> Program:
         _passes(report),
         one_side,
         steps=_steps(report),
+        effects=_effects(report),
+        edit=edit.to_json() if edit else None,
     )
 
 
@@ -395,6 +400,14 @@ def _steps(report: Report) -> tuple[tuple[str, str, bool, int, int], ...]:
         elif other is not None:  # as the two-run page labels a baseline-only row
             steps.append((f"b{other.label}", other.name, row.identical, row.inserted, row.deleted))
     return tuple(steps)
+
+
+def _effects(report: Report) -> tuple[int, ...]:
+    """The steps (as _steps lists them) whose pass made a different edit in the two runs."""
+    runs = report.runs
+    assert runs is not None  # a report of two runs
+    offset = 0 if runs.inputs.identical else 1  # the inputs' step first when they differ
+    return tuple(r + offset for r, row in enumerate(runs.rows) if row.same_effect is False)
 
 
 def _file_name(program: str, directory: Path) -> str:
