@@ -97,10 +97,10 @@ def test_merged_shards_group_the_programs_as_the_whole_run_does(compared, tmp_pa
 def test_how_the_runs_outputs_differ_is_told_by_names_whole_and_lines_one_run_has():
     lines = ["x = pl.tile.exp(a)", "x = pl.tile.exp2(a)", "y = pl.tile.add(x, b)", "keep = 1"]
     outputs = [((0, 3), (1, 3, 2))]  # the baseline's output lines, this run's, facing in order
-    assert effect.changes(outputs, lines.__getitem__) == (
+    assert effect.told_apart(outputs, lines.__getitem__) == (
         ("pl.tile.exp", "pl.tile.exp2"),
         ("", "y = pl.tile.add(x, b)"),
     )
-    assert effect.changes([((1,), ())], lines.__getitem__) == (("x = pl.tile.exp2(a)", ""),)
+    assert effect.told_apart([((1,), ())], lines.__getitem__) == (("x = pl.tile.exp2(a)", ""),)
     many = [((k,), (k + 1000,)) for k in range(300)]
-    assert len(effect.changes(many, lambda i: f"v{i}")) == effect.MAX_CHANGES
+    assert len(effect.told_apart(many, lambda i: f"v{i}")) == effect.MAX_CHANGES

@@ -22,9 +22,10 @@ makes the same edit.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 
 from . import linediff
@@ -133,25 +134,42 @@ class Verdict:
     # each differing step's output in either run, read as the baseline's: (the baseline's line ids, this run's);
     # a run whose pass left those lines alone gives them as they stayed
     outputs: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...] = ()
+    # the pairs of facing input lines that differ, (the baseline's id, this run's), when some step differs: what the
+    # runs already disagreed on is no part of how the pass's edits differ (at most KNOWN_PAIRS of them)
+    known: tuple[tuple[int, int], ...] = ()
 
 
-def changes(
-    outputs: Sequence[tuple[Sequence[int], Sequence[int]]], text: Callable[[int], str]
-) -> tuple[tuple[str, str], ...]:
+KNOWN_PAIRS = 5_000
+
+
+def changes(verdict: Verdict, text: Callable[[int], str]) -> tuple[tuple[str, str], ...]:
     """How the runs' outputs of a pass's differing edits differ, once each, in order: for each pair of facing
-    lines the names and words that differ (`pl.tile.exp` -> `pl.tile.exp2`), a line only one run has as
-    (line, "") for the baseline's or ("", line) for this run's; at most MAX_CHANGES of them."""
+    lines the names and words that differ (`pl.tile.exp` -> `pl.tile.exp2`) but those the runs' inputs already
+    differed by, a line only one run has as (line, "") for the baseline's or ("", line) for this run's; at most
+    MAX_CHANGES of them."""
+    known = {pair for old, new in verdict.known for pair in _named(old, new, text)}
+    return told_apart(verdict.outputs, text, known)
+
+
+def told_apart(
+    outputs: Sequence[tuple[Sequence[int], Sequence[int]]], text: Callable[[int], str], known: Collection = ()
+) -> tuple[tuple[str, str], ...]:
+    """changes() of facing output lines, the word changes in `known` left out."""
     found: dict[tuple[str, str], None] = {}
     for old, new in outputs:
         for k in range(max(len(old), len(new))):
             if k < len(old) and k < len(new):
-                told = words(text(old[k]), text(new[k]), NAMED)
+                told = tuple(pair for pair in _named(old[k], new[k], text) if pair not in known)
             else:
                 told = ((text(old[k]).strip(), ""),) if k < len(old) else (("", text(new[k]).strip()),)
             found.update(dict.fromkeys(told))
             if len(found) >= MAX_CHANGES:
                 return tuple(found)[:MAX_CHANGES]
     return tuple(found)
+
+
+def _named(old: int, new: int, text: Callable[[int], str]) -> tuple[tuple[str, str], ...]:
+    return words(text(old), text(new), NAMED)
 
 
 Words = Callable[[int, int], tuple[tuple[str, str], ...]]  # (baseline line id, this run's line id) -> words()
@@ -205,4 +223,7 @@ def compare(ours: Side, theirs: Side, inputs: Lineup, outputs: Lineup, differ: W
         return tuple(theirs.after[a] for a in theirs.hunks[other].inserted), mine
 
     told = tuple(output(*facing[step]) for step in differing)
-    return Verdict(not differing, () if identity else facing, differing, told)
+    disagreed = ((theirs.before[inputs.partner[t]], ours.before[t]) for t in inputs.differs) if differing else ()
+    return Verdict(
+        not differing, () if identity else facing, differing, told, tuple(itertools.islice(disagreed, KNOWN_PAIRS))
+    )

@@ -57,7 +57,7 @@ def section(
         mine = ours.passes[in_ours] if in_ours is not None else None
         other = theirs.passes[in_theirs] if in_theirs is not None else None
         verdict = effects.verdict(mine, other) if mine and other else None
-        changes = effect.changes(verdict.outputs, lines.__getitem__) if verdict and lines else ()
+        changes = effect.changes(verdict, lines.__getitem__) if verdict and lines else ()
         return RunRow(
             in_ours,
             in_theirs,
@@ -81,7 +81,7 @@ def section(
             (tuple(old_ids[b] for b in hunk.deleted), tuple(new_ids[a] for a in hunk.inserted))
             for hunk in effect.hunks(found.pieces)
         ]
-        inputs = replace(inputs, changes=effect.changes(told, lines.__getitem__))
+        inputs = replace(inputs, changes=effect.told_apart(told, lines.__getitem__))
     rows = []
     for in_ours, in_theirs in align([p.name for p in ours.passes], [p.name for p in theirs.passes]):
         if in_ours is not None:
