@@ -532,6 +532,21 @@ def test_pass_effect_counts_in_the_runs_summary(tmp_path):
     assert (found["sameEffect"], found["differentEffect"]) == (1, 0)  # A appended "# a" in both runs
 
 
+def test_a_pass_only_one_run_runs_counts_as_neither_the_same_nor_a_different_effect(tmp_path):
+    old = write_dump(tmp_path / "old", {"00_frontend.py": PROGRAM, "01_after_A.py": PROGRAM + "# a\n"})
+    new = write_dump(
+        tmp_path / "new",
+        {"00_frontend.py": PROGRAM, "01_after_A.py": PROGRAM + "# a\n", "02_after_B.py": PROGRAM + "# a\n# b\n"},
+    )
+    found, _ = summarised(tmp_path, new, "--baseline", old, "-o", tmp_path / "r.html")
+    assert [(row["pass"], row["baseline"], row["sameEffect"]) for row in found["rows"]] == [
+        ("01 A", 0, True),
+        ("02 B", None, None),  # B runs in this run only: it has no effect to compare
+    ]
+    assert (found["sameEffect"], found["differentEffect"]) == (1, 0)
+    assert "| `02 B` | +1 −0 | one run only |" in summary.markdown(found)
+
+
 def test_merge_and_jobs_bad_input(tmp_path, capsys):
     def error(*args: str | Path) -> tuple[int, str]:
         code = cli.main([*map(str, args)])
