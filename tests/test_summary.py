@@ -61,6 +61,13 @@ def test_the_schema_uses_only_checked_keywords_and_the_validator_rejects_each_vi
             validate(broken, SCHEMA)
 
 
+def test_the_schema_spells_each_program_status_as_the_package_does():
+    """One spelling per status: the schema's enum and counts are the package's statuses, in its order."""
+    assert SCHEMA["$defs"]["program"]["properties"]["status"]["enum"] == list(summary.STATUSES)
+    counts = SCHEMA["$defs"]["programs"]["properties"]["counts"]
+    assert counts["required"] == list(counts["properties"]) == list(summary.STATUSES)
+
+
 def test_one_pypto_dump_summary_is_what_its_report_shows(tmp_path):
     found, data = summarised(tmp_path, SPLIT_K, "-o", tmp_path / "r.html")
     assert found["kind"] == "dump" and found["report"] == str(tmp_path / "r.html")

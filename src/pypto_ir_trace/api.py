@@ -200,7 +200,7 @@ class ProgramResult:
     """One program of two roots: how its two runs compare."""
 
     name: str
-    status: str  # "identical", "differs", "this-run-only", "baseline-only" or "unreadable"
+    status: summary.Status  # "identical", "differs", "this-run-only", "baseline-only" or "unreadable"
     report: Path | None  # its two-run report (None: unreadable)
     first_divergent: str | None  # "34 AllocateMemoryAddr", "input", or None
     inserted: int  # the difference after the first divergent pass

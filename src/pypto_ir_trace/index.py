@@ -9,7 +9,7 @@ from urllib.parse import quote
 
 import jinja2
 
-from . import __version__, programs_grid
+from . import __version__, programs_grid, summary
 from .render import _asset, _csp_hash, _dumps, _escaped, environment, scripts
 from .terminal import decodable_json
 
@@ -22,10 +22,7 @@ def render(programs: Sequence, this_title: str, baseline_title: str, skipped: Se
     style = _asset("static", "index.css") + _asset("static", "heatgrid.css")
     grid = programs_grid.data(programs)
     script = "\n".join(_asset("static", entry["file"]) for entry in scripts()["index"])  # the grid's, run once
-    groups = {
-        status: [p for p in programs if p.status == status]
-        for status in ("unreadable", "differs", "this run only", "baseline only", "identical")
-    }
+    groups = {status: [p for p in programs if p.status == status] for status in summary.STATUSES}
     return (
         environment()
         .from_string(_asset("templates", "index.html.j2"))
@@ -42,6 +39,7 @@ def render(programs: Sequence, this_title: str, baseline_title: str, skipped: Se
             total=len(programs),
             skipped=skipped,
             groups=groups,
+            one_side=summary.ONE_SIDE,
             href=lambda program: quote(program.report),
         )
     )

@@ -31,7 +31,7 @@ class Program:
     """One line of the index: a program and how its two runs compare."""
 
     name: str
-    status: str  # "differs", "identical", "this run only", "baseline only", "unreadable"
+    status: summary.Status
     report: str  # the report's file name in the directory ("": none, the program is unreadable)
     first: str = ""  # the first pass after which the runs differ: "34 AllocateMemoryAddr", or "input"
     inserted: int = 0  # the difference there
@@ -327,7 +327,7 @@ def _program(task: _Task) -> tuple[str, Program, tuple[str, ...]]:
         report = build_pair(this, baseline, task.context, labels=labels)
         return render.render(report), _summary(task.name, task.file, report), tuple(not_compared(this, baseline))
     report = builder.build(this or baseline, task.context)
-    status = "this run only" if this else "baseline only"
+    status: summary.Status = "this-run-only" if this else "baseline-only"
     return render.render(report), Program(task.name, status, task.file, passes=_passes(report)), ()
 
 
@@ -361,7 +361,7 @@ def _summary(name: str, file: str, report: Report) -> Program:
     runs = report.runs
     assert runs is not None  # a report of two runs
     differing = sum(not row.identical for row in runs.rows)
-    status = "identical" if runs.inputs.identical and not differing else "differs"
+    status: summary.Status = "identical" if runs.inputs.identical and not differing else "differs"
     first = summary.first_divergent(report)
     one_side = sum(row.this is None or row.baseline is None for row in runs.rows)
     return Program(
