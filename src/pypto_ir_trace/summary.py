@@ -176,7 +176,7 @@ def _program(program) -> dict:
 
 
 def _counts(entries: Iterable[dict]) -> dict[str, int]:
-    counts = dict.fromkeys(STATUSES, 0)
+    counts: dict[str, int] = dict.fromkeys(STATUSES, 0)
     for entry in entries:
         counts[entry["status"]] += 1
     return counts
