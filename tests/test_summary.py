@@ -348,7 +348,7 @@ def test_a_shard_that_is_not_a_valid_summary_is_refused_in_one_line_naming_it_an
     assert err.startswith(f"pypto-ir-trace: error: {bad} ") and said in err
     assert err.count("\n") == 1 and "Traceback" not in err and "internal error" not in err
     assert not out.exists() and not md.exists()
-    with pytest.raises(summary.SummaryError, match="^" + str(bad)):  # the API raises the package's own error
+    with pytest.raises(irt.SummaryError, match="^" + str(bad)):  # the API raises the package's own error
         irt.merge_summaries([good, bad])
 
 
@@ -393,7 +393,7 @@ def test_shards_of_other_comparisons_are_refused_unless_allowed_and_then_each_is
         "comparisons)\n"
     )
     assert not out.exists()
-    with pytest.raises(summary.SummaryError, match="--allow-mixed"):
+    with pytest.raises(irt.SummaryError, match="--allow-mixed"):
         irt.merge_summaries(paths[:2])
     assert (
         cli.main(["merge", *map(str, paths[:2]), "--allow-mixed", "--summary-json", str(out), "--summary-md", str(md)])

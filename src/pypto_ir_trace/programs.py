@@ -11,8 +11,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from . import builder, index, outdir, render, summary, workers
-from .dump import Dump, DumpError
-from .errors import IRTraceError
+from .dump import Dump
+from .errors import DumpError, UsageError
 from .formats import FORMATS, load, one_file, units_of
 from .labels import Given, run_labels
 from .model import Report
@@ -20,10 +20,6 @@ from .model import Report
 NAMES = ("this run", "baseline")  # the two pipelines of a two-run report
 DEFAULT_DIRECTORY = "ir_trace_runs"
 INDEX = "index.html"
-
-
-class UsageError(IRTraceError):
-    """The two sides cannot be compared as given (an argument error, exit 2); one line for the user."""
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from importlib import resources
 from typing import Any, Literal, get_args
 
 from . import __version__
-from .errors import IRTraceError
+from .errors import SummaryError
 from .model import Pass, Pipeline, Report, RunRow
 from .schemacheck import Check, Invalid, shown, validator
 from .terminal import visible
@@ -30,10 +30,6 @@ MARKDOWN_ROWS = 25  # rows of a Markdown table; the rest are counted, not listed
 MARKDOWN_CELL = 80  # characters of a name in a Markdown cell
 MARKDOWN_ROOTS = 3  # pairs of roots a merge of several comparisons names in its title; the rest are counted
 _BATCH = 20_000  # pieces of JSON text joined before they are written
-
-
-class SummaryError(IRTraceError):
-    """A summary to merge cannot be read or does not fit the others; one line for the user."""
 
 
 def schema() -> dict:
