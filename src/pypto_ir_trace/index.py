@@ -10,7 +10,8 @@ from urllib.parse import quote
 import jinja2
 
 from . import __version__, programs_grid, summary
-from .render import _asset, _csp_hash, _dumps, _escaped, environment, scripts
+from .pagedata import dumps, escaped
+from .render import _asset, _csp_hash, environment, scripts
 from .terminal import decodable_json
 
 MARKER = '<meta name="generator" content="pypto-ir-trace runs index">'  # how a directory we wrote is known again
@@ -30,7 +31,7 @@ def render(programs: Sequence, this_title: str, baseline_title: str, skipped: Se
             marker=jinja2.utils.markupsafe.Markup(MARKER),
             csp=f"default-src 'none'; style-src {_csp_hash(style)}; script-src {_csp_hash(script)}; base-uri 'none'; "
             "form-action 'none'",
-            grid=jinja2.utils.markupsafe.Markup(_escaped(decodable_json(_dumps(grid)))) if grid["programs"] else None,
+            grid=jinja2.utils.markupsafe.Markup(escaped(decodable_json(dumps(grid)))) if grid["programs"] else None,
             script=jinja2.utils.markupsafe.Markup(script),
             style=jinja2.utils.markupsafe.Markup(style),
             generator=f"pypto-ir-trace {__version__}",
