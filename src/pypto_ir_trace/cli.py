@@ -150,12 +150,19 @@ def _arguments() -> argparse.ArgumentParser:
 class _Output:
     """A file the command writes: the argument parser, the checks before the run and the writer all read this."""
 
-    option: str  # how messages name it
-    flags: tuple[str, ...]
-    dest: str  # its attribute in the parsed arguments
+    flags: tuple[str, ...]  # the first one is how messages name it
     help: str
     write: Callable[[str, dict], None] | None = None  # a summary's writer, given its path and the summary
     merged: str = ""  # its help for `merge`, when it says something else there
+
+    @property
+    def option(self) -> str:
+        return self.flags[0]
+
+    @property
+    def dest(self) -> str:
+        """Its attribute in the parsed arguments, as argparse names it after the long flag."""
+        return self.flags[-1].lstrip("-").replace("-", "_")
 
 
 def _write_json(path: str, found: dict) -> None:
@@ -167,26 +174,20 @@ def _write_markdown(path: str, found: dict) -> None:
 
 
 REPORT = _Output(
-    "-o",
     ("-o", "--output"),
-    "output",
     f"report path (default: {DEFAULT_OUTPUT}), - for stdout; its directory must already exist "
     f"(with --baseline and two directories of programs: a directory, default {programs.DEFAULT_DIRECTORY}/)",
 )
 # A name that is not UTF-8 is shown by its bytes in every summary, as everywhere.
 SUMMARIES = (
     _Output(
-        "--summary-json",
         ("--summary-json",),
-        "summary_json",
         "also write what the report shows as JSON (its schema: summary.schema.json in the package), - for stdout",
         _write_json,
         merged="write the merged summary there (default: stdout)",
     ),
     _Output(
-        "--summary-md",
         ("--summary-md",),
-        "summary_md",
         "also write a short Markdown summary (for $GITHUB_STEP_SUMMARY or a pull-request comment)",
         _write_markdown,
     ),
