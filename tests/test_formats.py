@@ -11,7 +11,7 @@ import pytest
 
 from dumptools import FIXTURES, REAL
 from pypto_ir_trace import cli, render
-from pypto_ir_trace.dump import DumpError
+from pypto_ir_trace.errors import DumpError
 from pypto_ir_trace.formats import FORMATS, load
 
 MLIR = FIXTURES / "mlir"

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from modeltools import build
-from pypto_ir_trace.dump import DumpError
+from pypto_ir_trace.errors import DumpError
 from pypto_ir_trace.formats import mlir
 from pypto_ir_trace.formats.mlir import scope
 

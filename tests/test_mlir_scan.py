@@ -11,7 +11,8 @@ import pytest
 
 from dumptools import FIXTURES
 from modeltools import build, not_rebuilt
-from pypto_ir_trace.dump import DumpError, read_text, split_lines
+from pypto_ir_trace.dump import read_text, split_lines
+from pypto_ir_trace.errors import DumpError
 from pypto_ir_trace.formats import mlir
 from pypto_ir_trace.formats.mlir import scan
 

@@ -61,6 +61,13 @@ def test_the_schema_uses_only_checked_keywords_and_the_validator_rejects_each_vi
             validate(broken, SCHEMA)
 
 
+def test_the_schema_spells_each_program_status_as_the_package_does():
+    """One spelling per status: the schema's enum and counts are the package's statuses, in its order."""
+    assert SCHEMA["$defs"]["program"]["properties"]["status"]["enum"] == list(summary.STATUSES)
+    counts = SCHEMA["$defs"]["programs"]["properties"]["counts"]
+    assert counts["required"] == list(counts["properties"]) == list(summary.STATUSES)
+
+
 def test_one_pypto_dump_summary_is_what_its_report_shows(tmp_path):
     found, data = summarised(tmp_path, SPLIT_K, "-o", tmp_path / "r.html")
     assert found["kind"] == "dump" and found["report"] == str(tmp_path / "r.html")
@@ -341,7 +348,7 @@ def test_a_shard_that_is_not_a_valid_summary_is_refused_in_one_line_naming_it_an
     assert err.startswith(f"pypto-ir-trace: error: {bad} ") and said in err
     assert err.count("\n") == 1 and "Traceback" not in err and "internal error" not in err
     assert not out.exists() and not md.exists()
-    with pytest.raises(summary.SummaryError, match="^" + str(bad)):  # the API raises the package's own error
+    with pytest.raises(irt.SummaryError, match="^" + str(bad)):  # the API raises the package's own error
         irt.merge_summaries([good, bad])
 
 
@@ -386,7 +393,7 @@ def test_shards_of_other_comparisons_are_refused_unless_allowed_and_then_each_is
         "comparisons)\n"
     )
     assert not out.exists()
-    with pytest.raises(summary.SummaryError, match="--allow-mixed"):
+    with pytest.raises(irt.SummaryError, match="--allow-mixed"):
         irt.merge_summaries(paths[:2])
     assert (
         cli.main(["merge", *map(str, paths[:2]), "--allow-mixed", "--summary-json", str(out), "--summary-md", str(md)])
@@ -534,6 +541,21 @@ def test_pass_effect_counts_in_the_runs_summary(tmp_path):
     found, _ = summarised(tmp_path, new, "--baseline", old, "-o", tmp_path / "r.html")
     assert found["firstDivergent"] == {"row": None, "pass": "input", "inserted": 1, "deleted": 1}
     assert (found["sameEffect"], found["differentEffect"]) == (1, 0)  # A appended "# a" in both runs
+
+
+def test_a_pass_only_one_run_runs_counts_as_neither_the_same_nor_a_different_effect(tmp_path):
+    old = write_dump(tmp_path / "old", {"00_frontend.py": PROGRAM, "01_after_A.py": PROGRAM + "# a\n"})
+    new = write_dump(
+        tmp_path / "new",
+        {"00_frontend.py": PROGRAM, "01_after_A.py": PROGRAM + "# a\n", "02_after_B.py": PROGRAM + "# a\n# b\n"},
+    )
+    found, _ = summarised(tmp_path, new, "--baseline", old, "-o", tmp_path / "r.html")
+    assert [(row["pass"], row["baseline"], row["sameEffect"]) for row in found["rows"]] == [
+        ("01 A", 0, True),
+        ("02 B", None, None),  # B runs in this run only: it has no effect to compare
+    ]
+    assert (found["sameEffect"], found["differentEffect"]) == (1, 0)
+    assert "| `02 B` | +1 −0 | one run only |" in summary.markdown(found)
 
 
 def test_merge_and_jobs_bad_input(tmp_path, capsys):

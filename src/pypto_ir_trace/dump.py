@@ -6,14 +6,10 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import IRTraceError
+from .errors import DumpError  # the formats import it with the records they make
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")
 _BOM = "\ufeff"
-
-
-class DumpError(IRTraceError):
-    """The dump or one of its files cannot be used; the message is one line for the user."""
 
 
 @dataclass(frozen=True)

@@ -9,8 +9,9 @@ from urllib.parse import quote
 
 import jinja2
 
-from . import __version__, edits, programs_grid
-from .render import _asset, _csp_hash, _dumps, _escaped, environment, scripts
+from . import __version__, edits, programs_grid, summary
+from .pagedata import dumps, escaped
+from .render import _asset, _csp_hash, environment, scripts
 from .terminal import decodable_json
 
 MARKER = '<meta name="generator" content="pypto-ir-trace runs index">'  # how a directory we wrote is known again
@@ -22,10 +23,7 @@ def render(programs: Sequence, this_title: str, baseline_title: str, skipped: Se
     style = _asset("static", "index.css") + _asset("static", "heatgrid.css")
     grid = programs_grid.data(programs)
     script = "\n".join(_asset("static", entry["file"]) for entry in scripts()["index"])  # the grid's, run once
-    groups = {
-        status: [p for p in programs if p.status == status]
-        for status in ("unreadable", "differs", "this run only", "baseline only", "identical")
-    }
+    groups = {status: [p for p in programs if p.status == status] for status in summary.STATUSES}
     by_name = {program.name: program for program in programs}
     same_edit = [
         (group.edit, [by_name[name] for name in group.programs])
@@ -38,7 +36,7 @@ def render(programs: Sequence, this_title: str, baseline_title: str, skipped: Se
             marker=jinja2.utils.markupsafe.Markup(MARKER),
             csp=f"default-src 'none'; style-src {_csp_hash(style)}; script-src {_csp_hash(script)}; base-uri 'none'; "
             "form-action 'none'",
-            grid=jinja2.utils.markupsafe.Markup(_escaped(decodable_json(_dumps(grid)))) if grid["programs"] else None,
+            grid=jinja2.utils.markupsafe.Markup(escaped(decodable_json(dumps(grid)))) if grid["programs"] else None,
             script=jinja2.utils.markupsafe.Markup(script),
             style=jinja2.utils.markupsafe.Markup(style),
             generator=f"pypto-ir-trace {__version__}",
@@ -47,6 +45,7 @@ def render(programs: Sequence, this_title: str, baseline_title: str, skipped: Se
             total=len(programs),
             skipped=skipped,
             groups=groups,
+            one_side=summary.ONE_SIDE,
             href=lambda program: quote(program.report),
             same_edit=same_edit,
             effects=lambda program: ", ".join(program.steps[r][0] for r in program.effects) or "none",

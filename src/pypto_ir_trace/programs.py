@@ -11,8 +11,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from . import builder, edits, index, outdir, render, summary, workers
-from .dump import Dump, DumpError
-from .errors import IRTraceError
+from .dump import Dump
+from .errors import DumpError, UsageError
 from .formats import FORMATS, load, one_file, units_of
 from .labels import Given, run_labels
 from .model import Report
@@ -22,16 +22,12 @@ DEFAULT_DIRECTORY = "ir_trace_runs"
 INDEX = "index.html"
 
 
-class UsageError(IRTraceError):
-    """The two sides cannot be compared as given (an argument error, exit 2); one line for the user."""
-
-
 @dataclass(frozen=True)
 class Program:
     """One line of the index: a program and how its two runs compare."""
 
     name: str
-    status: str  # "differs", "identical", "this run only", "baseline only", "unreadable"
+    status: summary.Status
     report: str  # the report's file name in the directory ("": none, the program is unreadable)
     first: str = ""  # the first pass after which the runs differ: "34 AllocateMemoryAddr", or "input"
     inserted: int = 0  # the difference there
@@ -329,7 +325,7 @@ def _program(task: _Task) -> tuple[str, Program, tuple[str, ...]]:
         report = build_pair(this, baseline, task.context, labels=labels)
         return render.render(report), _summary(task.name, task.file, report), tuple(not_compared(this, baseline))
     report = builder.build(this or baseline, task.context)
-    status = "this run only" if this else "baseline only"
+    status: summary.Status = "this-run-only" if this else "baseline-only"
     return render.render(report), Program(task.name, status, task.file, passes=_passes(report)), ()
 
 
@@ -363,7 +359,7 @@ def _summary(name: str, file: str, report: Report) -> Program:
     runs = report.runs
     assert runs is not None  # a report of two runs
     differing = sum(not row.identical for row in runs.rows)
-    status = "identical" if runs.inputs.identical and not differing else "differs"
+    status: summary.Status = "identical" if runs.inputs.identical and not differing else "differs"
     first = summary.first_divergent(report)
     one_side = sum(row.this is None or row.baseline is None for row in runs.rows)
     edit = edits.of_report(report)

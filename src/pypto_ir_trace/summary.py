@@ -12,31 +12,24 @@ import itertools
 import json
 from collections.abc import Iterable, Iterator, Sequence
 from importlib import resources
-from typing import Any
+from typing import Any, Literal, get_args
 
 from . import __version__, edits
-from .errors import IRTraceError
+from .errors import SummaryError
 from .model import Pass, Pipeline, Report, RunRow
 from .schemacheck import Check, Invalid, shown, validator
 from .terminal import visible
 
 VERSION = 1
-# the index's statuses (programs.Program.status) as the JSON names them
-STATUSES = {
-    "identical": "identical",
-    "differs": "differs",
-    "this run only": "this-run-only",
-    "baseline only": "baseline-only",
-    "unreadable": "unreadable",
-}
+# How a program's two runs compare, spelled once: as the JSON publishes it (the schema's enum and counts, held to
+# this by a test), the API (ProgramResult.status), programs.Program and the index page alike.
+Status = Literal["identical", "differs", "this-run-only", "baseline-only", "unreadable"]
+STATUSES: tuple[Status, ...] = get_args(Status)
+ONE_SIDE: dict[Status, str] = {"this-run-only": "only in this run", "baseline-only": "only in the baseline"}  # as read
 MARKDOWN_ROWS = 25  # rows of a Markdown table; the rest are counted, not listed
 MARKDOWN_CELL = 80  # characters of a name in a Markdown cell
 MARKDOWN_ROOTS = 3  # pairs of roots a merge of several comparisons names in its title; the rest are counted
 _BATCH = 20_000  # pieces of JSON text joined before they are written
-
-
-class SummaryError(IRTraceError):
-    """A summary to merge cannot be read or does not fit the others; one line for the user."""
 
 
 def schema() -> dict:
@@ -169,7 +162,7 @@ def _edits(entries: Iterable[dict]) -> list[dict]:
 def _program(program) -> dict:
     entry = {
         "name": program.name,
-        "status": STATUSES[program.status],
+        "status": program.status,
         "report": program.report or None,
         "firstDivergent": program.first or None,
         "inserted": program.inserted,
@@ -188,7 +181,7 @@ def _program(program) -> dict:
 
 
 def _counts(entries: Iterable[dict]) -> dict[str, int]:
-    counts = dict.fromkeys(STATUSES.values(), 0)
+    counts: dict[str, int] = dict.fromkeys(STATUSES, 0)
     for entry in entries:
         counts[entry["status"]] += 1
     return counts
@@ -326,11 +319,7 @@ def _md_programs(summary: dict, rows: int) -> list[str]:
         f"differ{'s' if counts['differs'] == 1 else ''}, {_md(counts['identical'])} identical"
         + "".join(
             f", {_md(counts[status])} {words}"
-            for status, words in (
-                ("this-run-only", "only in this run"),
-                ("baseline-only", "only in the baseline"),
-                ("unreadable", "unreadable"),
-            )
+            for status, words in (*ONE_SIDE.items(), ("unreadable", "unreadable"))
             if counts[status]
         )
         + ".",
