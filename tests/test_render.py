@@ -92,7 +92,7 @@ def test_the_csp_allows_the_loader_and_the_viewer_code_it_inflates_by_their_hash
     allowed = dict(part.strip().split(" ", 1) for part in csp.split(";"))["script-src"].split()
     loader = re.search(r"<script>(.*)</script>", page, re.S).group(1)
     viewer = render.decode_viewer(page)
-    assert allowed == [render._csp_hash(loader), render._csp_hash(viewer)]
+    assert allowed == [render.csp_hash(loader), render.csp_hash(viewer)]
     assert "IRTraceViewer.start" in viewer and "IRTraceViewer" not in loader  # the viewer travels compressed
     assert len(page) < len(loader) + len(viewer)  # compressed, the viewer is a third of its size
 

@@ -11,7 +11,7 @@ import jinja2
 
 from . import __version__, edits, programs_grid, summary
 from .pagedata import dumps, escaped
-from .render import _asset, _csp_hash, environment, scripts
+from .render import asset, csp_hash, environment, scripts
 from .terminal import decodable_json
 
 MARKER = '<meta name="generator" content="pypto-ir-trace runs index">'  # how a directory we wrote is known again
@@ -20,9 +20,9 @@ MARKER = '<meta name="generator" content="pypto-ir-trace runs index">'  # how a 
 def render(programs: Sequence, this_title: str, baseline_title: str, skipped: Sequence[str] = ()) -> str:
     """The page for `programs` (programs.Program records, in name order); `skipped`: the folders of either
     root not read as programs, each with its reason."""
-    style = _asset("static", "index.css") + _asset("static", "heatgrid.css")
+    style = asset("static", "index.css") + asset("static", "heatgrid.css")
     grid = programs_grid.data(programs)
-    script = "\n".join(_asset("static", entry["file"]) for entry in scripts()["index"])  # the grid's, run once
+    script = "\n".join(asset("static", entry["file"]) for entry in scripts()["index"])  # the grid's, run once
     groups = {status: [p for p in programs if p.status == status] for status in summary.STATUSES}
     by_name = {program.name: program for program in programs}
     same_edit = [
@@ -31,10 +31,10 @@ def render(programs: Sequence, this_title: str, baseline_title: str, skipped: Se
     ]
     return (
         environment()
-        .from_string(_asset("templates", "index.html.j2"))
+        .from_string(asset("templates", "index.html.j2"))
         .render(
             marker=jinja2.utils.markupsafe.Markup(MARKER),
-            csp=f"default-src 'none'; style-src {_csp_hash(style)}; script-src {_csp_hash(script)}; base-uri 'none'; "
+            csp=f"default-src 'none'; style-src {csp_hash(style)}; script-src {csp_hash(script)}; base-uri 'none'; "
             "form-action 'none'",
             grid=jinja2.utils.markupsafe.Markup(escaped(decodable_json(dumps(grid)))) if grid["programs"] else None,
             script=jinja2.utils.markupsafe.Markup(script),

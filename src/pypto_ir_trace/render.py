@@ -26,14 +26,14 @@ def scripts() -> dict[str, list[dict]]:
     "loader": the page's one inline script (it inflates the viewer's code, carried compressed as the data is:
     a third of the size); "viewer": the viewer itself. The CSP allows exactly these two scripts by their hashes.
     """
-    return json.loads(_asset("static", "scripts.json"))
+    return json.loads(asset("static", "scripts.json"))
 
 
 _DATA_ELEMENT = re.compile(r'<script type="application/octet-stream" id="report-data"[^>]*>([A-Za-z0-9+/=]*)</script>')
 _CODE_ELEMENT = re.compile(r'<script type="application/octet-stream" id="viewer-code"[^>]*>([A-Za-z0-9+/=]*)</script>')
 
 
-def _asset(*parts: str) -> str:
+def asset(*parts: str) -> str:
     return resources.files("pypto_ir_trace").joinpath(*parts).read_text(encoding="utf-8")
 
 
@@ -60,11 +60,11 @@ def _viewer(runs: bool) -> tuple[str, str]:
     """The viewer's code for a report with or without the runs view: its CSP hash, and the code as the page
     carries it (gzip, no time or name in the header: the same bytes every run, base64)."""
     kinds = {None, "runs"} if runs else {None}  # the two-run views ship only in the reports that compare two runs
-    code = "\n".join(_asset("static", entry["file"]) for entry in scripts()["viewer"] if entry.get("only") in kinds)
-    return _csp_hash(code), base64.b64encode(gzip.compress(code.encode("utf-8"), 9, mtime=0)).decode("ascii")
+    code = "\n".join(asset("static", entry["file"]) for entry in scripts()["viewer"] if entry.get("only") in kinds)
+    return csp_hash(code), base64.b64encode(gzip.compress(code.encode("utf-8"), 9, mtime=0)).decode("ascii")
 
 
-def _csp_hash(source: str) -> str:
+def csp_hash(source: str) -> str:
     digest = hashlib.sha256(source.encode("utf-8")).digest()
     return "'sha256-" + base64.b64encode(digest).decode("ascii") + "'"
 
@@ -72,7 +72,7 @@ def _csp_hash(source: str) -> str:
 @functools.lru_cache(maxsize=1)
 def _template() -> jinja2.Template:
     """Compiled once per process: a directory of reports renders it once per program."""
-    return environment().from_string(_asset("templates", "report.html.j2"))
+    return environment().from_string(asset("templates", "report.html.j2"))
 
 
 def environment() -> jinja2.Environment:
@@ -90,13 +90,13 @@ def render(report: Report) -> str:
     kinds = {None, "runs"} if runs else {None}
     # viewer.css, then each shipped script's own stylesheet (scripts.json: a panel's, the runs view's)
     styled = [entry["css"] for entry in scripts()["viewer"] if "css" in entry and entry.get("only") in kinds]
-    style = "".join(_asset("static", name) for name in ["viewer.css", *styled])
-    loader = "\n".join(_asset("static", entry["file"]) for entry in scripts()["loader"])
+    style = "".join(asset("static", name) for name in ["viewer.css", *styled])
+    loader = "\n".join(asset("static", entry["file"]) for entry in scripts()["loader"])
     viewer_hash, viewer = _viewer(runs)
     csp = (
         "default-src 'none'; "
-        f"script-src {_csp_hash(loader)} {viewer_hash}; "
-        f"style-src {_csp_hash(style)}; "
+        f"script-src {csp_hash(loader)} {viewer_hash}; "
+        f"style-src {csp_hash(style)}; "
         "worker-src blob:; "  # the search worker (searchworker.js), started from its own source
         "img-src data:; base-uri 'none'; form-action 'none'"
     )
