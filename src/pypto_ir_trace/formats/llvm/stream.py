@@ -94,7 +94,7 @@ def _snapshots(
         for k in printing:
             yield _printed(entries, k)
 
-    found = splice.bases(printed(), GRAMMAR, describe)
+    found = splice.bases(printed(), GRAMMAR, splice.names(describe))
     notes.extend(_splice_notes(found))
     base_of = dict(zip(index_of, found.bases))
     made: list[Snapshot] = []
@@ -195,7 +195,7 @@ def _splice_notes(found: splice.Found) -> list[str]:
     ]
     if found.unseen:
         notes.append(
-            f"{found.unseen} dump(s) print functions or loops no earlier dump printed: shown against the empty input"
+            f"{len(found.unseen)} dump(s) print functions or loops no earlier dump printed: shown against the empty input"
         )
     if found.uncut:
         notes.append(
