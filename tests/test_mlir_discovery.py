@@ -24,7 +24,7 @@ HEADER = "// -----// IR Dump "
 
 def whole(snapshot) -> str:
     """The dump as the compiler wrote it, header line included (Snapshot.text leaves the header out)."""
-    return snapshot.dumped
+    return snapshot.source.dumped() if snapshot.source is not None else snapshot.text
 
 
 def test_the_header_line_is_not_part_of_the_text():

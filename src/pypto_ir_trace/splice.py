@@ -58,8 +58,8 @@ class Printed:
 
 @dataclass(frozen=True)
 class Grammar:
-    """How the format's units lie in a text. With `units` alone, units are whole lines found by their key, cut
-    and put in as they are, and several are printed one after the other."""
+    """How the format's units lie in a text: found by key among `units`, or by `find` (a unit the format names).
+    With either alone, units are whole lines, cut and put in as they are, several printed one after the other."""
 
     # text -> (key, first line, one past the last line) of each unit it holds, in text order
     units: Callable[[str], Sequence[tuple[str, int, int]]] = lambda text: ()

@@ -67,7 +67,7 @@ def read(path: Path) -> Dump:
     start = entries[0] if entries[0].header.start else None
     if start is not None:
         entries = entries[1:]
-        input_snapshot = Snapshot(0, "0", "input", f"{file.name}:{start.row + 1}", None, None, stretch=start.stretch)
+        input_snapshot = Snapshot(0, "0", "input", f"{file.name}:{start.row + 1}", None, None, source=start.stretch)
     else:
         notes.append(
             "LLVM prints no copy of the pipeline's input: snapshot 0 is empty, so the first dump shows as added"
@@ -115,7 +115,7 @@ def _snapshots(
                 Snapshot(
                     content=before.content,
                     path=None,
-                    stretch=before.stretch,
+                    source=before.source,
                     **common,  # type: ignore[arg-type]
                 )
             )
@@ -125,7 +125,7 @@ def _snapshots(
             Snapshot(
                 content=None,
                 path=None,
-                stretch=entry.stretch,
+                source=entry.stretch,
                 base=None if base.dump is None else _index(base.dump, index_of, index),
                 base_text=base.text,
                 base_name=base.name,

@@ -17,7 +17,7 @@ dump its op, named by its op_id), and scope.py says how ops lie in a text.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import replace
 from functools import cache, lru_cache
 from pathlib import Path
@@ -46,16 +46,15 @@ def dump(source: Path, entries: list[Entry], notes: list[str], format_name: str)
                 label=str(index),
                 name=entry.header.arg,
                 filename=entry.filename,
-                content=entry.content,
+                content=None,
                 warnings=entry.warnings,
                 path=entry.path,
-                stretch=entry.stretch,
+                source=entry.body,
                 detail=_detail(entry),
                 failed=entry.header.failed,
                 base=None if at == index - 1 else at,
                 base_text=base.text,
                 base_name=base.name,
-                header_lines=1,
                 header=entry.header.text,
             )
         )
@@ -70,25 +69,14 @@ def _printed(entries: list[Entry]) -> Iterator[splice.Printed]:
         if entry.local:
             yield splice.Printed(
                 splice.UNITS,
-                _text(entry),
+                cache(entry.body.read),
                 unit=entry.op_id,
                 within=entry.ancestors,
                 step=step,
                 before=entry.header.before,
             )
         else:
-            yield splice.Printed(splice.WHOLE, _text(entry), step=step, before=entry.header.before)
-
-
-def _text(entry: Entry) -> Callable[[], str]:
-    """The entry's text without its header line (as its snapshot's text), read once when the splice asks."""
-
-    @cache
-    def read() -> str:
-        text = entry.text()
-        return text[text.find("\n") + 1 :] if "\n" in text else ""
-
-    return read
+            yield splice.Printed(splice.WHOLE, cache(entry.body.read), step=step, before=entry.header.before)
 
 
 def _names(entries: list[Entry]) -> splice.Names:

@@ -88,7 +88,6 @@ def _read(path: Path) -> tuple[Path, list[Entry], list[str]]:
                 header=header,
                 filename=f"{file.name}:{row + 1}",
                 path=None,
-                content=None,
                 warnings=pending,
                 op_id=f"{header.op} {header.sym}" if header.op else "",
                 local=False,

@@ -154,7 +154,6 @@ def _entries(files: list[TreeFile]) -> tuple[list[Entry], list[str]]:
                 header=e.header,
                 filename=e.rel.as_posix(),
                 path=e.path,
-                content=None,
                 warnings=None,
                 op_id=op_id,
                 local=e.header.op is None and len(e.folders) > 1,
