@@ -140,7 +140,7 @@ class _Program:
         self._whole: tuple[str, list[str]] | None = None  # its text and lines, once read
         self._base: tuple[str, list[str]] | None = None  # what units are put into, when not the whole dump itself
         self._spans: tuple[str, dict[str, tuple[int, int]]] | None = None  # a text's units by key (no `find`)
-        self.placed: dict[int, tuple[int, str, str]] = {}  # first line in the base -> (stop, unit, its text)
+        self.placed: dict[int, tuple[int, str]] = {}  # first line in the base -> (stop, the unit's text there)
         self.starts: list[int] = []  # placed's first lines, sorted (they never overlap)
         self.added: dict[str, str] = {}  # units the base does not hold -> their text, put after its units
         self.put = 0  # dumps put in since the whole dump
@@ -229,7 +229,7 @@ class _Program:
         first, stop = span
         if first not in self.placed:
             bisect.insort(self.starts, first)
-        self.placed[first] = (stop, key, text)
+        self.placed[first] = (stop, text)
         self.put += 1
 
     def _overlaps(self, span: tuple[int, int]) -> bool:
@@ -249,15 +249,15 @@ class _Program:
         kept: list[str] = []
         at = 0
         for first in self.starts:
-            stop, _, unit = self.placed[first]
+            stop, part = self.placed[first]
             kept += lines[at:first]
-            kept += self.grammar.place(lines, first, stop, unit)
+            kept += self.grammar.place(lines, first, stop, part)
             at = stop
         if self.added:
             tail = max((stop for _, _, stop in self.grammar.units(text)), default=len(lines))
             kept += lines[at:tail]
-            for unit in self.added.values():
-                kept += split_lines(unit)[0]
+            for part in self.added.values():
+                kept += split_lines(part)[0]
             at = max(at, tail)
         kept += lines[at:]
         return "".join(line + "\n" for line in self.grammar.finish(kept, like))
