@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from ... import splice
 from ...dump import split_lines
@@ -20,8 +20,13 @@ _ALIAS = re.compile(r"^(?P<name>[#!][A-Za-z_][\w.$-]*) = ")  # an attribute or t
 def grammar(entries: Sequence[Entry]) -> splice.Grammar:
     """The splice's grammar for these dumps (dump k is entries[k]): each local dump's op is found by what it names.
     An op a whole dump does not hold cannot be put into it (MLIR prints no op outside its parent)."""
+    key_of = cache(lambda at: _op_key(entries[at]))  # a tree's is read from its file: once
     return splice.Grammar(
-        find=lambda text, key, at: _span(ops_of(text), entries[at]), cut=_cut, place=_place, finish=_finish, adds=False
+        find=lambda text, key, at: _span(ops_of(text), entries[at], key_of(at)),
+        cut=_cut,
+        place=_place,
+        finish=_finish,
+        adds=False,
     )
 
 
@@ -40,9 +45,8 @@ def _op_key(entry: Entry) -> str | None:
     return single_op(entry.text()) if entry.path is not None else entry.op_id
 
 
-def _span(source: Ops, entry: Entry) -> tuple[int, int] | None:
-    """Where the local entry's op stands in a text: (first, stop) lines, or None."""
-    key = _op_key(entry)
+def _span(source: Ops, entry: Entry, key: str | None) -> tuple[int, int] | None:
+    """Where the local entry's op (its key `key`) stands in a text: (first, stop) lines, or None."""
     if key is None:
         return None
     name = key.rsplit("::", 1)[-1]
