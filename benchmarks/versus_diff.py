@@ -103,7 +103,7 @@ def snapshot_files(dump: Path, workdir: Path) -> list[Path]:
     from pypto_ir_trace.formats import load
 
     (read,) = load(dump)
-    if all(s.path is not None and s.header_lines == 0 for s in read.snapshots):
+    if all(s.path is not None and s.source is None for s in read.snapshots):
         return [s.path for s in read.snapshots if s.path is not None]
     folder = workdir / "snapshots" / dump.name
     folder.mkdir(parents=True, exist_ok=True)

@@ -14,7 +14,7 @@ const Linediff = vm.runInThisContext("IRTraceLinediff");
 const Compare = vm.runInThisContext("IRTraceCompare");
 
 const OPERATIONS = {
-  diff: ([a, b, limits]) => Linediff.diff(a, b, limits),
+  diff: ([b, a, limits]) => Linediff.diff(b, a, limits),
   compareIds: ([beforeIds, beforeText, afterIds, afterText, limits]) =>
     Compare.compareIds(beforeIds, beforeText, afterIds, afterText, limits),
 };

@@ -26,8 +26,8 @@ ANY_LIMITS = st.one_of(st.just(linediff.LIMITS), SMALL_CAP)
 # ---- Python's answers, in the JS shapes --------------------------------------------------------------
 
 
-def python_blocks(a, b, limits) -> list[list]:
-    return [list(block) for block in linediff.diff(a, b, limits)]
+def python_blocks(b, a, limits) -> list[list]:
+    return [list(block) for block in linediff.diff(b, a, limits)]
 
 
 def as_structure(text: dict) -> structure.Structure:
@@ -57,11 +57,11 @@ def _piece(piece: compare.Piece) -> dict:
 
 
 def check_blocks(js_diff, cases) -> None:
-    """js_diff(cases) -> IRTraceLinediff.diff(a, b, limits) of each case [a, b, limits]."""
-    for (a, b, limits), got in zip(cases, js_diff(cases), strict=True):
-        expected = python_blocks(a, b, limits)
-        assert got == expected, (a, b, limits)
-        if limits != linediff.LIMITS and expected != python_blocks(a, b, linediff.LIMITS):
+    """js_diff(cases) -> IRTraceLinediff.diff(b, a, limits) of each case [b, a, limits] (before, after)."""
+    for (b, a, limits), got in zip(cases, js_diff(cases), strict=True):
+        expected = python_blocks(b, a, limits)
+        assert got == expected, (b, a, limits)
+        if limits != linediff.LIMITS and expected != python_blocks(b, a, linediff.LIMITS):
             event("line diff: the reduced cap gave up somewhere")
 
 
@@ -143,8 +143,8 @@ def edited(draw, lines, items=None):
 def real_edits(draw):
     snapshot = draw(st.sampled_from(real_lines()))
     start = draw(st.integers(0, len(snapshot)))
-    a = list(snapshot[start : start + draw(st.integers(0, 150))])
-    return a, draw(edited(a))
+    b = list(snapshot[start : start + draw(st.integers(0, 150))])
+    return b, draw(edited(b))
 
 
 @st.composite
@@ -164,21 +164,21 @@ def prefix(draw):
 def costly(draw):
     """Long anchorless gaps (two or three distinct items) and a cap at the edge of what Myers needs for them:
     one step less and it gives up, so an off-by-one in either implementation's cap shows."""
-    a = draw(st.lists(st.integers(0, 2), min_size=50, max_size=300))
-    b = draw(st.one_of(st.lists(st.integers(0, 2), min_size=50, max_size=300), edited(a, st.integers(0, 2))))
-    gap = len(a) + len(b) - 2 * _common_ends(a, b)
-    needed = sum(x.a_len + x.b_len for x in linediff.diff(a, b) if not x.equal)  # Myers' D when no anchor
+    b = draw(st.lists(st.integers(0, 2), min_size=50, max_size=300))
+    a = draw(st.one_of(st.lists(st.integers(0, 2), min_size=50, max_size=300), edited(b, st.integers(0, 2))))
+    gap = len(b) + len(a) - 2 * _common_ends(b, a)
+    needed = sum(x.b_len + x.a_len for x in linediff.diff(b, a) if not x.equal)  # Myers' D when no anchor
     cost = draw(st.sampled_from([needed * gap - 1, needed * gap, (needed - 1) * gap, (needed + 1) * gap - 1]))
-    return a, b, {"myers_max_cost": max(cost, 0)}
+    return b, a, {"myers_max_cost": max(cost, 0)}
 
 
-def _common_ends(a, b) -> int:
+def _common_ends(b, a) -> int:
     """Common prefix then common suffix of the rest, as step 1 of the specification trims them."""
     p = 0
-    while p < min(len(a), len(b)) and a[p] == b[p]:
+    while p < min(len(b), len(a)) and b[p] == a[p]:
         p += 1
     s = 0
-    while s < min(len(a), len(b)) - p and a[-1 - s] == b[-1 - s]:
+    while s < min(len(b), len(a)) - p and b[-1 - s] == a[-1 - s]:
         s += 1
     return p + s
 

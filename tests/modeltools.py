@@ -1,10 +1,11 @@
-"""Build a report model and read it back the way the viewer does (the data contract in static/model.js)."""
+"""Build a report model and read it back the way the viewer does. The data contract is model.schema.json:
+every model built here is held to it before a test reads it, so these readers read the declared shape."""
 
 from __future__ import annotations
 
 import json
 
-from pypto_ir_trace import builder, compare, grammar, highlight, model, structure
+from pypto_ir_trace import builder, compare, grammar, highlight, model, schemacheck, structure
 from pypto_ir_trace.formats import load
 from pypto_ir_trace.languages import MLIR, mlir
 
@@ -18,9 +19,19 @@ def report_of(dump, context: int = 3) -> model.Report:
     return builder.build((dump,), context)
 
 
+_CONTRACT = schemacheck.validator(model.schema())
+
+
+def model_json(report: model.Report) -> dict:
+    """model.to_json's data, checked against its schema (schemacheck.Invalid names the first field that breaks it)."""
+    data = model.to_json(report)
+    _CONTRACT(data)
+    return data
+
+
 def build(dump, context: int = 3) -> dict:
     """The JSON model of one dump, flattened: the report's fields plus its only pipeline's."""
-    data = model.to_json(report_of(dump, context))
+    data = model_json(report_of(dump, context))
     return {**data, **data["pipelines"][0]}
 
 

@@ -117,6 +117,16 @@ def test_compare_programs_gives_the_same_bytes_with_one_job_or_two(tmp_path):
         p.report is not None and p.report.parent == tmp_path / "two" for p in two.programs if p.name != "functions"
     )
     assert two.index == tmp_path / "two" / "index.html"
+    for program, entry in zip(two.programs, two.summary()["programs"], strict=True):  # one run, told two ways
+        assert (program.name, program.status, program.first_divergent, program.error) == (
+            entry["name"],
+            entry["status"],
+            entry["firstDivergent"],
+            entry.get("error"),
+        )
+        assert (program.inserted, program.deleted) == (entry["inserted"], entry["deleted"])
+        assert program.report == (tmp_path / "two" / entry["report"] if entry["report"] else None)
+    assert next(p for p in two.programs if p.name == "functions").error
 
 
 def test_a_worker_killed_mid_run_costs_nothing_its_programs_are_compared_again(tmp_path):

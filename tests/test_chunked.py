@@ -19,8 +19,10 @@ from pypto_ir_trace import builder, chunked, model, structure
 from pypto_ir_trace.dump import split_lines
 from pypto_ir_trace.formats import FORMATS
 from pypto_ir_trace.languages import PYTHON, python
+from pypto_ir_trace.linefacts import LineFacts
 
 PYPTO = FORMATS["pypto"]
+FACTS = [fact.name for fact in dataclasses.fields(LineFacts)]
 
 
 @pytest.fixture
@@ -45,8 +47,7 @@ def in_pieces(lines: list[str], reader: chunked.PieceReader | None = None, ids: 
         regions = reading.structure() if reading is not None else None
     if regions is None:
         return None
-    kinds = len(pieces[0]) if pieces else 0  # spans, names, dump-level marks, elisions and keys: as _facts gives them
-    return regions, tuple(sorted(part for piece in pieces for part in piece[i]) for i in range(kinds))
+    return regions, LineFacts(*(sorted(pair for piece in pieces for pair in getattr(piece, fact)) for fact in FACTS))
 
 
 def same_as_whole(lines: list[str]) -> bool:
@@ -56,7 +57,7 @@ def same_as_whole(lines: list[str]) -> bool:
         return False
     regions, facts = whole(lines)
     assert found[0] == regions
-    assert found[1] == tuple(sorted(part) for part in facts)
+    assert found[1] == LineFacts(*(sorted(getattr(facts, fact)) for fact in FACTS))
     return True
 
 
@@ -144,8 +145,8 @@ def test_a_text_refused_after_some_pieces_keeps_only_what_the_whole_parse_reads(
     def marked(reader, task):  # a clean piece's highlights, as no parse would give them
         found = read(reader, task)
         if found is not None:
-            regions, (spans, *rest) = found
-            found = regions, ([(row, (0, 1, 0)) for row, _ in spans], *rest)
+            regions, facts = found
+            found = regions, dataclasses.replace(facts, spans=[(row, (0, 1, 0)) for row, _ in facts.spans])
             handed.append(task)
         return found
 

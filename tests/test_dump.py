@@ -8,7 +8,8 @@ import pytest
 
 from dumptools import PROGRAM
 from modeltools import load_dump
-from pypto_ir_trace.dump import DumpError, split_lines
+from pypto_ir_trace.dump import split_lines
+from pypto_ir_trace.errors import DumpError
 
 
 def test_snapshots_in_index_order_with_pass_names(make_dump):

@@ -87,7 +87,10 @@ def test_another_edit_to_a_line_the_runs_disagreed_on_differs_at_that_hunk():
     table = Table()
     baseline = ("t = load(x)\nk\ne = exp(t)\nreturn e", "t = load(x) @0\nk\ne = exp(t) @64\nreturn e")
     this = ("t = load(x)\nk\ne = exp2(t)\nreturn e", "t = load(x) @0\nk\ne = exp2(t) @128\nreturn e")
-    assert verdict(table, baseline, this) == effect.Verdict(False, (), (1,))
+    found = verdict(table, baseline, this)
+    assert (found.same, found.facing, found.differing) == (False, (), (1,))
+    # what the step's outputs differ by: the baseline's line against this run's, read as the baseline's
+    assert effect.changes(found, table.lines.__getitem__) == (("64", "128"),)  # not exp -> exp2: known before
 
 
 def test_a_difference_seen_before_the_pass_only_on_another_line_is_still_known():
@@ -103,8 +106,13 @@ def test_hunks_only_one_run_makes_face_none():
     table = Table()
     baseline = ("a\nb\nc\nd\ne", "a\nB\nc\nd\nE")
     this = ("a\nb\nc\nd\ne", "a\nB\nc\nd\ne")
-    assert verdict(table, baseline, this) == effect.Verdict(False, ((0, 0), (-1, 1)), (1,))
-    assert verdict(table, this, baseline) == effect.Verdict(False, ((0, 0), (1, -1)), (1,))
+    for theirs, ours, facing, told in (
+        (baseline, this, ((0, 0), (-1, 1)), ("E", "e")),  # the baseline's edit: this run kept its input line
+        (this, baseline, ((0, 0), (1, -1)), ("e", "E")),
+    ):
+        found = verdict(table, theirs, ours)
+        assert (found.same, found.facing, found.differing) == (False, facing, (1,))
+        assert effect.changes(found, table.lines.__getitem__) == (told,)
 
 
 def test_the_generated_exp2_pair_differs_in_the_passes_that_made_another_edit(tmp_path):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import re
 import shutil
 from dataclasses import replace
@@ -11,7 +12,7 @@ import pytest
 
 from dumptools import FIXTURES, REAL
 from pypto_ir_trace import cli, render
-from pypto_ir_trace.dump import DumpError
+from pypto_ir_trace.errors import DumpError
 from pypto_ir_trace.formats import FORMATS, load
 
 MLIR = FIXTURES / "mlir"
@@ -182,3 +183,31 @@ def test_no_module_after_discovery_names_a_format():
         if path.suffix in (".py", ".js", ".j2") and not any(path.is_relative_to(folder) for folder in own):
             found = named.search(path.read_text(encoding="utf-8"))
             assert found is None, f"{path.relative_to(package)} names {found.group()}"
+
+
+def _imported(path: Path, package: Path) -> set[str]:
+    """What a module of the package imports, as dotted names from the package's top (`languages.mlir`)."""
+    here = path.relative_to(package.parent).with_suffix("").parts[:-1]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.level:
+            base = [*here[: len(here) - node.level + 1], *(node.module or "").split(".")]
+            base = [part for part in base if part][1:]  # without the package's own name
+            found |= {".".join([*base, alias.name]) for alias in node.names} | ({".".join(base)} if base else set())
+    return found
+
+
+def test_a_format_reaches_a_language_and_the_splice_through_their_records():
+    """No format imports a language's module (languages/mlir.py) or another format's: it asks the Language record
+    (languages/__init__.py), and the one-unit dumps of every format are spliced by splice.py."""
+    package = Path(cli.__file__).parent
+    languages = {f"languages.{p.stem}" for p in (package / "languages").glob("*.py") if p.stem != "__init__"}
+    formats = {p.name.removesuffix(".py") for p in (package / "formats").iterdir() if p.name != "__init__.py"}
+    for path in sorted((package / "formats").rglob("*.py")):
+        if path.parent == package / "formats" and path.name == "__init__.py":
+            continue  # the registry: it names every format
+        own = path.relative_to(package / "formats").parts[0].removesuffix(".py")
+        imported = _imported(path, package)
+        assert not imported & languages, f"{path.relative_to(package)} imports {imported & languages}"
+        others = {name for name in imported if name.split(".")[:2] in (["formats", f] for f in formats - {own})}
+        assert not others, f"{path.relative_to(package)} imports {others}"

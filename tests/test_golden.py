@@ -22,6 +22,7 @@ import pytest
 from dumptools import FIXTURES
 from modeltools import load_dump, report_of
 from pypto_ir_trace import __version__, model, programs
+from pypto_ir_trace.schemacheck import Invalid, unknown_keywords, validate
 from pypto_ir_trace.structure import Region
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
@@ -79,7 +80,40 @@ def test_model_matches_golden(case):
     pytest.fail(f"the model of {case} differs from {expected.name}: see `diff {expected} {actual}`")
 
 
-# ---- one naming convention --------------------------------------------------------------------------------
+# ---- one contract: the schema, one naming convention ------------------------------------------------------
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_the_model_is_what_its_schema_declares(case):
+    """model.schema.json is the page's data contract: what model.py writes is held to it (as is every model
+    modeltools builds), and model.js to reading it (test_model_node.py)."""
+    validate(model.to_json(CASES[case]()), model.schema())
+
+
+def test_a_field_the_writer_adds_but_the_schema_lacks_is_refused(monkeypatch):
+    written = model._region
+    monkeypatch.setattr(model, "_region", lambda region: {**written(region), "column": 0})
+    with pytest.raises(Invalid, match=r"^pipelines\[0\]\.texts\[0\]\.regions\[0\]\.column: not allowed here"):
+        validate(model.to_json(_pypto()), model.schema())
+
+
+def test_every_object_of_the_schema_refuses_keys_it_does_not_declare():
+    """Else a field the writer adds would pass unseen."""
+    assert unknown_keywords(model.schema()) == []
+    assert [
+        where for where, node in _objects(model.schema(), "#") if node.get("additionalProperties") is not False
+    ] == []
+
+
+def _objects(node: dict, where: str):
+    """Every schema object that declares properties, with where it is."""
+    if "properties" in node:
+        yield where, node
+    for key in ("properties", "$defs"):
+        for name, sub in node.get(key, {}).items():
+            yield from _objects(sub, f"{where}/{key}/{name}")
+    if isinstance(node.get("items"), dict):
+        yield from _objects(node["items"], f"{where}/items")
 
 
 def _camel(name: str) -> str:
@@ -91,47 +125,27 @@ def _keys(*records) -> set[str]:
     return {_camel(field.name) for record in records for field in dataclasses.fields(record)}
 
 
-# Each kind of JSON object and the records whose fields it carries (a pass carries its Diff's, a text its
-# Newlines'); "schema" is the JSON's own.
-KINDS = {
-    "report": (_keys(model.Report) | {"schema"}, ("pipelines", "runs")),
-    "pipeline": (_keys(model.Pipeline), ("input", "texts", "passes")),
-    "input": (_keys(model.Input), ()),
-    "text": (_keys(model.Text, model.Newlines), ("regions",)),
-    "region": (_keys(Region), ()),
-    "pass": (_keys(model.Pass, model.Diff), ("anchors", "pieces")),
-    "anchor": (_keys(model.Anchor), ()),
-    "piece": (_keys(model.Piece), ()),
-    "runs": (_keys(model.Runs), ("inputs", "rows")),
-    "row": (_keys(model.RunRow), ()),
+# Each object of the schema (its $defs entry, "#" the top) and the records whose fields it carries (a pass
+# carries its Diff's, a text its Newlines'); "schema" is the JSON's own.
+RECORDS = {
+    "#": (model.Report,),
+    "pipeline": (model.Pipeline,),
+    "input": (model.Input,),
+    "text": (model.Text, model.Newlines),
+    "region": (Region,),
+    "pass": (model.Pass, model.Diff),
+    "anchor": (model.Anchor,),
+    "piece": (model.Piece,),
+    "pipelineMap": (model.PipelineMap,),
+    "runs": (model.Runs,),
+    "row": (model.RunRow,),
 }
-CHILD = {"pipelines": "pipeline", "input": "input", "texts": "text", "regions": "region", "passes": "pass"}
-CHILD |= {"anchors": "anchor", "pieces": "piece", "runs": "runs", "inputs": "row", "rows": "row"}
 
 
-def _misnamed(kind: str, entry: dict, where: str):
-    allowed, nested = KINDS[kind]
-    for key in entry:
-        if key not in allowed:
-            yield f"{where}.{key}"
-    for key in nested:
-        children = entry.get(key)
-        for i, child in enumerate(children if isinstance(children, list) else [children] if children else []):
-            yield from _misnamed(CHILD[key], child, f"{where}.{key}[{i}]")
-
-
-@pytest.mark.parametrize("case", sorted(CASES))
-def test_every_key_is_the_camel_case_of_a_model_field(case):
+def test_every_key_the_schema_declares_is_the_camel_case_of_a_model_field():
     """One convention, no renames between Python and the page: `inserted` is `inserted` in both."""
-    data = model.to_json(CASES[case]())
-    assert list(_misnamed("report", data, "report")) == []
-    kinds = {"pipeline", "text", "pass", "piece"} | ({"runs", "row"} if case == "two-runs" else set())
-    assert kinds <= set(_found_kinds("report", data))  # the walk reached every kind the case has
-
-
-def _found_kinds(kind: str, entry: dict):
-    yield kind
-    for key in KINDS[kind][1]:
-        children = entry.get(key)
-        for child in children if isinstance(children, list) else [children] if children else []:
-            yield from _found_kinds(CHILD[key], child)
+    schema = model.schema()
+    entries = {"#": schema} | {name: entry for name, entry in schema["$defs"].items() if "properties" in entry}
+    assert entries.keys() == RECORDS.keys()
+    for name, records in RECORDS.items():
+        assert set(entries[name]["properties"]) - _keys(*records) <= {"schema"}, name

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from dumptools import FIXTURES
-from pypto_ir_trace import api, cli, programs, render
+from pypto_ir_trace import api, cli, errors, render
 from pypto_ir_trace.labels import differing_parts, run_labels
 
 SMALL = FIXTURES / "runs" / "small"
@@ -75,7 +75,7 @@ def test_labels_need_a_baseline_and_a_name(tmp_path, capsys):
     assert "--label and --baseline-label name the two runs: give --baseline" in capsys.readouterr().err
     assert cli.main([str(this), "--baseline", str(this), "--label", ""]) == 2
     assert "argument --label: must not be empty" in capsys.readouterr().err
-    with pytest.raises(programs.UsageError, match="give a baseline too"):
+    with pytest.raises(errors.UsageError, match="give a baseline too"):
         api.build_report(this, label="x")
     assert not (tmp_path / "r.html").exists()
 

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections import Counter
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from pypto_ir_trace import linediff
 
@@ -70,6 +73,30 @@ def test_random_edits_rebuild_exactly_and_alternate():
         blocks = linediff.diff(b, a)
         assert rebuild(b, a, blocks) == a
         assert all(x.equal != y.equal for x, y in itertools.pairwise(blocks))
+
+
+def anchorless(b, a) -> bool:
+    """Whether diff() goes straight to Myers: once the common prefix and suffix are trimmed, no item occurs
+    exactly once in each middle (the spec's step 3 finds no anchor)."""
+    p = 0
+    while p < min(len(b), len(a)) and b[p] == a[p]:
+        p += 1
+    s = 0
+    while s < min(len(b), len(a)) - p and b[-1 - s] == a[-1 - s]:
+        s += 1
+    b_mid, a_mid = Counter(b[p : len(b) - s]), Counter(a[p : len(a) - s])
+    return not any(n == 1 and a_mid[item] == 1 for item, n in b_mid.items())
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 3), max_size=12), st.lists(st.integers(0, 3), max_size=12))
+def test_a_gap_without_anchors_is_diffed_minimally(b, a):
+    """Myers' rounds give a shortest edit script: the lines kept equal are as many as a longest common subsequence
+    has (an oracle by dynamic programming). A diff that breaks ties the other way is still valid but longer."""
+    assume(anchorless(b, a))
+    blocks = linediff.diff(b, a)
+    assert rebuild(b, a, blocks) == a
+    assert sum(block.b_len for block in blocks if block.equal) == lcs_length(b, a)
 
 
 def test_moved_block_keeps_the_unique_lines_anchored():

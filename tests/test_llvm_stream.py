@@ -13,7 +13,7 @@ import pypto_ir_trace as irt
 from dumptools import FIXTURES
 from llvmoracle import changes, dumps
 from pypto_ir_trace import builder, cli, render
-from pypto_ir_trace.dump import DumpError
+from pypto_ir_trace.errors import DumpError
 from pypto_ir_trace.formats import load
 
 LLVM = FIXTURES / "llvm"

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from modeltools import build
-from pypto_ir_trace.dump import DumpError
+from pypto_ir_trace.errors import DumpError
 from pypto_ir_trace.formats import mlir
 from pypto_ir_trace.formats.mlir import scope
 
@@ -24,7 +24,7 @@ HEADER = "// -----// IR Dump "
 
 def whole(snapshot) -> str:
     """The dump as the compiler wrote it, header line included (Snapshot.text leaves the header out)."""
-    return snapshot.dumped
+    return snapshot.source.dumped() if snapshot.source is not None else snapshot.text
 
 
 def test_the_header_line_is_not_part_of_the_text():
@@ -1002,8 +1002,8 @@ def test_local_dumps_are_put_in_the_module_once_per_whole_dump(tmp_path, monkeyp
         files[f"{m}/func_func_{name}/0_0_canonicalize.mlir"] = header() + "\n" + FUNC.format(name=name, body=changed)
     files[f"{m}/1_inline.mlir"] = header("inline", "Inliner") + "\n" + module(*names, body=changed)
     built = []
-    real = scope.Splice.text
-    monkeypatch.setattr(scope.Splice, "text", lambda self, like=None: built.append(1) or real(self, like))
+    real = scope._finish  # called once per module built
+    monkeypatch.setattr(scope, "_finish", lambda lines, like: built.append(1) or real(lines, like))
     data = build(mlir.read_tree(write_tree(tmp_path / "t", files)))
     assert len(built) == 1
     passes = {p["name"]: p for p in data["passes"]}

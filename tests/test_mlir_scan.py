@@ -11,7 +11,8 @@ import pytest
 
 from dumptools import FIXTURES
 from modeltools import build, not_rebuilt
-from pypto_ir_trace.dump import DumpError, read_text, split_lines
+from pypto_ir_trace.dump import read_text, split_lines
+from pypto_ir_trace.errors import DumpError
 from pypto_ir_trace.formats import mlir
 from pypto_ir_trace.formats.mlir import scan
 
@@ -133,9 +134,9 @@ def test_the_stream_is_read_a_dump_at_a_time(tmp_path, monkeypatch):
     monkeypatch.setattr(Path, "open", spying_open)
     monkeypatch.setattr(Path, "read_bytes", lambda self: pytest.fail(f"{self} read whole"))
     dump = mlir.read_stream(path)
-    assert all(s.content is None and s.stretch is not None for s in dump.snapshots[1:])  # read when asked
+    assert all(s.content is None and s.source is not None for s in dump.snapshots[1:])  # read when asked
     assert not_rebuilt(build(dump), dump) == []
-    largest_dump = max(len(s.dumped.encode()) for s in dump.snapshots[1:])
+    largest_dump = max(len(s.source.dumped().encode()) for s in dump.snapshots[1:])
     assert sizes and all(0 <= size <= max(256, largest_dump) for size in sizes)
 
 

@@ -22,7 +22,7 @@ def test_columns_merge_every_pipeline_and_a_repeated_pass_is_two_columns():
         ],
     )
     b = program("b", [("01", "Inline", True, 0, 0), ("02", "Extra", True, 0, 0), ("03", "Simplify", True, 0, 0)])
-    identical_alone = Program("c", "this run only", "c.html")  # one run only: not in the grid
+    identical_alone = Program("c", "this-run-only", "c.html")  # one run only: not in the grid
     grid = data([a, b, identical_alone])
     assert grid["columns"] == ["Inline", "Extra", "Simplify", "Lower", "Simplify"]  # Extra after the pass before it
     names = [entry["name"] for entry in grid["programs"]]

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from modeltools import build, load_dump, report_of, source
 from pypto_ir_trace import model, render
-from pypto_ir_trace.dump import DumpError
+from pypto_ir_trace.errors import DumpError
 from pypto_ir_trace.languages import PYTHON
 from test_odd_dumps import GENERATE, check_exact
 

@@ -12,7 +12,7 @@ import pytest
 
 from dumptools import PROGRAM, REAL
 from modeltools import load_dump, report_of, safe_json
-from pypto_ir_trace import model, render
+from pypto_ir_trace import model, pagedata, render
 
 HOSTILE = "</script><script>alert(1)</script><!-- {{ 7*7 }} {% if %} \u2028\u2029 &amp; <img src=x onerror=alert(2)>"
 
@@ -34,7 +34,7 @@ def test_data_round_trips_and_cannot_close_its_script_element(make_dump):
 
 def test_json_inside_is_safe_too():
     """Defence in depth: the JSON itself would be safe in a <script> element even uncompressed."""
-    text = gzip.decompress(base64.b64decode(render.encode_data({"x": HOSTILE}))).decode("utf-8")
+    text = gzip.decompress(base64.b64decode(pagedata.encode_data({"x": HOSTILE}))).decode("utf-8")
     for forbidden in ("<", ">", "&", "\u2028", "\u2029"):
         assert forbidden not in text
     assert json.loads(text) == {"x": HOSTILE}
@@ -45,7 +45,7 @@ def test_streamed_encoding_is_one_gzip_member_of_the_safe_json(monkeypatch, batc
     """encode_data deflates batch by batch in threads: the blocks must join into one gzip member whose
     text is the data's safe JSON, and as small as the whole text compressed at once (with small batches, many
     wait their turn in the threads and each is primed with the one before it)."""
-    monkeypatch.setattr(render, "_BATCH", batch)
+    monkeypatch.setattr(pagedata, "_BATCH", batch)
     long = [HOSTILE + str(i) for i in range(3 * 4096 + 5)]
     data = {
         "lines": long,
@@ -55,7 +55,7 @@ def test_streamed_encoding_is_one_gzip_member_of_the_safe_json(monkeypatch, batc
         "flag": True,
     }
     text = safe_json(data).encode("utf-8")
-    stream = base64.b64decode(render.encode_data(data))
+    stream = base64.b64decode(pagedata.encode_data(data))
     inflater = zlib.decompressobj(31)  # one gzip member, its CRC and length checked
     assert inflater.decompress(stream) == text and inflater.eof and not inflater.unused_data
     assert stream[4:8] == bytes(4)  # no time stamp: the same model gives the same bytes
@@ -92,7 +92,7 @@ def test_the_csp_allows_the_loader_and_the_viewer_code_it_inflates_by_their_hash
     allowed = dict(part.strip().split(" ", 1) for part in csp.split(";"))["script-src"].split()
     loader = re.search(r"<script>(.*)</script>", page, re.S).group(1)
     viewer = render.decode_viewer(page)
-    assert allowed == [render._csp_hash(loader), render._csp_hash(viewer)]
+    assert allowed == [render.csp_hash(loader), render.csp_hash(viewer)]
     assert "IRTraceViewer.start" in viewer and "IRTraceViewer" not in loader  # the viewer travels compressed
     assert len(page) < len(loader) + len(viewer)  # compressed, the viewer is a third of its size
 

@@ -282,9 +282,9 @@ def test_index_names_every_programs_first_divergent_pass(tmp_path):
     assert set(rows) == {source.name for source in SOURCES}
     for name, row in rows.items():
         if name == "crlf":
-            assert row["status"] == "this run only"
+            assert row["status"] == "this-run-only"
         elif name == "untrusted":
-            assert row["status"] == "baseline only"
+            assert row["status"] == "baseline-only"
         elif name in expected:
             assert (row["status"], row["first"]) == ("differs", expected[name]), name
         else:
@@ -415,7 +415,7 @@ def test_identical_programs_whose_pipelines_differ_say_so_in_the_index(tmp_path)
 
 
 def test_a_broken_dump_of_a_program_the_other_root_has_is_unreadable_and_fails_the_run(tmp_path, capsys):
-    """A program whose directory in one root holds no readable dump is an error naming it, not "baseline only":
+    """A program whose directory in one root holds no readable dump is an error naming it, not "baseline-only":
     listed as unreadable, the other programs compared, the run's exit 1; a directory that is no dump in either
     root (logs, say) is no program."""
     new, old = tmp_path / "new", tmp_path / "old"
@@ -472,7 +472,7 @@ def test_roots_of_mlir_trees(tmp_path):
     assert {name: row["status"] for name, row in rows.items()} == {
         "multi_func": "identical",
         "failing": "differs",
-        "two_runs": "this run only",
+        "two_runs": "this-run-only",
     }
     data = render.decode_data((out / rows["failing"]["href"]).read_text(encoding="utf-8"))
     assert data["pipelines"][0]["format"] == "mlir-tree" and data["runs"]["firstDivergent"] is not None
@@ -487,7 +487,7 @@ def expected_index_line(this: Path | None, baseline: Path | None) -> tuple[str, 
     """(status, first divergent pass) of a program, found from its files alone: the passes paired by name with
     difflib, each run's current snapshot compared byte for byte."""
     if baseline is None or this is None:
-        return ("this run only" if baseline is None else "baseline only"), None
+        return ("this-run-only" if baseline is None else "baseline-only"), None
     ours, theirs = snapshot_files(this), snapshot_files(baseline)
     if ours[0].read_bytes() != theirs[0].read_bytes():
         return "differs", "input"

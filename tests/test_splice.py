@@ -41,13 +41,13 @@ def _printed(kind, text, **fields):
 
 
 def _bases(*dumps):
-    return splice.bases(dumps, TOY, lambda at: f"dump {at}")
+    return splice.bases(dumps, TOY, splice.names(lambda at: f"dump {at}"))
 
 
 def test_a_unit_dump_after_its_own_dump_is_diffed_against_that_dump():
     found = _bases(_printed(UNITS, "unit f\n  a\n"), _printed(UNITS, "unit f\n  b\n"))
     assert found.bases == [Base(INPUT), Base(0)]
-    assert found.unseen == 1
+    assert found.unseen == [0]
 
 
 def test_a_unit_dump_after_a_whole_dump_is_diffed_against_its_text_cut_out():
@@ -101,7 +101,7 @@ def test_a_fragment_chain_is_diffed_dump_by_dump_and_put_into_its_unit():
 
 def test_a_fragment_of_a_unit_never_seen_is_shown_against_the_empty_input():
     found = _bases(_printed(FRAGMENT, "f.1 a\n", unit="f", fresh=True))
-    assert found.bases == [Base(INPUT)] and found.unseen == 1
+    assert found.bases == [Base(INPUT)] and found.unseen == [0]
 
 
 def test_an_after_dump_is_diffed_against_the_before_dump_of_its_step():
@@ -111,3 +111,85 @@ def test_an_after_dump_is_diffed_against_the_before_dump_of_its_step():
         _printed(UNITS, "unit f\n  b\n", step=("P", "f")),
     )
     assert found.bases[2] == Base(0)
+
+
+# A second toy, nested like MLIR's ops: a unit is a `NAME {` line and the lines to the `}` at its indentation,
+# possibly inside another; a unit dump prints one unit, named by the format (Printed.unit), at column 0.
+
+
+def _find(text, key, at):
+    lines = split_lines(text)[0]
+    for row, line in enumerate(lines):
+        if line.strip() == f"{key} {{":
+            return row, lines.index(line[: len(line) - len(line.lstrip())] + "}", row) + 1
+    return None
+
+
+def _dedented(lines, first, stop):
+    indent = len(lines[first]) - len(lines[first].lstrip())
+    return "".join(line[indent:] + "\n" for line in lines[first:stop])
+
+
+def _indented(lines, first, stop, text):
+    indent = lines[first][: len(lines[first]) - len(lines[first].lstrip())]
+    return [indent + line for line in split_lines(text)[0]]
+
+
+NESTED = Grammar(find=_find, cut=_dedented, place=_indented, adds=False)
+
+
+def _nested(*dumps, grammar=NESTED):
+    return splice.bases(dumps, grammar, splice.names(lambda at: f"dump {at}"))
+
+
+def test_a_unit_the_format_names_is_cut_out_of_the_whole_dump_and_put_back_in_its_place():
+    whole = "top {\n  f {\n    a\n  }\n  g {\n    b\n  }\n}\n"
+    found = _nested(_printed(WHOLE, whole), _printed(UNITS, "g {\n  c\n}\n", unit="g"), _printed(WHOLE, "x\n"))
+    assert found.bases[1] == Base(None, "g {\n  b\n}\n", "g (as of dump 0)")
+    assert found.bases[2] == Base(
+        None, "top {\n  f {\n    a\n  }\n  g {\n    c\n  }\n}\n", "dump 0 with the unit dumps after it put in"
+    )
+
+
+def test_a_unit_first_printed_after_a_unit_around_it_is_cut_out_of_that_dump():
+    """m's dump printed f too (a module pass on a nested module changes its functions): f's first dump starts from
+    f as m's dump shows it, not as the older whole dump does; then f is put into m as m's dump left it."""
+    whole = "top {\n  m {\n    f {\n      a\n    }\n  }\n}\n"
+    found = _nested(
+        _printed(WHOLE, whole),
+        _printed(UNITS, "m {\n  f {\n    b\n  }\n}\n", unit="m"),
+        _printed(UNITS, "f {\n  c\n}\n", unit="f", within=("m",)),
+        _printed(UNITS, "f {\n  d\n}\n", unit="f", within=("m",)),
+        _printed(WHOLE, "x\n"),
+    )
+    assert found.bases[2] == Base(None, "f {\n  b\n}\n", "f (as of dump 1)")
+    assert found.bases[3] == Base(2)  # nothing printed f since: its own dump
+    assert found.bases[4].text == "top {\n  m {\n    f {\n      d\n    }\n  }\n}\n"
+
+
+def test_a_unit_the_whole_dump_does_not_hold_is_not_put_in_and_is_diffed_against_its_own_last_dump():
+    whole = "top {\n  f {\n    a\n  }\n}\n"
+    found = _nested(
+        _printed(WHOLE, whole),
+        _printed(UNITS, "h {\n  b\n}\n", unit="h"),
+        _printed(WHOLE, whole),
+        _printed(UNITS, "h {\n  c\n}\n", unit="h"),
+    )
+    assert found.bases[1] == Base(INPUT) and found.unseen == [1]  # never printed before
+    assert found.bases[2] == Base(0) and found.unspliced == 1  # h cannot be put in: the last whole dump
+    assert found.bases[3] == Base(1)  # not in the whole dump since: against its own last dump
+    assert found.unfound == [(1, 0), (3, 2)]
+
+
+def test_the_spliced_program_is_finished_as_the_whole_dump_it_is_diffed_against_prints_it():
+    """finish is given that whole dump's text (MLIR names attributes by the aliases that dump defines)."""
+    renamed = Grammar(
+        find=_find, cut=_dedented, place=_indented, finish=lambda lines, like: [like.split("\n")[0], *lines[1:]]
+    )
+    found = _nested(
+        _printed(WHOLE, "v1\nf {\n  a\n}\n"),
+        _printed(UNITS, "f {\n  b\n}\n", unit="f"),
+        _printed(WHOLE, "v2\nf {\n  b\n}\n"),
+        grammar=renamed,
+    )
+    assert found.bases[2].text == "v2\nf {\n  b\n}\n"

@@ -61,6 +61,13 @@ def test_the_schema_uses_only_checked_keywords_and_the_validator_rejects_each_vi
             validate(broken, SCHEMA)
 
 
+def test_the_schema_spells_each_program_status_as_the_package_does():
+    """One spelling per status: the schema's enum and counts are the package's statuses, in its order."""
+    assert SCHEMA["$defs"]["program"]["properties"]["status"]["enum"] == list(summary.STATUSES)
+    counts = SCHEMA["$defs"]["programs"]["properties"]["counts"]
+    assert counts["required"] == list(counts["properties"]) == list(summary.STATUSES)
+
+
 def test_one_pypto_dump_summary_is_what_its_report_shows(tmp_path):
     found, data = summarised(tmp_path, SPLIT_K, "-o", tmp_path / "r.html")
     assert found["kind"] == "dump" and found["report"] == str(tmp_path / "r.html")
@@ -341,7 +348,7 @@ def test_a_shard_that_is_not_a_valid_summary_is_refused_in_one_line_naming_it_an
     assert err.startswith(f"pypto-ir-trace: error: {bad} ") and said in err
     assert err.count("\n") == 1 and "Traceback" not in err and "internal error" not in err
     assert not out.exists() and not md.exists()
-    with pytest.raises(summary.SummaryError, match="^" + str(bad)):  # the API raises the package's own error
+    with pytest.raises(irt.SummaryError, match="^" + str(bad)):  # the API raises the package's own error
         irt.merge_summaries([good, bad])
 
 
@@ -386,7 +393,7 @@ def test_shards_of_other_comparisons_are_refused_unless_allowed_and_then_each_is
         "comparisons)\n"
     )
     assert not out.exists()
-    with pytest.raises(summary.SummaryError, match="--allow-mixed"):
+    with pytest.raises(irt.SummaryError, match="--allow-mixed"):
         irt.merge_summaries(paths[:2])
     assert (
         cli.main(["merge", *map(str, paths[:2]), "--allow-mixed", "--summary-json", str(out), "--summary-md", str(md)])
@@ -438,7 +445,7 @@ def test_markdown_is_bounded_and_inert_whatever_the_input(tmp_path):
     table = [line for line in text.splitlines() if line.startswith("| `")]
     assert len(table) == summary.MARKDOWN_ROWS
     for line in table:
-        assert line.count(" | ") == 3  # every | of a name escaped: four cells
+        assert line.count(" | ") == 4  # every | of a name escaped: five cells
         assert "<script>" in line and "\x1b" not in line and "\\x1b" in line  # inside code spans: shown, not run
         assert line.split(" | ")[0].count("`") == 2  # a backtick of a name cannot end its code span
     runs, _ = summarised(tmp_path, DSA, "--baseline", PTOAS, "-o", tmp_path / "r.html")
@@ -485,10 +492,14 @@ def test_markdown_of_hostile_names_and_counts_renders_as_text_in_the_cells_it_be
     cell or row, whatever the names (HTML, links, newlines, pipes, backticks) and a string where a count goes."""
     found = shard(names, this=text, baseline=text + "x")
     found["programs"][0].update(inserted=count, status="unreadable", error=text)  # markdown() reads it unchecked
+    found["programs"][-1].update(effectDiffers=[text, f"{count} {text}"])
     found["counts"] = {**found["counts"], "differs": count}
+    edit = {"pass": text, "description": text, "changes": [[text, count], ["", text]], "more": count, "key": "k"}
+    found["edits"] = [{"edit": edit, "programs": names}]
     parsed = rendered(summary.markdown(found))
-    assert {tag for tag, _ in parsed.tags} <= INLINE and all(attrs == [] for _, attrs in parsed.tags)
-    assert [len(row) for row in parsed.rows] == [4] * (len(names) + 1)
+    assert {tag for tag, _ in parsed.tags} <= INLINE | {"ul", "li"} and all(attrs == [] for _, attrs in parsed.tags)
+    assert [tag for tag, _ in parsed.tags].count("li") == 1  # the group's line: one item, whatever its text
+    assert [len(row) for row in parsed.rows] == [5] * (len(names) + 1)
     cells = {row[0]: row for row in parsed.rows[1:]}
     for name in names:
         shown = visible(name).replace("`", "'")
@@ -530,6 +541,21 @@ def test_pass_effect_counts_in_the_runs_summary(tmp_path):
     found, _ = summarised(tmp_path, new, "--baseline", old, "-o", tmp_path / "r.html")
     assert found["firstDivergent"] == {"row": None, "pass": "input", "inserted": 1, "deleted": 1}
     assert (found["sameEffect"], found["differentEffect"]) == (1, 0)  # A appended "# a" in both runs
+
+
+def test_a_pass_only_one_run_runs_counts_as_neither_the_same_nor_a_different_effect(tmp_path):
+    old = write_dump(tmp_path / "old", {"00_frontend.py": PROGRAM, "01_after_A.py": PROGRAM + "# a\n"})
+    new = write_dump(
+        tmp_path / "new",
+        {"00_frontend.py": PROGRAM, "01_after_A.py": PROGRAM + "# a\n", "02_after_B.py": PROGRAM + "# a\n# b\n"},
+    )
+    found, _ = summarised(tmp_path, new, "--baseline", old, "-o", tmp_path / "r.html")
+    assert [(row["pass"], row["baseline"], row["sameEffect"]) for row in found["rows"]] == [
+        ("01 A", 0, True),
+        ("02 B", None, None),  # B runs in this run only: it has no effect to compare
+    ]
+    assert (found["sameEffect"], found["differentEffect"]) == (1, 0)
+    assert "| `02 B` | +1 −0 | one run only |" in summary.markdown(found)
 
 
 def test_merge_and_jobs_bad_input(tmp_path, capsys):

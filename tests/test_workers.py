@@ -18,7 +18,7 @@ import pytest
 import proctools
 from dumptools import CONCISE, write_dump
 from pypto_ir_trace import cli, workers
-from pypto_ir_trace.errors import IRTraceError
+from pypto_ir_trace.errors import IRTraceError, WorkerDied
 
 
 class Refused(IRTraceError):
@@ -53,9 +53,7 @@ def test_a_tasks_exception_is_raised_here_and_the_workers_end():
 
 def test_a_worker_that_dies_is_an_error_naming_its_task():
     with (
-        pytest.raises(
-            workers.WorkerDied, match=r"the worker process comparing task 99 ended abruptly, also when it ran alone"
-        ),
+        pytest.raises(WorkerDied, match=r"the worker process comparing task 99 ended abruptly, also when it ran alone"),
         workers.Workers(square, 2, describe=lambda task: f"task {task}") as pool,
     ):
         for _ in pool.run([1, 99, 2, 3]):

@@ -13,16 +13,16 @@ from typing import TYPE_CHECKING
 # Each export's module, imported when the name is first used (PEP 562): `--version`, and a run that compares no
 # two roots, import only what they use.
 _EXPORTS = {
-    "DumpError": ("dump", "DumpError"),
+    "DumpError": ("errors", "DumpError"),
     "IRTraceError": ("errors", "IRTraceError"),
-    "OutputError": ("output", "OutputError"),
+    "OutputError": ("errors", "OutputError"),
     "ProgramResult": ("api", "ProgramResult"),
     "ProgramsSummary": ("api", "ProgramsSummary"),
     "Report": ("api", "Report"),
     "SUMMARY_VERSION": ("summary", "VERSION"),
-    "SummaryError": ("summary", "SummaryError"),
-    "UsageError": ("programs", "UsageError"),
-    "WorkerDied": ("workers", "WorkerDied"),
+    "SummaryError": ("errors", "SummaryError"),
+    "UsageError": ("errors", "UsageError"),
+    "WorkerDied": ("errors", "WorkerDied"),
     "build_report": ("api", "build_report"),
     "compare_programs": ("api", "compare_programs"),
     "merge_summaries": ("api", "merge_summaries"),
@@ -31,14 +31,9 @@ _EXPORTS = {
 
 if TYPE_CHECKING:
     from .api import ProgramResult, ProgramsSummary, Report, build_report, compare_programs, merge_summaries
-    from .dump import DumpError
-    from .errors import IRTraceError
-    from .output import OutputError
-    from .programs import UsageError
+    from .errors import DumpError, IRTraceError, OutputError, SummaryError, UsageError, WorkerDied
     from .summary import VERSION as SUMMARY_VERSION
-    from .summary import SummaryError
     from .summary import schema as summary_schema
-    from .workers import WorkerDied
 
 
 def __getattr__(name: str):

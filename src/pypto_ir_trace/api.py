@@ -6,12 +6,13 @@ line does, as functions. The command line is a shell over these; errors are the 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import builder, output, programs, render, summary, workers
-from .dump import Dump, DumpError
+from .dump import Dump, split_lines
+from .errors import DumpError, OutputError, UsageError
 from .formats import FORMATS, display_title, format_of, load, units_of
 from .labels import Given, run_labels
 from .model import Report as _Model
@@ -46,6 +47,7 @@ class Report:
         self._written: str | None = None
         self._checked: set[str] = set()  # the destinations check() accepted
         self.not_compared: tuple[str, ...] = tuple(programs.not_compared(dumps, baseline)) if baseline else ()
+        self.compared = dumps[0].name  # the pipeline a report of two runs compares when it leaves some out
         # what the user should be told (the CLI's notes), one line each: where a compile output is read from,
         # then what reading the dumps found
         self.read_from: tuple[str, ...] = ()
@@ -84,6 +86,20 @@ class Report:
         """Two runs that do not print identical IR after every pass (False for one dump)."""
         return summary.differs(self.summary())
 
+    def structure(self) -> Iterator[str]:
+        """The functions and methods found in each snapshot of the dump, as lines to read (--dump-structure):
+        a snapshot's line count, regions and whether its structure is trusted, then one line per region."""
+        for dump in self._dumps:
+            language = format_of(dump).language
+            for snapshot in dump.snapshots:
+                lines, _ = split_lines(snapshot.text)
+                found = language.structure_of(lines)
+                verdict = "trusted" if found.trusted else f"UNTRUSTED: {found.reason}"
+                yield f"{snapshot.filename}: {len(lines)} lines, {len(found.regions)} regions, {verdict}"
+                for region in found.regions:
+                    note = f"  ({region.error})" if region.error else ""
+                    yield f"  {region.start + 1:>6}-{region.end:<6} {region.kind:<8} {region.key}{note}"
+
     def _built(self) -> _Model:
         if self._model is None:
             dumps, baseline = self._dumps, self._baseline
@@ -103,7 +119,7 @@ class Report:
         where = Path(os.path.realpath(path))
         for given, dumps in zip(self._given, (self._dumps, self._baseline)):
             if any(format_of(dump).reads_path(Path(given), where) for dump in dumps):
-                raise output.OutputError(
+                raise OutputError(
                     f"refusing to write the {what} to {path}: reading {given} would read it as one of its dump "
                     f"files (give {option} a path outside the dump, or another name)"
                 )
@@ -126,16 +142,14 @@ def build_report(
     `baseline_label`: the two runs' names (default: their titles, or the parts of their paths that differ)."""
     _check_labels(baseline, label, baseline_label)
     if context < 0:
-        raise programs.UsageError(f"context must be a non-negative integer, got {context}")
+        raise UsageError(f"context must be a non-negative integer, got {context}")
     if format is not None and format not in FORMATS:
-        raise programs.UsageError(f"unknown format {format!r}: one of {', '.join(sorted(FORMATS))}")
+        raise UsageError(f"unknown format {format!r}: one of {', '.join(sorted(FORMATS))}")
     given = (os.fspath(dump), *([os.fspath(baseline)] if baseline is not None else []))
     if baseline is None and (message := programs.several(Path(given[0]))) is not None:
         raise DumpError(message)
     if baseline is not None and any(programs.is_root(Path(path)) for path in given):
-        raise programs.UsageError(
-            f"{given[0]} or {given[1]} is a directory of programs: compare them with compare_programs"
-        )
+        raise UsageError(f"{given[0]} or {given[1]} is a directory of programs: compare them with compare_programs")
     dumps = load(given[0], format)
     other = load(given[1], format) if baseline is not None else ()
     if other:
@@ -168,7 +182,7 @@ def _notes(report: Report, given: tuple[str, ...], forced: bool) -> list[str]:
     if report.not_compared:  # a compile output holds a pipeline per ptoas unit too: compare one by giving its folder
         left_out = report.not_compared
         notes.append(
-            f"--baseline compares the two runs' {dumps[0].name} pipelines; not compared: {', '.join(left_out)} "
+            f"--baseline compares the two runs' {report.compared} pipelines; not compared: {', '.join(left_out)} "
             f"(give a unit's folder to compare it, e.g. {units_of(given[0]) / left_out[0]})"
         )
     return notes
@@ -190,9 +204,9 @@ def _read_from(given: Path, side: tuple[Dump, ...], with_units: bool) -> str:
 
 def _check_labels(baseline: object, label: str | None, baseline_label: str | None) -> None:
     if (label is not None or baseline_label is not None) and baseline is None:
-        raise programs.UsageError("labels name the two runs of a comparison: give a baseline too")
+        raise UsageError("labels name the two runs of a comparison: give a baseline too")
     if "" in (label, baseline_label):
-        raise programs.UsageError("a label must not be empty")
+        raise UsageError("a label must not be empty")
 
 
 @dataclass(frozen=True)
@@ -200,7 +214,7 @@ class ProgramResult:
     """One program of two roots: how its two runs compare."""
 
     name: str
-    status: str  # "identical", "differs", "this-run-only", "baseline-only" or "unreadable"
+    status: summary.Status  # "identical", "differs", "this-run-only", "baseline-only" or "unreadable"
     report: Path | None  # its two-run report (None: unreadable)
     first_divergent: str | None  # "34 AllocateMemoryAddr", "input", or None
     inserted: int  # the difference after the first divergent pass
@@ -253,9 +267,9 @@ def compare_programs(
     the index and every report (default: the parts of the roots' paths that differ)."""
     _check_labels(baseline_root, label, baseline_label)
     if jobs is not None and jobs < 1:
-        raise programs.UsageError(f"jobs must be at least 1, got {jobs}")
+        raise UsageError(f"jobs must be at least 1, got {jobs}")
     if context < 0:
-        raise programs.UsageError(f"context must be a non-negative integer, got {context}")
+        raise UsageError(f"context must be a non-negative integer, got {context}")
     found = programs.compare(
         os.fspath(root),
         os.fspath(baseline_root),
@@ -272,15 +286,15 @@ def compare_programs(
     )
     results = tuple(
         ProgramResult(
-            entry["name"],
-            entry["status"],
-            found.directory / entry["report"] if entry["report"] else None,
-            entry["firstDivergent"],
-            entry["inserted"],
-            entry["deleted"],
-            entry.get("error"),
+            program.name,
+            program.status,
+            found.directory / program.report if program.report else None,
+            program.first or None,
+            program.inserted,
+            program.deleted,
+            program.error or None,
         )
-        for entry in data["programs"]
+        for program in found.programs
     )
     return ProgramsSummary(found.directory, found.index, results, found.not_compared, data)
 

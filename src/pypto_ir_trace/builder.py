@@ -17,6 +17,7 @@ from .chunked import PieceReader
 from .dump import Dump, Snapshot, split_lines
 from .formats import Format, format_of
 from .incremental import IncrementalParser
+from .linefacts import LineFacts
 from .model import Anchor, Diff, Input, Newlines, Pass, Piece, Pipeline, Report, Text
 from .structure import Structure
 
@@ -69,24 +70,23 @@ class _Lines:
         self.line_elisions += [0] * (len(table) - len(self.line_elisions))
         return ids, new_rows
 
-    def store(self, ids: list[int], facts: tuple[list, list, list, list, list, list]) -> None:
+    def store(self, ids: list[int], facts: LineFacts) -> None:
         """What _facts read of a text's new rows, kept per line: the first tree a line is seen in speaks."""
-        spans, names, marks, elisions, keys, ops = facts
         table, line_spans = self.spans, self.line_spans
-        for row, found in spans:
+        for row, spans in facts.spans:
             if not line_spans[ids[row]]:
-                line_spans[ids[row]] = table.setdefault(found, len(table))
-        for row, found in elisions:
+                line_spans[ids[row]] = table.setdefault(spans, len(table))
+        for row, elided in facts.elisions:
             if not self.line_elisions[ids[row]]:
-                self.line_elisions[ids[row]] = self.elisions.setdefault(found, len(self.elisions))
-        for row, found in names:
-            self.names[ids[row]] = found
-        for row, mark in marks:
+                self.line_elisions[ids[row]] = self.elisions.setdefault(elided, len(self.elisions))
+        for row, named in facts.names:
+            self.names[ids[row]] = named
+        for row, mark in facts.marks:
             self.marks[ids[row]] = self.marks.get(ids[row], 0) | mark
-        for row, key in keys:
+        for row, key in facts.keys:
             self.keys[ids[row]] = key
-        for row, found in ops:
-            self.ops[ids[row]] = found
+        for row, run in facts.ops:
+            self.ops[ids[row]] = run
 
     def forget(self, ids: list[int], rows: list[tuple[int, int]]) -> None:
         """Drops what was stored for the lines in the row ranges (a text read in pieces, then whole)."""
@@ -457,31 +457,27 @@ class _TextReader:
 
     def _finish_lines(self, split: list[str], ids: list[int], new_rows: list[tuple[int, int]]) -> Structure:
         reader = self.record.language.lines
-        spans, names, ops = [], [], []
+        facts = LineFacts()
         for first, stop in new_rows:
             for row in range(first, stop):
                 line = split[row]
                 tokens = list(reader.tokens(line))  # read once, for the highlighting and the names
                 found = highlight.token_spans(line, tokens)
                 if found:
-                    spans.append((row, found))
+                    facts.spans.append((row, found))
                 if named := reader.names(line, tokens):
-                    names.append((row, named))
+                    facts.names.append((row, named))
                 if run := reader.ops(line):
-                    ops.append((row, run))
-        self.lines.store(ids, (spans, names, [], [], [], ops))
+                    facts.ops.append((row, run))
+        self.lines.store(ids, facts)
         return reader.analyze(split)
 
 
-def _facts(
-    record, tree: Tree, lines: list[str], rows: list[tuple[int, int]], offsets: list[int]
-) -> tuple[list, list, list, list, list, list]:
+def _facts(record, tree: Tree, lines: list[str], rows: list[tuple[int, int]], offsets: list[int]) -> LineFacts:
     """What a tree tells of the lines in the row ranges (only lines seen for the first time: the cost
-    follows what changed): highlight spans, value names, dump-level marks, what may be elided, dump-level keys,
-    the ops they run, as (row, ...) pairs."""
+    follows what changed)."""
     language = record.language
-    spans, names, marks, elisions, keys = [], [], [], [], []
-    ops: list[tuple[int, tuple[str, ...]]] = []
+    facts = LineFacts()
     extra = (
         *(record.level.queries if record.level else ()),
         *(("elide",) if language.elides else ()),
@@ -492,20 +488,20 @@ def _facts(
     # One object per distinct span list: pickle sends a worker's repeats as references, not copies.
     shapes: dict[tuple[int, ...], tuple[int, ...]] = {}
     for first, stop, captures in highlight.walk(tree, rows, query):  # one walk for highlights and marks
-        spans += [
+        facts.spans += [
             (row, shapes.setdefault(found, found))
             for row, found in highlight.spans_of(captures, lines, offsets, first, stop, language)
         ]
         if record.level:
-            marks += record.level.marks(captures, offsets, first, stop)
-            keys += record.level.keys(captures, offsets, first, stop)
+            facts.marks += record.level.marks(captures, offsets, first, stop)
+            facts.keys += record.level.keys(captures, offsets, first, stop)
         if language.elides:
-            elisions += highlight.elisions_of(captures, lines, offsets, first, stop)
+            facts.elisions += highlight.elisions_of(captures, lines, offsets, first, stop)
         if language.ops:
-            ops += opcounts.ops_of(captures, lines, offsets, first, stop)
+            facts.ops += opcounts.ops_of(captures, lines, offsets, first, stop)
         if language.names_in:
-            names += language.names_in(captures, lines, offsets, first, stop)
-    return spans, names, marks, elisions, keys, ops
+            facts.names += language.names_in(captures, lines, offsets, first, stop)
+    return facts
 
 
 def _newlines(endings: list[str]) -> Newlines:

@@ -3,7 +3,7 @@
 A tree-sitter tree costs about 110 bytes a node: parsed whole, a 400,000-line snapshot holds 1.7 GB
 while it is read. From PIECES_FROM lines on, the language cuts the text into pieces that start at a
 statement (Language.cuts). Each piece is parsed alone, after the rows it needs before it (its class
-header); the caller's `facts` reads what it needs from the piece's tree (rows are given back in the
+header); the caller's `facts` reads the LineFacts of the piece's new rows from its tree (given back in the
 whole text's numbering), and the tree is dropped.
 
 A piece is kept only when its tree has no syntax error and its regions lie inside it (a context that
@@ -28,11 +28,11 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
 from multiprocessing import get_context
-from typing import Any
 
 from tree_sitter import Parser, Tree
 
 from . import structure
+from .linefacts import LineFacts
 from .structure import Region, Structure
 from .workers import end_now, signals_held, worker_signals
 
@@ -40,11 +40,10 @@ PIECES_FROM = 50_000  # lines; below, a whole tree is cheap and the incremental 
 PIECE_LINES = 2_048  # the least lines in a piece (but the last)
 WORKERS_FROM = 4  # new pieces that start the worker processes; fewer are read here (a fork costs more)
 
-# (tree, lines, [first, stop) row ranges, line offsets) -> what the caller keeps of those rows, as lists
-# of (row, value) pairs
-Facts = Callable[[Tree, list[str], list[tuple[int, int]], list[int]], tuple[list[tuple[int, Any]], ...]]
-Keep = Callable[[tuple[list[tuple[int, Any]], ...]], None]  # takes the facts of one piece
-Found = tuple[tuple[Region, ...], tuple[list[tuple[int, Any]], ...]]  # a clean piece's regions and facts
+# (tree, lines, [first, stop) row ranges, line offsets) -> the facts of those rows
+Facts = Callable[[Tree, list[str], list[tuple[int, int]], list[int]], LineFacts]
+Keep = Callable[[LineFacts], None]  # takes the facts of one piece
+Found = tuple[tuple[Region, ...], LineFacts]  # a clean piece's regions and facts
 
 
 class PieceReader:
@@ -190,7 +189,7 @@ class _PieceParser:
             replace(r, start=r.start - task.context, end=r.end - task.context, def_line=r.def_line - task.context)
             for r in found.regions
         )
-        return relative, tuple([(row + task.shift, value) for row, value in part] for part in facts)
+        return relative, facts.shifted(task.shift)
 
 
 def _overlapping(ranges: list[tuple[int, int]], stops: list[int], first: int, stop: int) -> list[tuple[int, int]]:

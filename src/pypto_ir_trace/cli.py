@@ -11,12 +11,12 @@ import sys
 import textwrap
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from . import __version__, api, outdir, output, programs, summary
-from .dump import split_lines
-from .errors import IRTraceError
-from .formats import FORMATS, format_of
+from .errors import IRTraceError, UsageError
+from .formats import FORMATS
 from .terminal import decodable, decodable_json, visible
 
 PROG = "pypto-ir-trace"
@@ -24,10 +24,6 @@ EXIT_OK, EXIT_FAILURE, EXIT_USAGE = 0, 1, 2
 EXIT_DIFFERS = 3  # --check: the runs differ (everything is written first); never without --check
 EXIT_INTERRUPTED, EXIT_TERMINATED = 128 + signal.SIGINT, 128 + signal.SIGTERM
 DEFAULT_OUTPUT = "ir_trace.html"
-
-
-class _UsageError(programs.UsageError):
-    pass
 
 
 class _Terminated(BaseException):
@@ -73,7 +69,7 @@ def _stop_on_signals():
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str):  # one line, not argparse's usage block
-        raise _UsageError(message)
+        raise UsageError(message)
 
 
 def _path(value: str) -> str:
@@ -102,15 +98,7 @@ def _arguments() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("passes_dump", type=_path, help="the dump: a directory or a file in one of the formats below")
-    parser.add_argument(
-        "-o",
-        "--output",
-        type=_path,
-        default=None,
-        metavar="PATH",
-        help=f"report path (default: {DEFAULT_OUTPUT}), - for stdout; its directory must already exist "
-        f"(with --baseline and two directories of programs: a directory, default {programs.DEFAULT_DIRECTORY}/)",
-    )
+    _output_argument(parser, REPORT)
     parser.add_argument(
         "--context", type=_context, default=3, metavar="N", help="unchanged lines kept around each change (default: 3)"
     )
@@ -158,24 +146,64 @@ def _arguments() -> argparse.ArgumentParser:
     return parser
 
 
+@dataclass(frozen=True)
+class _Output:
+    """A file the command writes: the argument parser, the checks before the run and the writer all read this."""
+
+    flags: tuple[str, ...]  # the first one is how messages name it
+    help: str
+    write: Callable[[str, dict], None] | None = None  # a summary's writer, given its path and the summary
+    merged: str = ""  # its help for `merge`, when it says something else there
+
+    @property
+    def option(self) -> str:
+        return self.flags[0]
+
+    @property
+    def dest(self) -> str:
+        """Its attribute in the parsed arguments, as argparse names it after the long flag."""
+        return self.flags[-1].lstrip("-").replace("-", "_")
+
+
+def _write_json(path: str, found: dict) -> None:
+    output.write(path, map(decodable_json, summary.json_chunks(found)))
+
+
+def _write_markdown(path: str, found: dict) -> None:
+    output.write(path, decodable(summary.markdown(found)))
+
+
+REPORT = _Output(
+    ("-o", "--output"),
+    f"report path (default: {DEFAULT_OUTPUT}), - for stdout; its directory must already exist "
+    f"(with --baseline and two directories of programs: a directory, default {programs.DEFAULT_DIRECTORY}/)",
+)
+# A name that is not UTF-8 is shown by its bytes in every summary, as everywhere.
+SUMMARIES = (
+    _Output(
+        ("--summary-json",),
+        "also write what the report shows as JSON (its schema: summary.schema.json in the package), - for stdout",
+        _write_json,
+        merged="write the merged summary there (default: stdout)",
+    ),
+    _Output(
+        ("--summary-md",),
+        "also write a short Markdown summary (for $GITHUB_STEP_SUMMARY or a pull-request comment)",
+        _write_markdown,
+    ),
+)
+OUTPUTS = (REPORT, *SUMMARIES)
+
+
+def _output_argument(parser: argparse.ArgumentParser, out: _Output, merging: bool = False) -> None:
+    help = out.merged if merging and out.merged else out.help
+    parser.add_argument(*out.flags, dest=out.dest, type=_path, default=None, metavar="PATH", help=help)
+
+
 def _summary_arguments(parser: argparse.ArgumentParser, merging: bool = False) -> None:
     """The options for CI, shared with `merge`."""
-    parser.add_argument(
-        "--summary-json",
-        type=_path,
-        default=None,
-        metavar="PATH",
-        help="write the merged summary there (default: stdout)"
-        if merging
-        else "also write what the report shows as JSON (its schema: summary.schema.json in the package), - for stdout",
-    )
-    parser.add_argument(
-        "--summary-md",
-        type=_path,
-        default=None,
-        metavar="PATH",
-        help="also write a short Markdown summary (for $GITHUB_STEP_SUMMARY or a pull-request comment)",
-    )
+    for out in SUMMARIES:
+        _output_argument(parser, out, merging)
     parser.add_argument(
         "--check",
         action="store_true",
@@ -229,13 +257,13 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args = (_merge_arguments() if merging else _arguments()).parse_args(argv[1:] if merging else argv)
         _check_arguments(args, merging)
-    except _UsageError as err:
+    except UsageError as err:
         _say("error", f"{err} (see {hint})")
         return EXIT_USAGE
     try:
         with _stop_on_signals():
             return _merge(args) if merging else _run(args)
-    except programs.UsageError as err:
+    except UsageError as err:
         _say("error", f"{err} (see {hint})")
         return EXIT_USAGE
     except IRTraceError as err:
@@ -261,29 +289,26 @@ def _say(kind: str, message: str) -> None:
 def _check_arguments(args: argparse.Namespace, merging: bool) -> None:
     """Combinations argparse cannot refuse: two things to stdout, a summary with no report to summarise."""
     if not merging:
-        if args.dump_structure and (args.summary_json or args.summary_md or args.check):
-            raise _UsageError(
-                "--dump-structure prints the structure only: drop --summary-json, --summary-md and --check"
+        if args.dump_structure and (any(_path_of(args, out) for out in SUMMARIES) or args.check):
+            raise UsageError(
+                f"--dump-structure prints the structure only: drop {', '.join(out.option for out in SUMMARIES)} "
+                "and --check"
             )
         if args.check and args.baseline is None:
-            raise _UsageError("--check gates on two runs differing: give --baseline")
+            raise UsageError("--check gates on two runs differing: give --baseline")
         if (args.label or args.baseline_label) and args.baseline is None:
-            raise _UsageError("--label and --baseline-label name the two runs: give --baseline")
-    to_stdout = [
-        name
-        for name, path in (
-            ("-o", args.output),
-            ("--summary-json", args.summary_json),
-            ("--summary-md", args.summary_md),
-        )
-        if path == output.STDOUT
-    ]
+            raise UsageError("--label and --baseline-label name the two runs: give --baseline")
+    to_stdout = [out.option for out in OUTPUTS if _path_of(args, out) == output.STDOUT]
     if len(to_stdout) > 1:
-        raise _UsageError(f"{' and '.join(to_stdout)} both write to stdout: give one of them a file")
-    files = [path for path in (args.output, args.summary_json, args.summary_md) if path and path != output.STDOUT]
+        raise UsageError(f"{' and '.join(to_stdout)} both write to stdout: give one of them a file")
+    files = [path for out in OUTPUTS if (path := _path_of(args, out)) and path != output.STDOUT]
     real = [os.path.realpath(path) for path in files]
     if len(set(real)) < len(real):
-        raise _UsageError("the report and the summaries need paths of their own (two of them are one file)")
+        raise UsageError("the report and the summaries need paths of their own (two of them are one file)")
+
+
+def _path_of(args: argparse.Namespace, out: _Output) -> str | None:
+    return getattr(args, out.dest)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -293,7 +318,7 @@ def _run(args: argparse.Namespace) -> int:
 
     if args.baseline is not None:
         if args.dump_structure:
-            raise _UsageError("--dump-structure reads one dump: drop --baseline")
+            raise UsageError("--dump-structure reads one dump: drop --baseline")
         if programs.is_root(Path(args.passes_dump)) or programs.is_root(Path(args.baseline)):
             return _run_programs(args, note)
     progress = _Progress() if sys.stderr.isatty() else None
@@ -310,8 +335,8 @@ def _run(args: argparse.Namespace) -> int:
         note(line)
     if args.dump_structure:
         with output.reader_may_leave():
-            for dump in report._dumps:
-                _print_structure(dump)
+            for line in report.structure():
+                print(visible(line))
         return EXIT_OK
     args.output = args.output or DEFAULT_OUTPUT
     report.check(args.output)  # before the notes, as before the long part
@@ -326,7 +351,7 @@ def _run(args: argparse.Namespace) -> int:
     found = report.summary()
     if whole and not args.quiet:  # a reader that left early (`| head`) did not get the report: say nothing
         where = "the report to stdout" if args.output == output.STDOUT else args.output
-        scope = f"the {report._dumps[0].name} pipelines" if report.not_compared else "the two runs"
+        scope = f"the {report.compared} pipelines" if report.not_compared else "the two runs"
         print(visible(f"{PROG}: wrote {where}: {_summary(found, scope)}"), file=sys.stderr)
     _write_summaries(args, found)
     return EXIT_DIFFERS if args.check and summary.differs(found) else EXIT_OK
@@ -336,26 +361,21 @@ def _check_summaries(args: argparse.Namespace, check: Callable[[str, str], None]
     """Refuse, before the long run, summary paths that cannot be written or would overwrite an input, or that
     lie in the directory of reports (a later run would refuse to replace a directory holding them);
     check(path, option): the inputs' own refusal, as the report's (-o) for a dump, naming the option."""
-    for option, path in (("--summary-json", args.summary_json), ("--summary-md", args.summary_md)):
+    for out in SUMMARIES:
+        path = _path_of(args, out)
         if path is None or path == output.STDOUT:
             continue
-        for root in roots:
-            if (relation := outdir._relation(Path(path), root)) in ("is", "is inside"):
-                which = "the directory of reports" if root == roots[0] else "a directory being read"
-                raise output.OutputError(
-                    f"refusing to write the summary {path}: it {relation} {root}, {which} (give a path outside it)"
-                )
-        check(path, option)
+        if roots:
+            outdir.check_outside(Path(path), roots[0], roots[1:], "summary")
+        check(path, out.option)
 
 
 def _write_summaries(args: argparse.Namespace, found: dict) -> None:
-    """The summaries asked for; a name that is not UTF-8 shown by its bytes, as everywhere."""
-    if args.summary_json:
-        with output.reader_may_leave():
-            output.write(args.summary_json, map(decodable_json, summary.json_chunks(found)))
-    if args.summary_md:
-        with output.reader_may_leave():
-            output.write(args.summary_md, decodable(summary.markdown(found)))
+    """The summaries asked for."""
+    for out in SUMMARIES:
+        if (path := _path_of(args, out)) and out.write:
+            with output.reader_may_leave():
+                out.write(path, found)
 
 
 def _run_programs(args: argparse.Namespace, note) -> int:
@@ -446,15 +466,3 @@ class _Progress:
         if self._shown:
             sys.stderr.write("\r\x1b[K")
             sys.stderr.flush()
-
-
-def _print_structure(dump) -> None:
-    language = format_of(dump).language
-    for snapshot in dump.snapshots:
-        lines, _ = split_lines(snapshot.text)
-        found = language.structure_of(lines)
-        verdict = "trusted" if found.trusted else f"UNTRUSTED: {found.reason}"
-        print(visible(f"{snapshot.filename}: {len(lines)} lines, {len(found.regions)} regions, {verdict}"))
-        for region in found.regions:
-            note = f"  ({region.error})" if region.error else ""
-            print(visible(f"  {region.start + 1:>6}-{region.end:<6} {region.kind:<8} {region.key}{note}"))

@@ -5,20 +5,23 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
-from .errors import IRTraceError
+from .errors import DumpError
 
 _NEWLINE = re.compile(r"\r\n|\r|\n")
 _BOM = "\ufeff"
 
 
-class DumpError(IRTraceError):
-    """The dump or one of its files cannot be used; the message is one line for the user."""
+class Source(Protocol):
+    """A snapshot's text that is not a file of its own, read only when asked (dumps reach GBs)."""
+
+    def read(self) -> str: ...
 
 
 @dataclass(frozen=True)
 class Stretch:
-    """Bytes [start, stop) of a file that holds many dumps (an MLIR stream), read only when asked: the
+    """Bytes [start, stop) of a file that holds many dumps (a stream), read only when asked: the
     file may be far larger than memory, the distinct text it holds is not."""
 
     path: Path
@@ -46,7 +49,7 @@ class Snapshot:
     label: str  # how users name it: "03" for 03_after_X.py; for MLIR the running position
     name: str  # the pass as users know it: "FlattenCallExpr", "canonicalize"; "frontend"/"input" for index 0
     filename: str  # display name, relative to the dump root
-    content: str | None  # the text, or None to read it from `path` when asked (dumps reach GBs)
+    content: str | None  # the text, or None to read it from `source` or `path` when asked (dumps reach GBs)
     warnings: str | None  # what the pass emitted as warnings / diagnostics, or None
     path: Path | None = None
     detail: str = ""  # shown beside the name: e.g. "Canonicalizer on func.func @matmul", "local scope"
@@ -54,24 +57,15 @@ class Snapshot:
     base: int | None = None  # index of the earlier snapshot this one is diffed against; None: the one before it
     base_text: str | None = None  # an explicit text to diff against instead (e.g. an op cut out of a module dump)
     base_name: str = ""  # what base_text is, where the Before pane names its file ("@f cut out of 3_cse.mlir")
-    header_lines: int = 0  # leading lines that name the dump (MLIR's "// -----// IR Dump After ..."), not its text
-    header: str = ""  # the pass as its header line names it in full (MLIR: "IR Dump After (anonymous namespace)::...")
-    stretch: Stretch | None = None  # where a dump without content or path lies in a file of many (an MLIR stream)
-
-    @property
-    def dumped(self) -> str:
-        """The dump as read, header lines included."""
-        if self.content is not None:
-            return self.content
-        return self.stretch.read() if self.stretch is not None else read_text(snapshot_path(self.path))
+    header: str = ""  # the pass as its header line names it in full, for a tooltip ("": as `name` and `detail` say)
+    source: Source | None = None  # where the text lies when it is not `path` as a whole (a stretch of a stream)
 
     @property
     def text(self) -> str:
-        """Decoded, without a BOM or the header lines, newlines as in the file."""
-        text = self.dumped
-        for _ in range(self.header_lines):
-            text = text[text.find("\n") + 1 :] if "\n" in text else ""
-        return text
+        """Decoded, without a BOM, newlines as in the file (as its source gives them)."""
+        if self.content is not None:
+            return self.content
+        return self.source.read() if self.source is not None else read_text(snapshot_path(self.path))
 
     @property
     def is_input(self) -> bool:

@@ -22,19 +22,22 @@ makes the same edit.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 
 from . import linediff
 
 TOKEN = re.compile(r"\w+|\s+|[^\w\s]")  # words, runs of blanks, single signs
+NAMED = re.compile(r"[\w.]+|\s+|[^\w\s]")  # the same, dotted names whole (`pl.tile.exp`): how a change is told
+MAX_CHANGES = 200  # an edit's distinct word changes kept: enough to tell two edits apart, bounded for a huge pass
 
 
-def words(old: str, new: str) -> tuple[tuple[str, str], ...]:
+def words(old: str, new: str, token: re.Pattern = TOKEN) -> tuple[tuple[str, str], ...]:
     """How line `new` differs from `old`, word by word: the replaced stretches (old words, new words), in order."""
-    before, after = TOKEN.findall(old), TOKEN.findall(new)
+    before, after = token.findall(old), token.findall(new)
     return tuple(
         ("".join(before[b.b_start : b.b_start + b.b_len]), "".join(after[b.a_start : b.a_start + b.a_len]))
         for b in linediff.diff(before, after)
@@ -128,6 +131,45 @@ class Verdict:
     # baseline's input: the steps of n / p; () when hunk k faces hunk k for every k
     facing: tuple[tuple[int, int], ...]
     differing: tuple[int, ...]  # the steps whose hunks make different edits
+    # each differing step's output in either run, read as the baseline's: (the baseline's line ids, this run's);
+    # a run whose pass left those lines alone gives them as they stayed
+    outputs: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...] = ()
+    # the pairs of facing input lines that differ, (the baseline's id, this run's), when some step differs: what the
+    # runs already disagreed on is no part of how the pass's edits differ (at most KNOWN_PAIRS of them)
+    known: tuple[tuple[int, int], ...] = ()
+
+
+KNOWN_PAIRS = 5_000
+
+
+def changes(verdict: Verdict, text: Callable[[int], str]) -> tuple[tuple[str, str], ...]:
+    """How the runs' outputs of a pass's differing edits differ, once each, in order: for each pair of facing
+    lines the names and words that differ (`pl.tile.exp` -> `pl.tile.exp2`) but those the runs' inputs already
+    differed by, a line only one run has as (line, "") for the baseline's or ("", line) for this run's; at most
+    MAX_CHANGES of them."""
+    known = {pair for old, new in verdict.known for pair in _named(old, new, text)}
+    return told_apart(verdict.outputs, text, known)
+
+
+def told_apart(
+    outputs: Sequence[tuple[Sequence[int], Sequence[int]]], text: Callable[[int], str], known: Collection = ()
+) -> tuple[tuple[str, str], ...]:
+    """changes() of facing output lines, the word changes in `known` left out."""
+    found: dict[tuple[str, str], None] = {}
+    for old, new in outputs:
+        for k in range(max(len(old), len(new))):
+            if k < len(old) and k < len(new):
+                told = tuple(pair for pair in _named(old[k], new[k], text) if pair not in known)
+            else:
+                told = ((text(old[k]).strip(), ""),) if k < len(old) else (("", text(new[k]).strip()),)
+            found.update(dict.fromkeys(told))
+            if len(found) >= MAX_CHANGES:
+                return tuple(found)[:MAX_CHANGES]
+    return tuple(found)
+
+
+def _named(old: int, new: int, text: Callable[[int], str]) -> tuple[tuple[str, str], ...]:
+    return words(text(old), text(new), NAMED)
 
 
 Words = Callable[[int, int], tuple[tuple[str, str], ...]]  # (baseline line id, this run's line id) -> words()
@@ -169,4 +211,19 @@ def compare(ours: Side, theirs: Side, inputs: Lineup, outputs: Lineup, differ: W
     facing = tuple((mine, other) for _, _, mine, other, _ in placed)
     differing = tuple(step for step, entry in enumerate(placed) if not entry[4])
     identity = len(ours.hunks) == len(theirs.hunks) and all(mine == other for mine, other in facing)
-    return Verdict(not differing, () if identity else facing, differing)
+
+    def output(k: int, other: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """A step's output lines in either run; a run without a hunk there kept the other's input lines."""
+        if k < 0:
+            base = theirs.hunks[other]
+            return tuple(theirs.after[a] for a in base.inserted), tuple(theirs.before[b] for b in base.deleted)
+        mine = tuple(read_out(t) for t in ours.hunks[k].inserted)
+        if other < 0:
+            return tuple(read_in(t) for t in ours.hunks[k].deleted), mine
+        return tuple(theirs.after[a] for a in theirs.hunks[other].inserted), mine
+
+    told = tuple(output(*facing[step]) for step in differing)
+    disagreed = ((theirs.before[inputs.partner[t]], ours.before[t]) for t in inputs.differs) if differing else ()
+    return Verdict(
+        not differing, () if identity else facing, differing, told, tuple(itertools.islice(disagreed, KNOWN_PAIRS))
+    )

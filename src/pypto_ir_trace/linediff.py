@@ -1,7 +1,7 @@
 """Line diff of two sequences, with a cost that follows the size of the change: the specification below
 is followed exactly by this module and by its port `static/linediff.js` (a test holds them to it).
-Here, as everywhere in the Python side, b is the before side and a the after side (linediff.js still names
-them the other way round: its a is this b).
+Here, as everywhere in Python and in the page's scripts (linediff.js names them the same), b is the before
+side and a the after side.
 
 Result. `diff(b, a, limits)` returns blocks (equal, b_start, b_len, a_start, a_len) covering b and a in
 order: the canonical encoding of a set of matched pairs (i, j), b[i] == a[j], increasing on both sides.
@@ -252,7 +252,8 @@ def _backtrack(trace: list[list[int]], n: int, m: int, b_lo: int, a_lo: int) -> 
     blocks: list[Block] = []
     bx, ay = b_lo, a_lo
     for step in reversed(steps):
-        _append(blocks, Block(step == 0, bx, step != 2, ay, step != 1))
-        bx += step != 2
-        ay += step != 1
+        b_len, a_len = int(step != 2), int(step != 1)  # ints, not bools: a lone step's block reaches the JSON
+        _append(blocks, Block(step == 0, bx, b_len, ay, a_len))
+        bx += b_len
+        ay += a_len
     return blocks

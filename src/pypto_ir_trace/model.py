@@ -5,18 +5,29 @@ its highlight spans in a table of distinct span lists; each distinct snapshot te
 the pass that first produced it; and a no-op pass stores nothing but its counts. `to_json` is the only
 serialisation.
 
-The JSON is the page's data, so its keys follow JavaScript's convention: each key is the camelCase of the
-field it carries here (`input_label` -> `inputLabel`), with no other renaming; a test holds every key of the
-golden models to a field of these records.
+The JSON's shape is declared once, in `model.schema.json` beside this module: the tests hold what `to_json`
+writes and what model.js reads to it. The JSON is the page's data, so its keys follow JavaScript's
+convention: each key is the camelCase of the field it carries here (`input_label` -> `inputLabel`), with no
+other renaming; a test holds every key the schema declares to a field of these records.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from functools import cache
+from importlib import resources
 
 from .structure import Region
 
-SCHEMA = 9
+
+@cache
+def schema() -> dict:
+    """The JSON Schema of `to_json`'s data (draft 2020-12, checked by schemacheck)."""
+    return json.loads(resources.files(__package__).joinpath("model.schema.json").read_text(encoding="utf-8"))
+
+
+SCHEMA: int = schema()["properties"]["schema"]["const"]  # the data's version, bumped when a field changes meaning
 
 
 @dataclass(frozen=True)
@@ -168,6 +179,9 @@ class RunRow:
     by_region: tuple[tuple[str, int, int], ...] = ()
     # (op, count in this run's snapshot minus the baseline's) of that diff, as a Pass's `ops` (opcounts.py)
     ops: tuple[tuple[str, int], ...] = ()
+    # what the runs' edits differ by when same_effect is False (effect.changes: `pl.tile.exp` -> `pl.tile.exp2`);
+    # for the inputs, how the runs' inputs differ; what groups programs by the same edit (edits.py)
+    changes: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)

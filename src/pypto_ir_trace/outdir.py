@@ -14,8 +14,9 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from . import __version__
+from .errors import OutputError
 from .index import MARKER
-from .output import OutputError, name_max, shorten
+from .output import name_max, shorten
 from .terminal import decodable
 
 MANIFEST = ".pypto-ir-trace.json"  # every file a run wrote: all a later run may remove
@@ -34,6 +35,16 @@ def check(target: Path, roots: Iterable[Path], index: str) -> None:
                 f"being read (give -o a directory outside the inputs)"
             )
     _check_replaceable(target, index)
+
+
+def check_outside(path: Path, target: Path, roots: Iterable[Path], what: str) -> None:
+    """Refuse a file written beside the directory of reports (a summary) that is, or lies in, that directory (a
+    later run would refuse to replace a directory holding it) or a root being read."""
+    for root, which in ((target, "the directory of reports"), *((root, "a directory being read") for root in roots)):
+        if (relation := _relation(path, root)) in ("is", "is inside"):
+            raise OutputError(
+                f"refusing to write the {what} {path}: it {relation} {root}, {which} (give a path outside it)"
+            )
 
 
 def temporary(target: Path) -> Path:

@@ -12,15 +12,11 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import IRTraceError
+from .errors import OutputError
 
 STDOUT = "-"
 _NAME_MAX = 255  # when the file system will not say
 _TEMP_EXTRA = len("..") + 8 + len(".tmp")  # what a temporary name adds to the kept part of the report's name
-
-
-class OutputError(IRTraceError):
-    """The report cannot go where the user asked; the message is one line for the user."""
 
 
 def dump_files(dump) -> list[Path]:

@@ -10,9 +10,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from . import builder, index, outdir, render, summary, workers
-from .dump import Dump, DumpError
-from .errors import IRTraceError
+from . import builder, edits, index, outdir, render, summary, workers
+from .dump import Dump
+from .errors import DumpError, UsageError
 from .formats import FORMATS, load, one_file, units_of
 from .labels import Given, run_labels
 from .model import Report
@@ -22,16 +22,12 @@ DEFAULT_DIRECTORY = "ir_trace_runs"
 INDEX = "index.html"
 
 
-class UsageError(IRTraceError):
-    """The two sides cannot be compared as given (an argument error, exit 2); one line for the user."""
-
-
 @dataclass(frozen=True)
 class Program:
     """One line of the index: a program and how its two runs compare."""
 
     name: str
-    status: str  # "differs", "identical", "this run only", "baseline only", "unreadable"
+    status: summary.Status
     report: str  # the report's file name in the directory ("": none, the program is unreadable)
     first: str = ""  # the first pass after which the runs differ: "34 AllocateMemoryAddr", or "input"
     inserted: int = 0  # the difference there
@@ -44,6 +40,8 @@ class Program:
     # each aligned row (the inputs' first when they differ): (label, pass name, identical, inserted, deleted): the
     # runs' snapshots after it, compared; the index's programs x passes grid (programs_grid.py)
     steps: tuple[tuple[str, str, bool, int, int], ...] = ()
+    effects: tuple[int, ...] = ()  # the steps whose pass had a different effect in the two runs (Pass effect)
+    edit: dict | None = None  # how its runs first part, as an edit (edits.Edit.to_json): what groups programs
 
 
 def _looks_like_dump(path: Path) -> bool:
@@ -327,7 +325,7 @@ def _program(task: _Task) -> tuple[str, Program, tuple[str, ...]]:
         report = build_pair(this, baseline, task.context, labels=labels)
         return render.render(report), _summary(task.name, task.file, report), tuple(not_compared(this, baseline))
     report = builder.build(this or baseline, task.context)
-    status = "this run only" if this else "baseline only"
+    status: summary.Status = "this-run-only" if this else "baseline-only"
     return render.render(report), Program(task.name, status, task.file, passes=_passes(report)), ()
 
 
@@ -361,9 +359,10 @@ def _summary(name: str, file: str, report: Report) -> Program:
     runs = report.runs
     assert runs is not None  # a report of two runs
     differing = sum(not row.identical for row in runs.rows)
-    status = "identical" if runs.inputs.identical and not differing else "differs"
+    status: summary.Status = "identical" if runs.inputs.identical and not differing else "differs"
     first = summary.first_divergent(report)
     one_side = sum(row.this is None or row.baseline is None for row in runs.rows)
+    edit = edits.of_report(report)
     return Program(
         name,
         status,
@@ -376,6 +375,8 @@ def _summary(name: str, file: str, report: Report) -> Program:
         _passes(report),
         one_side,
         steps=_steps(report),
+        effects=_effects(report),
+        edit=edit.to_json() if edit else None,
     )
 
 
@@ -395,6 +396,14 @@ def _steps(report: Report) -> tuple[tuple[str, str, bool, int, int], ...]:
         elif other is not None:  # as the two-run page labels a baseline-only row
             steps.append((f"b{other.label}", other.name, row.identical, row.inserted, row.deleted))
     return tuple(steps)
+
+
+def _effects(report: Report) -> tuple[int, ...]:
+    """The steps (as _steps lists them) whose pass made a different edit in the two runs."""
+    runs = report.runs
+    assert runs is not None  # a report of two runs
+    offset = 0 if runs.inputs.identical else 1  # the inputs' step first when they differ
+    return tuple(r + offset for r, row in enumerate(runs.rows) if row.same_effect is False)
 
 
 def _file_name(program: str, directory: Path) -> str:

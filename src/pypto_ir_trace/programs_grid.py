@@ -1,5 +1,6 @@
 """The index page's programs x passes grid: after which passes each program's two runs differ, the first marked,
-and per pass how many programs differ there (the pass a compiler change affects most).
+which passes had a different effect in the two runs, and per pass how many programs differ there and how many
+had that pass's effect differ (the pass a compiler change touches).
 
 Columns are the passes of every program's pipeline merged in order (pipeline_map.merge_orders), a pass that
 runs twice in a pipeline (Simplify early and late) being two columns; the page (static/programsgrid.js) draws
@@ -24,7 +25,8 @@ def data(programs: Sequence) -> dict:
     {columns: [pass name], labels: [a column's label in links, as the first program running it says],
      programs: [{name, report, spans: [[first column, count], ...]: its rows' columns, in runs,
                  labels: {row: label} where its label differs from its column's, differs: [[row, lines], ...]:
-                 the rows after which its runs differ and by how many lines (at least 1)}]}."""
+                 the rows after which its runs differ and by how many lines (at least 1), effects: [row, ...]: the
+                 rows whose pass had a different effect in the two runs}]}."""
     compared = [program for program in programs if program.steps]
     keys = [_keys(program.steps) for program in compared]
     columns = merge_orders(keys)
@@ -53,4 +55,5 @@ def _program(program, columns: list[int], labels: list) -> dict:
         "spans": spans,
         "labels": {str(r): step[0] for r, (step, c) in enumerate(zip(program.steps, columns)) if step[0] != labels[c]},
         "differs": [[r, max(1, ins + dels)] for r, (_, _, same, ins, dels) in enumerate(program.steps) if not same],
+        "effects": list(program.effects),
     }

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 
 from . import compare, effect, opcounts
 from .align import align
@@ -33,6 +34,7 @@ def section(
     ours, theirs = pipelines[this], pipelines[baseline]
     ours_texts, theirs_texts = texts[this], texts[baseline]
     counted: dict[tuple[int, int], RunRow] = {}
+    across: dict[tuple[int, int], tuple] = {}  # a pair of snapshots that differ: their diff, their line ids
     memo: compare.Memo = {}  # consecutive rows differ by a pass or two: most pairs of functions were diffed
     effects = _Effects(ours_texts, theirs_texts, memo, lines)
 
@@ -50,10 +52,12 @@ def section(
                 counted[at_ours, at_theirs] = RunRow(
                     None, None, False, found.inserted, found.deleted, pairs, by_region=by_region, ops=differ
                 )
+                across[at_ours, at_theirs] = found, old.ids, new.ids
         same = counted[at_ours, at_theirs]
         mine = ours.passes[in_ours] if in_ours is not None else None
         other = theirs.passes[in_theirs] if in_theirs is not None else None
         verdict = effects.verdict(mine, other) if mine and other else None
+        changes = effect.changes(verdict, lines.__getitem__) if verdict and lines else ()
         return RunRow(
             in_ours,
             in_theirs,
@@ -66,10 +70,18 @@ def section(
             verdict.differing if verdict else (),
             same.by_region,
             same.ops,
+            changes,
         )
 
     at_ours = at_theirs = 0  # each run's current snapshot: its input, then the text after its latest pass
     inputs = row(None, None, 0, 0)
+    if (0, 0) in across and lines:  # how the inputs differ, told as a pass's differing edit is
+        found, old_ids, new_ids = across[0, 0]
+        told = [
+            (tuple(old_ids[b] for b in hunk.deleted), tuple(new_ids[a] for a in hunk.inserted))
+            for hunk in effect.hunks(found.pieces)
+        ]
+        inputs = replace(inputs, changes=effect.told_apart(told, lines.__getitem__))
     rows = []
     for in_ours, in_theirs in align([p.name for p in ours.passes], [p.name for p in theirs.passes]):
         if in_ours is not None:

@@ -1,6 +1,7 @@
-"""A JSON Schema (draft 2020-12) validator for the keywords summary.schema.json uses, and only those: a schema
-with any other keyword is refused outright (KEYWORDS), so that no rule of the schema is silently skipped.
-`merge` checks every shard with it before reading a field; the tests check every summary the tool writes."""
+"""A JSON Schema (draft 2020-12) validator for the keywords summary.schema.json and model.schema.json use, and
+only those: a schema with any other keyword is refused outright (KEYWORDS), so that no rule of the schema is
+silently skipped. `merge` checks every shard with it before reading a field; the tests check every summary and
+every report model the tool writes."""
 
 from __future__ import annotations
 
@@ -13,12 +14,12 @@ KEYWORDS = {
     "$schema", "$id", "title", "description",
     # rules, each checked below
     "$defs", "$ref", "type", "enum", "const", "properties", "required", "additionalProperties", "items",
-    "minItems", "maxItems", "minimum", "minLength", "oneOf", "allOf",
+    "prefixItems", "minItems", "maxItems", "minimum", "minLength", "oneOf", "allOf",
 }  # fmt: skip
 _SURROGATE = re.compile("[\ud800-\udfff]")  # a lone one: JSON's \ud800 escape, which no UTF-8 file can hold
 TYPES = {
     "object": lambda v: isinstance(v, dict),
-    "array": lambda v: isinstance(v, list),
+    "array": lambda v: isinstance(v, (list, tuple)),  # json writes a tuple as an array (model.to_json's spans)
     "string": lambda v: isinstance(v, str) and (v.isascii() or not _SURROGATE.search(v)),
     "integer": lambda v: type(v) is int or (isinstance(v, int) and not isinstance(v, bool)),  # the first: fast
     "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
@@ -57,7 +58,7 @@ def unknown_keywords(schema: object, where: str = "#") -> list[str]:
                 found += unknown_keywords(sub, f"{where}/{key}/{name}")
         elif key in ("items", "additionalProperties"):
             found += unknown_keywords(value, f"{where}/{key}")
-        elif key in ("oneOf", "allOf"):
+        elif key in ("oneOf", "allOf", "prefixItems"):
             for k, sub in enumerate(value):
                 found += unknown_keywords(sub, f"{where}/{key}/{k}")
     return found
@@ -101,8 +102,11 @@ def _compiled(schema: object, root: dict, refs: dict[str, Check | None]) -> Chec
     extra = _compiled(schema["additionalProperties"], root, refs) if "additionalProperties" in schema else None
     if properties or extra or "required" in schema:
         checks.append(_members(tuple(schema.get("required", ())), properties, extra))
-    if "items" in schema:
-        checks.append(_items(_compiled(schema["items"], root, refs)))
+    prefix = [_compiled(sub, root, refs) for sub in schema.get("prefixItems", ())]
+    if prefix:
+        checks.append(_prefix(prefix))
+    if "items" in schema:  # the items after the prefix's
+        checks.append(_items(_compiled(schema["items"], root, refs), len(prefix)))
     checks += [_compiled(sub, root, refs) for sub in schema.get("allOf", ())]
     if "oneOf" in schema:
         checks.append(_one_of([_compiled(sub, root, refs) for sub in schema["oneOf"]]))
@@ -187,7 +191,7 @@ def _long_enough(length: int) -> Check:
 
 def _sized(least: int, most: int | None) -> Check:
     def check(value: object) -> None:
-        if isinstance(value, list) and not least <= len(value) <= (len(value) if most is None else most):
+        if isinstance(value, (list, tuple)) and not least <= len(value) <= (len(value) if most is None else most):
             raise Invalid(f"{len(value)} items")
 
     return check
@@ -214,11 +218,27 @@ def _members(required: tuple[str, ...], properties: dict[str, Check], extra: Che
     return check
 
 
-def _items(rule: Check) -> Check:
+def _items(rule: Check, start: int = 0) -> Check:
     def check(value: object) -> None:
-        if not isinstance(value, list):
+        if not isinstance(value, (list, tuple)):
             return
-        for k, item in enumerate(value):
+        for k in range(start, len(value)):
+            try:
+                rule(value[k])
+            except Invalid as error:
+                error.path.insert(0, k)
+                raise
+
+    return check
+
+
+def _prefix(rules: list[Check]) -> Check:
+    """An array's first items, each by its own rule (a tuple: [op, delta])."""
+
+    def check(value: object) -> None:
+        if not isinstance(value, (list, tuple)):
+            return
+        for k, (rule, item) in enumerate(zip(rules, value, strict=False)):
             try:
                 rule(item)
             except Invalid as error:

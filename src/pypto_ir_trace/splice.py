@@ -1,31 +1,37 @@
 """The whole program from dumps of one unit (format-neutral): what each dump is diffed against.
 
 A compiler that prints the IR after every pass prints either the whole program (an MLIR or LLVM module) or
-only the unit the pass ran on: one function, several functions (an LLVM call-graph SCC), or a fragment of
-one function (an LLVM loop). A unit dump diffed against the dump before it would show another unit's text as
-deleted and its own as inserted; a whole dump diffed against the last whole one would show every unit pass
-since as its own. So the splice keeps the program as it stands after each dump, unit by unit, and gives each
-dump its base, the text its pass received:
-- a whole dump: the last whole dump with the units printed since put in their places (units it did not hold
-  after its last one); no unit printed since: that dump itself;
+only the unit the pass ran on: one function, several functions (an LLVM call-graph SCC), an op with the ops
+inside it (MLIR's local scope: a function, a nested module), or a fragment of one function (an LLVM loop). A
+unit dump diffed against the dump before it would show another unit's text as deleted and its own as inserted;
+a whole dump diffed against the last whole one would show every unit pass since as its own. So the splice keeps
+the program as it stands after each dump, unit by unit, and gives each dump its base, the text its pass received:
+- a whole dump: the last whole dump with the units printed since put in their places; no unit printed since:
+  that whole dump itself. A unit it cannot place (the whole dump does not hold it) is put after the others, or,
+  where the format says it cannot be (`Grammar.adds`), the whole dump is diffed against the last whole one
+  (`unspliced` counts those);
 - a unit dump: its units as they stand, in its order. When the last dump of exactly these units printed them
-  and nothing changed them since, that dump itself; else each unit's latest text (its own last dump, cut out
-  of a later whole dump, or with fragments put in), joined as the format prints several;
+  and nothing printed or changed them since, that dump itself; else each unit's latest text, taken from the
+  newest of: its own last dump, the last whole dump, the last dump of a unit around it (`Printed.within`), or
+  the fragments put in; joined as the format prints several. A unit the dump its text is taken from does not
+  hold (`unfound`) is diffed against its own last dump, or the empty input;
 - a fragment: the previous dump of the same fragment when nothing else changed its unit since; else the
   fragment cut out of its unit as it stands;
-- what was never printed (a unit no earlier dump holds): the empty input;
+- what was never printed (a unit no earlier dump holds): the empty input (`unseen`);
 - an After dump that answers a Before dump (the same pass on the same unit, --print-before-all) is diffed
   against that Before dump, which printed exactly what the pass received.
 Every dump then updates the program: a whole dump replaces it, a unit dump its units, a fragment is put into
 its unit (when the format cannot put it in, the unit keeps its text and the next dump of it shows the
-fragment's changes too: `lost` counts those).
+fragment's changes too: `lost` counts those). A unit put in around or inside one put in before (an MLIR module,
+then a function in it) is put into the program as built so far.
 
-The format says what each dump is (`Printed`) and how units lie in a text (`Grammar`); nothing here knows a
-format or a language.
+The format says what each dump is (`Printed`), how units lie in a text (`Grammar`) and what the Before pane
+calls the texts the splice makes (`Names`); nothing here knows a format or a language.
 """
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -41,7 +47,10 @@ class Printed:
 
     kind: str  # WHOLE, UNITS or FRAGMENT
     text: Callable[[], str]  # its text without its header line, read when the splice needs it
-    unit: str = ""  # FRAGMENT: the unit it is a part of
+    # FRAGMENT: the unit it is a part of. UNITS: the one unit it prints, as the format names it (its text is that
+    # unit; `Grammar.find` finds it in other texts); "": the units `Grammar.units` finds in its text
+    unit: str = ""
+    within: tuple[str, ...] = ()  # UNITS: the units around its unit (their dumps print it too), by their `unit`
     fresh: bool = False  # FRAGMENT: the first dump of another fragment of that unit (the next loop)
     step: tuple[str, ...] = ()  # what pairs a Before dump with its After dump (pass and unit)
     before: bool = False  # a Before dump: it opens the step
@@ -49,11 +58,14 @@ class Printed:
 
 @dataclass(frozen=True)
 class Grammar:
-    """How the format's units lie in a text. Only `units` is required: units are then whole lines, cut and put
-    in as they are, and several are printed one after the other."""
+    """How the format's units lie in a text: found by key among `units`, or by `find` (a unit the format names).
+    With either alone, units are whole lines, cut and put in as they are, several printed one after the other."""
 
     # text -> (key, first line, one past the last line) of each unit it holds, in text order
-    units: Callable[[str], Sequence[tuple[str, int, int]]]
+    units: Callable[[str], Sequence[tuple[str, int, int]]] = lambda text: ()
+    # (a text, a unit's key, the position of the dump naming it) -> (first, stop) lines of that unit in the text,
+    # None: not there. None: the unit of that key among `units(text)`
+    find: Callable[[str, str, int], tuple[int, int] | None] | None = None
     # (the text's lines, first, stop) -> the unit's own text, as a dump of it alone prints it
     cut: Callable[[list[str], int, int], str] = lambda lines, first, stop: "".join(
         line + "\n" for line in lines[first:stop]
@@ -61,11 +73,36 @@ class Grammar:
     # (the text's lines, first, stop, a unit's text) -> its lines as they stand in that place of the program
     place: Callable[[list[str], int, int, str], list[str]] = lambda lines, first, stop, text: split_lines(text)[0]
     join: Callable[[Sequence[str]], str] = "".join  # the units' texts as a dump of several prints them
-    finish: Callable[[list[str]], list[str]] = lambda lines: lines  # the spliced program's lines, tidied
+    # (the spliced program's lines, the text of the whole dump it is diffed against; None: none) -> its lines, tidied
+    finish: Callable[[list[str], str | None], list[str]] = lambda lines, like: lines
+    adds: bool = True  # a unit the whole dump does not hold is put after its units; False: it cannot be put in
     # (unit text, fragment text) -> the fragment's text as it stands in the unit, None: not found there
     fragment_cut: Callable[[str, str], str | None] = lambda unit, fragment: None
     # (unit text, fragment text) -> the unit with the fragment put in, None: it cannot be put in
     fragment_put: Callable[[str, str], str | None] = lambda unit, fragment: None
+
+
+@dataclass(frozen=True)
+class Names:
+    """What the Before pane calls a text the splice made, in the format's words; dumps are given by position."""
+
+    spliced: Callable[[int, int], str]  # (the last whole dump, how many dumps were put into it) -> its name
+    # (the units, the dump the first one's text is taken from; None: made by putting fragments in) -> their name
+    units: Callable[[Sequence[str], int | None], str]
+    fragment: Callable[[str, int | None], str]  # (its unit, the dump the unit's text is taken from) -> its name
+
+
+def names(describe: Callable[[int], str]) -> Names:
+    """The plain names, `describe(k)` naming dump k ("3 SROAPass")."""
+
+    def since(source: int | None, words: str) -> str:
+        return words.format(describe(source)) if source is not None else ""
+
+    return Names(
+        spliced=lambda whole, count: f"{describe(whole)} with the unit dumps after it put in",
+        units=lambda keys, source: ", ".join(keys) + since(source, " (as of {})"),
+        fragment=lambda unit, source: f"its part of {unit}" + since(source, " as of {}"),
+    )
 
 
 @dataclass(frozen=True)
@@ -82,146 +119,253 @@ class Found:
     """Each dump's base, and what the notes must say."""
 
     bases: list[Base] = field(default_factory=list)
-    unseen: int = 0  # unit dumps (or fragments) of units no earlier dump printed: shown against the empty input
+    unseen: list[int] = field(default_factory=list)  # dumps of units no earlier dump printed: against the empty input
+    unfound: list[tuple[int, int]] = field(default_factory=list)  # (unit dump, the later dump its unit is not found in)
+    unspliced: int = 0  # whole dumps after a unit that could not be put in: diffed against the last whole one
     lost: int = 0  # fragments that could not be put into their unit
     uncut: int = 0  # fragments not found in their unit: shown against the empty input
     first_whole: int | None = None  # the first whole dump when unit dumps came before it: never received whole
 
 
 class _Program:
-    """The program as it stands: the last whole dump's lines and where each unit lies in them, and the latest
-    text of each unit printed since (or ever, without a whole dump)."""
+    """The program as it stands: the last whole dump, the units put into it since, and each unit's latest text.
+
+    The places of the units are found in the whole dump as it was and the program is built once, when a whole
+    dump needs it: N units each printed alone cost N lookups and one build, not N builds (quadratic in N)."""
 
     def __init__(self, grammar: Grammar) -> None:
         self.grammar = grammar
-        self.lines: list[str] | None = None  # the last whole dump's lines
-        self.spans: dict[str, tuple[int, int]] = {}  # unit -> its lines there
-        self.texts: dict[str, str] = {}  # unit -> its latest text, when printed after the last whole dump
-        self.printed: dict[str, tuple[int, tuple[str, ...]]] = {}  # unit -> (the dump, its units) that printed it
-        self.changed = False  # a unit was printed since the last whole dump
+        self.whole_at: int | None = None  # the last whole dump
+        self._read: Callable[[], str] = str  # its text, read when needed
+        self._whole: tuple[str, list[str]] | None = None  # its text and lines, once read
+        self._base: tuple[str, list[str]] | None = None  # what units are put into, when not the whole dump itself
+        self._spans: tuple[str, dict[str, tuple[int, int]]] | None = None  # a text's units by key (no `find`)
+        self.placed: dict[int, tuple[int, str]] = {}  # first line in the base -> (stop, the unit's text there)
+        self.starts: list[int] = []  # placed's first lines, sorted (they never overlap)
+        self.added: dict[str, str] = {}  # units the base does not hold -> their text, put after its units
+        self.put = 0  # dumps put in since the whole dump
+        self.unplaced = False  # a unit since the whole dump could not be put in
+        # unit -> (the dump that last printed or changed it, the units that dump printed; None: fragments put in,
+        # its latest text)
+        self.latest: dict[str, tuple[int, tuple[str, ...] | None, str]] = {}
+        self.last: dict[str, int] = {}  # unit -> the last dump that printed it
 
-    def whole(self, text: str, at: int) -> None:
-        self.lines = split_lines(text)[0]
-        self.spans = {key: (first, stop) for key, first, stop in self.grammar.units(text)}
-        self.texts, self.changed = {}, False
-        self.printed = {key: (at, ()) for key in self.spans}
+    def whole(self, read: Callable[[], str], at: int) -> None:
+        self.whole_at, self._read, self._whole, self._base = at, read, None, None
+        self.placed, self.starts, self.added, self.put, self.unplaced = {}, [], {}, 0, False
 
-    def text_of(self, key: str) -> str | None:
-        if key in self.texts:
-            return self.texts[key]
-        if self.lines is not None and key in self.spans:
-            return self.grammar.cut(self.lines, *self.spans[key])
-        return None
+    def _whole_text(self) -> tuple[str, list[str]]:
+        if self._whole is None:
+            text = self._read()
+            self._whole = (text, split_lines(text)[0])
+        return self._whole
 
-    def set(self, key: str, text: str, printed: tuple[int, tuple[str, ...]] | None) -> None:
-        self.texts[key] = text
-        self.changed = True
-        if printed is None:
-            self.printed.pop(key, None)
+    def _base_text(self) -> tuple[str, list[str]]:
+        return self._base or self._whole_text()
+
+    def _span(self, text: str, key: str, at: int) -> tuple[int, int] | None:
+        if self.grammar.find is not None:
+            return self.grammar.find(text, key, at)
+        if self._spans is None or self._spans[0] is not text:
+            self._spans = (text, {unit: (first, stop) for unit, first, stop in self.grammar.units(text)})
+        return self._spans[1].get(key)
+
+    def printed_by(self, key: str, within: tuple[str, ...]) -> tuple[int, tuple[str, ...]] | None:
+        """The dump that printed the unit and its units, when nothing printed or changed the unit since."""
+        mine = self.latest.get(key)
+        if mine is None or mine[1] is None or mine[0] < self._around(within)[0]:
+            return None
+        return mine[0], mine[1]
+
+    def _around(self, within: tuple[str, ...]) -> tuple[int, str | None]:
+        """The newest dump that printed a unit as part of more: the last whole dump or the last dump of a unit
+        around it (that unit; None: the whole dump); (-1, None) when there is none."""
+        newest: tuple[int, str | None] = (self.whole_at, None) if self.whole_at is not None else (-1, None)
+        for unit in within:
+            if self.last.get(unit, -1) > newest[0]:
+                newest = (self.last[unit], unit)
+        return newest
+
+    def text_of(self, key: str, at: int, found: Found, within: tuple[str, ...] = ()) -> tuple[str, int | None] | None:
+        """The unit's latest text and the dump it is taken from (None: made by putting fragments in), or None."""
+        mine = self.latest.get(key)
+        newest, around = self._around(within)
+        if mine is not None and mine[0] > newest:
+            return mine[2], mine[0] if mine[1] is not None else None
+        if newest < 0:
+            return None
+        if around is not None:
+            text = self.latest[around][2]
+            lines = split_lines(text)[0]
         else:
-            self.printed[key] = printed
+            text, lines = self._whole_text()
+        span = self._span(text, key, at)
+        if span is None:
+            found.unfound.append((at, newest))
+            return None
+        return self.grammar.cut(lines, *span), newest
 
-    def rebuilt(self) -> str:
-        """The last whole dump with every unit printed since put in its place; new units after the others."""
-        assert self.lines is not None
-        lines, kept, at = self.lines, [], 0
-        placed = sorted((self.spans[key], key) for key in self.texts if key in self.spans)
-        for (first, stop), key in placed:
+    def set(self, key: str, text: str, at: int, keys: tuple[str, ...] | None) -> None:
+        """The unit's text is `text` now: printed by dump `at` with `keys`, or (keys None) made from fragments."""
+        self.latest[key] = (at, keys, text)
+        if keys is not None:
+            self.last[key] = at
+        if self.whole_at is None or self.unplaced:
+            return
+        span = self._span(self._base_text()[0], key, at)
+        if span is not None and self._overlaps(span):
+            # A unit around (or inside) one put in already: go on from the program built so far (rare: nested
+            # units printed one after the other).
+            built = self.rebuilt(None)
+            self._base, self.placed, self.starts, self.added = (built, split_lines(built)[0]), {}, [], {}
+            span = self._span(built, key, at)
+        if span is None:
+            if self.grammar.adds:
+                self.added[key] = text
+                self.put += 1
+            else:
+                self.unplaced = True
+            return
+        first, stop = span
+        if first not in self.placed:
+            bisect.insort(self.starts, first)
+        self.placed[first] = (stop, text)
+        self.put += 1
+
+    def _overlaps(self, span: tuple[int, int]) -> bool:
+        """Whether the span overlaps a unit put in before, other than the same unit again."""
+        first, stop = span
+        at = bisect.bisect_left(self.starts, first)
+        if at < len(self.starts) and self.starts[at] == first:
+            return self.placed[first][0] != stop
+        before = at > 0 and self.placed[self.starts[at - 1]][0] > first
+        after = at < len(self.starts) and self.starts[at] < stop
+        return before or after
+
+    def rebuilt(self, like: str | None) -> str:
+        """The base with every unit printed since put in its place, new units after the others; `like`: the
+        whole dump the result is diffed against."""
+        text, lines = self._base_text()
+        kept: list[str] = []
+        at = 0
+        for first in self.starts:
+            stop, part = self.placed[first]
             kept += lines[at:first]
-            kept += self.grammar.place(lines, first, stop, self.texts[key])
+            kept += self.grammar.place(lines, first, stop, part)
             at = stop
-        tail = max((stop for _, stop in self.spans.values()), default=len(lines))
-        kept += lines[at:tail]
-        for key in self.texts:
-            if key not in self.spans:
-                kept += split_lines(self.texts[key])[0]
-        kept += lines[max(at, tail) :]
-        return "".join(line + "\n" for line in self.grammar.finish(kept))
+        if self.added:
+            tail = max((stop for _, _, stop in self.grammar.units(text)), default=len(lines))
+            kept += lines[at:tail]
+            for part in self.added.values():
+                kept += split_lines(part)[0]
+            at = max(at, tail)
+        kept += lines[at:]
+        return "".join(line + "\n" for line in self.grammar.finish(kept, like))
 
 
-def bases(printed: Iterable[Printed], grammar: Grammar, describe: Callable[[int], str]) -> Found:
-    """Each dump's base (the module docstring's rules), in one pass over the dumps; `describe(k)` names dump k
-    in the Before pane ("3 SROAPass")."""
+def bases(printed: Iterable[Printed], grammar: Grammar, names: Names) -> Found:
+    """Each dump's base (the module docstring's rules), in one pass over the dumps."""
     found = Found()
     program = _Program(grammar)
-    last_whole: int | None = None
     fragment_of: dict[str, int] = {}  # unit -> its last fragment dump, while nothing else changed the unit
     open_steps: dict[tuple[str, ...], int] = {}  # a Before dump's step -> that dump
     for at, dump in enumerate(printed):
         answered = open_steps.pop(dump.step, None) if dump.step and not dump.before else None
         if dump.kind == WHOLE:
-            base = _whole_base(program, last_whole, describe, at, found)
-            program.whole(dump.text(), at)
-            last_whole = at
+            base = Base(answered) if answered is not None else _whole_base(program, dump, at, names, found)
+            program.whole(dump.text, at)
             fragment_of = {}
         elif dump.kind == UNITS:
-            base, keys = _units_base(program, dump, at, describe, found)
+            base, keys = _units(program, dump, at, answered, names, found)
             for key in keys:  # its fragments' chains end: the unit's text is this dump's now
                 fragment_of.pop(key, None)
         else:
-            base = _fragment_base(program, dump, fragment_of, describe, found)
+            base = _fragment(program, dump, at, answered, fragment_of, names, found)
             fragment_of[dump.unit] = at
-        if answered is not None:
-            base = Base(answered)
         if dump.before and dump.step:
             open_steps[dump.step] = at
         found.bases.append(base)
     return found
 
 
-def _whole_base(program: _Program, last_whole: int | None, describe, at: int, found: Found) -> Base:
-    if program.lines is not None and program.changed:
-        return Base(None, program.rebuilt(), f"{describe(last_whole or 0)} with the unit dumps after it put in")
-    if last_whole is not None:
-        return Base(last_whole)
-    if program.texts and found.first_whole is None:
-        found.first_whole = at
-    return Base(INPUT)
+def _whole_base(program: _Program, dump: Printed, at: int, names: Names, found: Found) -> Base:
+    if program.whole_at is None:
+        if program.last and found.first_whole is None:
+            found.first_whole = at
+        return Base(INPUT)
+    if program.unplaced:
+        found.unspliced += 1
+    elif program.put:
+        return Base(None, program.rebuilt(dump.text()), names.spliced(program.whole_at, program.put))
+    return Base(program.whole_at)
 
 
-def _units_base(program: _Program, dump: Printed, at: int, describe, found: Found) -> tuple[Base, tuple[str, ...]]:
+def _units(
+    program: _Program, dump: Printed, at: int, answered: int | None, names: Names, found: Found
+) -> tuple[Base, tuple[str, ...]]:
     text = dump.text()
-    lines = split_lines(text)[0]
-    units = program.grammar.units(text)
-    keys = tuple(key for key, _, _ in units)
-    origins = {program.printed.get(key) for key in keys}
-    known = [program.text_of(key) for key in keys]
-    if len(origins) == 1 and (origin := origins.pop()) is not None and origin[1] == keys and keys:
-        base = Base(origin[0])
-    elif not any(part is not None for part in known):
-        found.unseen += bool(keys)
-        base = Base(INPUT)
+    if dump.unit:
+        units = [(dump.unit, text)]
     else:
-        names = ", ".join(key for key, part in zip(keys, known) if part is not None)
-        whence = f" (as of {describe(program.printed[keys[0]][0])})" if keys[0] in program.printed else ""
-        joined = program.grammar.join([part for part in known if part is not None])
-        base = Base(None, joined, f"{names}{whence}")
-    for key, first, stop in units:
-        program.set(key, program.grammar.cut(lines, first, stop), (at, keys))
+        lines = split_lines(text)[0]
+        units = [(key, program.grammar.cut(lines, first, stop)) for key, first, stop in program.grammar.units(text)]
+    keys = tuple(key for key, _ in units)
+    base = Base(answered) if answered is not None else _units_base(program, keys, at, dump.within, names, found)
+    for key, part in units:
+        program.set(key, part, at, keys)
     return base, keys
 
 
-def _fragment_base(program: _Program, dump: Printed, fragment_of: dict[str, int], describe, found: Found) -> Base:
+def _units_base(
+    program: _Program, keys: tuple[str, ...], at: int, within: tuple[str, ...], names: Names, found: Found
+) -> Base:
+    origins = {program.printed_by(key, within) for key in keys}
+    if len(origins) == 1 and (origin := origins.pop()) is not None and origin[1] == keys:
+        return Base(origin[0])
+    known = [(key, program.text_of(key, at, found, within)) for key in keys]
+    parts = [(key, part) for key, part in known if part is not None]
+    if not parts:
+        owns = {program.last.get(key) for key in keys}
+        if len(owns) == 1 and (own := owns.pop()) is not None:
+            return Base(own)  # not found where it stands now: its own last dump
+        if keys:
+            found.unseen.append(at)
+        return Base(INPUT)
+    first = known[0][1]
+    joined = program.grammar.join([part for _, (part, _) in parts])
+    return Base(None, joined, names.units([key for key, _ in parts], first[1] if first else None))
+
+
+def _fragment(
+    program: _Program,
+    dump: Printed,
+    at: int,
+    answered: int | None,
+    fragment_of: dict[str, int],
+    names: Names,
+    found: Found,
+) -> Base:
     text = dump.text()
     previous = fragment_of.get(dump.unit)
-    unit = program.text_of(dump.unit)
-    if previous is not None and not dump.fresh:
+    unit = program.text_of(dump.unit, at, found)
+    if answered is not None:
+        base = Base(answered)
+    elif previous is not None and not dump.fresh:
         base = Base(previous)
     elif unit is None:
-        found.unseen += 1
+        found.unseen.append(at)
         base = Base(INPUT)
     else:
-        cut = program.grammar.fragment_cut(unit, text)
+        cut = program.grammar.fragment_cut(unit[0], text)
         if cut is None:
             found.uncut += 1
             base = Base(INPUT)
         else:
-            whence = f" as of {describe(program.printed[dump.unit][0])}" if dump.unit in program.printed else ""
-            base = Base(None, cut, f"its part of {dump.unit}{whence}")
+            base = Base(None, cut, names.fragment(dump.unit, unit[1]))
     if unit is not None:
-        put = program.grammar.fragment_put(unit, text)
+        put = program.grammar.fragment_put(unit[0], text)
         if put is None:
             found.lost += 1
         else:
-            program.set(dump.unit, put, None)
+            program.set(dump.unit, put, at, None)
     return base

@@ -12,31 +12,24 @@ import itertools
 import json
 from collections.abc import Iterable, Iterator, Sequence
 from importlib import resources
-from typing import Any
+from typing import Any, Literal, get_args
 
-from . import __version__
-from .errors import IRTraceError
+from . import __version__, edits
+from .errors import SummaryError
 from .model import Pass, Pipeline, Report, RunRow
 from .schemacheck import Check, Invalid, shown, validator
 from .terminal import visible
 
 VERSION = 1
-# the index's statuses (programs.Program.status) as the JSON names them
-STATUSES = {
-    "identical": "identical",
-    "differs": "differs",
-    "this run only": "this-run-only",
-    "baseline only": "baseline-only",
-    "unreadable": "unreadable",
-}
+# How a program's two runs compare, spelled once: as the JSON publishes it (the schema's enum and counts, held to
+# this by a test), the API (ProgramResult.status), programs.Program and the index page alike.
+Status = Literal["identical", "differs", "this-run-only", "baseline-only", "unreadable"]
+STATUSES: tuple[Status, ...] = get_args(Status)
+ONE_SIDE: dict[Status, str] = {"this-run-only": "only in this run", "baseline-only": "only in the baseline"}  # as read
 MARKDOWN_ROWS = 25  # rows of a Markdown table; the rest are counted, not listed
 MARKDOWN_CELL = 80  # characters of a name in a Markdown cell
 MARKDOWN_ROOTS = 3  # pairs of roots a merge of several comparisons names in its title; the rest are counted
 _BATCH = 20_000  # pieces of JSON text joined before they are written
-
-
-class SummaryError(IRTraceError):
-    """A summary to merge cannot be read or does not fit the others; one line for the user."""
 
 
 def schema() -> dict:
@@ -156,14 +149,20 @@ def of_programs(
         counts=_counts(entries),
         programs=entries,
         skipped=list(skipped),
+        edits=_edits(entries),
     )
     return summary
+
+
+def _edits(entries: Iterable[dict]) -> list[dict]:
+    """The programs grouped by the same edit (edits.py), from their entries: a merge groups across shards."""
+    return edits.to_json(edits.groups((entry["name"], entry.get("edit")) for entry in entries))
 
 
 def _program(program) -> dict:
     entry = {
         "name": program.name,
-        "status": STATUSES[program.status],
+        "status": program.status,
         "report": program.report or None,
         "firstDivergent": program.first or None,
         "inserted": program.inserted,
@@ -175,11 +174,14 @@ def _program(program) -> dict:
     }
     if program.error:
         entry["error"] = program.error
+    if program.steps:  # both runs read
+        entry["effectDiffers"] = [" ".join(program.steps[r][:2]) for r in program.effects]
+        entry["edit"] = program.edit
     return entry
 
 
 def _counts(entries: Iterable[dict]) -> dict[str, int]:
-    counts = dict.fromkeys(STATUSES.values(), 0)
+    counts: dict[str, int] = dict.fromkeys(STATUSES, 0)
     for entry in entries:
         counts[entry["status"]] += 1
     return counts
@@ -242,6 +244,7 @@ def merge(summaries: Sequence[tuple[str, object]], allow_mixed: bool = False) ->
         counts=_counts(programs),
         programs=programs,
         skipped=sorted(skipped),
+        edits=_edits(programs),
     )
     if len(roots) > 1:
         merged["roots"] = [{"this": this, "baseline": baseline} for this, baseline in roots]
@@ -316,11 +319,7 @@ def _md_programs(summary: dict, rows: int) -> list[str]:
         f"differ{'s' if counts['differs'] == 1 else ''}, {_md(counts['identical'])} identical"
         + "".join(
             f", {_md(counts[status])} {words}"
-            for status, words in (
-                ("this-run-only", "only in this run"),
-                ("baseline-only", "only in the baseline"),
-                ("unreadable", "unreadable"),
-            )
+            for status, words in (*ONE_SIDE.items(), ("unreadable", "unreadable"))
             if counts[status]
         )
         + ".",
@@ -330,16 +329,44 @@ def _md_programs(summary: dict, rows: int) -> list[str]:
         (entry for entry in summary["programs"] if entry["status"] != "identical"),
         key=lambda entry: order.index(entry["status"]) if entry["status"] in order else len(order),
     )
-    table = ["| program | status | first divergent pass | difference there |", "| --- | --- | --- | --- |"]
+    grouped = _md_edits(summary.get("edits", ()), rows)
+    table = [
+        "| program | status | first divergent pass | difference there | effect differs at |",
+        "| --- | --- | --- | --- | --- |",
+    ]
     for entry in listed[:rows]:
         if entry["status"] == "unreadable":  # the reason, which may need more room than a pass's name
             first = _md(entry.get("error", ""), MARKDOWN_CELL * 2)
         else:
             first = _md(entry["firstDivergent"] or "")
         size = f"+{_md(entry['inserted'])} −{_md(entry['deleted'])}" if entry["status"] == "differs" else ""
-        table.append(f"| {_md(entry['name'])} | {_md(entry['status'])} | {first} | {size} |")
+        effects = _md(", ".join(at.partition(" ")[0] for at in entry.get("effectDiffers", ())))  # the passes' labels
+        table.append(f"| {_md(entry['name'])} | {_md(entry['status'])} | {first} | {size} | {effects} |")
     where = ["", f"Reports: {_md(summary['index'], None)}"] if summary["index"] else []
-    return head + (["", *table, *_more(len(listed), rows)] if listed else []) + where
+    return head + grouped + (["", *table, *_more(len(listed), rows)] if listed else []) + where
+
+
+def _md_edits(groups: Sequence[dict], rows: int) -> list[str]:
+    """One line per group of programs making the same edit, largest first, at most `rows` of them."""
+    if not groups:
+        return []
+    lines = ["", "Programs whose runs differ by the same edit:", ""]
+    for group in groups[:rows]:
+        edit, count = group["edit"], len(group["programs"])
+        told = "; ".join(_md_change(change) for change in edit["changes"])
+        if not told:  # a pass one run runs: the description says it
+            told = _md(edit["description"])
+        more = f"; {_md(edit['more'])} more" if edit["more"] else ""
+        where = "the inputs" if edit["pass"] == "input" else _md(edit["pass"])
+        lines.append(f"- {_md(count)} program{'s' if count != 1 else ''}: {told}{more} at {where}")
+    return lines + _more(len(groups), rows)
+
+
+def _md_change(change: Sequence[str]) -> str:
+    old, new = change
+    if old and new:
+        return f"{_md(old)} → {_md(new)}"
+    return f"only {'the baseline' if old else 'this run'} has {_md(old or new)}"
 
 
 def _md_roots(summary: dict) -> str:

@@ -24,7 +24,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from typing import Generic, TypeVar
 
-from .errors import IRTraceError
+from .errors import WorkerDied
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -33,10 +33,6 @@ DIED = "ended abruptly, also when it ran alone (killed by a signal, out of memor
 DESCRIPTORS_PER_WORKER = 2  # the caller's ends of a worker's pipes (measured: 14 + 2 per worker, 16 workers)
 DESCRIPTORS_KEPT = 16  # for the pool's own pipes (12, measured) and a file the caller writes meanwhile
 _HELD = {signal.SIGINT, signal.SIGTERM}
-
-
-class WorkerDied(IRTraceError):
-    """A worker process could not start, or ended without returning its task's result."""
 
 
 def default_jobs() -> int:

@@ -377,10 +377,12 @@ def test_the_reader_gives_two_runs_as_their_aligned_rows(logic):
     assert [r["row"] for r in read["rows"]] == [
         {
             **{key: r[key] for key in ("this", "baseline", "identical", "inserted", "deleted")},
+            "renamed": r.get("renamed", []),
             "sameEffect": r.get("sameEffect"),  # absent: one run lacks the pass
             "facing": r.get("facing"),  # absent: hunk k faces hunk k
             "differing": r.get("differing", []),
             "byRegion": {k: {"inserted": i, "deleted": d} for k, (i, d) in r.get("byRegion", {}).items()},
+            "ops": r.get("ops", []),
         }
         for r in data["runs"]["rows"]
     ]
@@ -420,13 +422,11 @@ def test_links_round_trip_and_ignore_what_the_report_lacks(logic):
         "layout": "stacked",
         "base": 0,
         "wrap": None,
-        "map": False,
-        "blame": False,
     }
     _, parsed = logic(LINK, [{}, "#pass=03&layout=sideways&base=99"])
-    assert parsed == {"pass": -1, "fn": None, "layout": None, "base": None, "wrap": None, "map": False, "blame": False}
-    fragment, _ = logic(LINK, [{"selected": 0, "map": True}, ""])
-    assert fragment == "pass=01&map=1" and logic(LINK, [{}, "#" + fragment])[1]["map"] is True  # the pipeline map
+    assert parsed == {"pass": -1, "fn": None, "layout": None, "base": None, "wrap": None}
+    fragment, _ = logic(LINK, [{"selected": 0, "panels": {"map": True, "blame": False}}, ""])
+    assert fragment == "pass=01&map=1"  # a panel's link state (panels.js): the pipeline map shown
     assert logic(LINK, [{"selected": 0}, ""])[0] == "pass=01"
     fragment, _ = logic(LINK, [{"selected": 1, "layout": "unified", "wrap": True}, ""])
     assert fragment == "pass=02&layout=unified&wrap=1"
@@ -435,20 +435,23 @@ def test_links_round_trip_and_ignore_what_the_report_lacks(logic):
         and logic(LINK, [{}, "#" + fragment])[1]["wrap"] is True
     )
     assert logic(LINK, [{}, "#pass=02&wrap=0"])[1]["wrap"] is False  # absent: None, the reader's own choice
-    fragment, _ = logic(LINK, [{"selected": 1, "blame": True}, ""])  # the blame gutter is kept in links
-    assert fragment == "pass=02&blame=1" and logic(LINK, [{}, "#" + fragment])[1]["blame"] is True
+    fragment, _ = logic(LINK, [{"selected": 1, "panels": {"blame": True}}, ""])  # the blame gutter is kept in links
+    assert fragment == "pass=02&blame=1"
     assert logic(LINK, [{"selected": -1}, ""])[0] == ""
 
 
-def test_each_key_does_one_thing_where_it_works(logic):
-    table = logic("() => IRTraceKeys.SHORTCUTS")
+def test_each_key_does_one_thing_where_it_works(open_report):
+    """The whole table, the panels' keys (panels.js) among it: as a report's page has it."""
+    table = open_report("viewer/functions").page.evaluate("() => IRTraceKeys.rows()")
     seen = set()
     for row in table:
         assert row["help"] and row["scope"] in ("page", "search")
         for key in row["keys"]:
             assert (row["scope"], key) not in seen, key
             seen.add((row["scope"], key))
-    assert {"j", "k", "ArrowDown", "ArrowUp", "/", "?"} <= {key for scope, key in seen if scope == "page"}
+    assert {"j", "k", "ArrowDown", "ArrowUp", "/", "?", "m", "b", "*"} <= {
+        key for scope, key in seen if scope == "page"
+    }
 
 
 def test_case_insensitive_marks_cover_exactly_what_matched_beside_letters_that_change_length(logic):

@@ -775,7 +775,7 @@ def test_help_lists_every_declared_shortcut(open_report):
     page = open_report(FUNCTIONS).page
     page.keyboard.press("?")
     dialog = page.get_by_role("dialog", name="Keyboard shortcuts")
-    table = page.evaluate("() => IRTraceKeys.SHORTCUTS.map(row => row.help)")
+    table = page.evaluate("() => IRTraceKeys.rows().map(row => row.help)")
     assert dialog.locator("dd").all_inner_texts() == table
     assert dialog.locator("dt").first.inner_text() == "j / ↓"
 

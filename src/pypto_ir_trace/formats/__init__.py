@@ -10,7 +10,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from ..dump import Dump, DumpError
+from ..dump import Dump
+from ..errors import DumpError
 from ..languages import LANGUAGES, Language
 from . import llvm, mlir, pypto
 from .pypto import display_title as display_title  # a compile output's report is titled like a dump

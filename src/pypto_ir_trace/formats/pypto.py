@@ -8,7 +8,8 @@ import re
 from bisect import bisect_right
 from pathlib import Path
 
-from ..dump import Dump, DumpError, Snapshot, read_warnings
+from ..dump import Dump, Snapshot, read_warnings
+from ..errors import DumpError
 
 # File naming is the compiler's contract, not language knowledge.
 # File names may hold any character but "/" (a newline too): DOTALL and \Z, never "$" that stops before one.

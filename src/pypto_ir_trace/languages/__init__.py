@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from tree_sitter import Language as TreeSitterLanguage
 from tree_sitter import Tree
 
-from ..structure import Structure, parse
+from ..structure import Region, Structure, parse
 from . import llvm, mlir, python
 
 
@@ -51,6 +51,9 @@ class Language:
     lines: LineReader | None = None  # a language without a tree-sitter grammar
     # a region's key -> the name users read (a demangled symbol), None when the key is that name
     label: Callable[[str], str | None] | None = None
+    # (tree) -> the ops a dump may print alone, nested ones too, in text order (MLIR's local scope: its named modules
+    # and functions), found to cut one out of a whole dump and put it back (the splice); none by default
+    op_regions: Callable[[Tree], list[Region]] = lambda tree: []
 
     @property
     def renumbers(self) -> bool:
@@ -71,7 +74,15 @@ def _no_tree(tree: Tree, lines: list[str]) -> Structure:
 PYTHON = Language(
     "python", python.GRAMMAR, python.analyze, python.calm_boundary, cuts=python.cuts, elides=True, ops=True
 )
-MLIR = Language("mlir", mlir.LANGUAGE, mlir.analyze, names_in=mlir.names_in, function_span=mlir.function_span, ops=True)
+MLIR = Language(
+    "mlir",
+    mlir.LANGUAGE,
+    mlir.analyze,
+    names_in=mlir.names_in,
+    function_span=mlir.function_span,
+    ops=True,
+    op_regions=mlir.op_regions,
+)
 LLVM = Language(
     "llvm",
     None,

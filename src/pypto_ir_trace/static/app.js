@@ -2,8 +2,9 @@
 /*
  * The viewer of one pipeline (pipelines.js builds one each time a pipeline is shown, on fresh markup): the
  * `app` object every module is created with, the modules around it, and what ties them together: selecting
- * a pass, the view shown (views.js: what each pass shows, asked of the view's source), the compare base,
- * Ignore renumbering, layout, wrapping and eliding, links.
+ * a pass, the view shown (views.js: what each pass shows, asked of the view's source), the panels beside it
+ * (panels.js: the map, the line history, following a name), the compare base, Ignore renumbering, layout,
+ * wrapping and eliding, links.
  */
 const IRTraceApp = (() => {
   const LINK_DELAY_MS = 200;
@@ -19,7 +20,7 @@ const IRTraceApp = (() => {
     const app = { el: elements(root), report, pipeline, passes: pipeline.passes, state, make: maker(doc) };
     Object.assign(app, showing(app), selecting(app), switching(app), arranging(app));
     app.carry = () => ({  // what the next pipeline's viewer keeps (Ignore renumbering: through a pipeline without it)
-      layout: state.layout, search: app.el.search.value, blame: state.blame,
+      layout: state.layout, search: app.el.search.value, panels: app.panels.carry(),
       ignoreRenumbering: pipeline.renumbering ? state.ignoreRenumbering : Boolean(carried && carried.ignoreRenumbering),
     });
     modules(app);
@@ -67,7 +68,6 @@ const IRTraceApp = (() => {
     app.passList = IRTracePassList.create(app);
     app.functions = IRTraceFunctions.create(app);
     app.search = IRTraceSearch.create(app);
-    app.names = IRTraceNamePanel.create(app);
     app.panes = IRTracePanes.create(paneHost(app, el));
     app.warnings = IRTraceWarnings.create(app);
     app.following = IRTraceFollowing.create(app);
@@ -75,16 +75,15 @@ const IRTraceApp = (() => {
     app.print = IRTracePrint.create({ el, panes: app.panes, make: app.make });
     app.sidebar = IRTraceSidebar.create(app);
     app.together = IRTraceTogether.create(app);
-    app.map = IRTraceMap.create(app);
-    app.blame = IRTraceBlamePanel.create(app);
+    app.panels = IRTracePanels.create(app);
   }
 
   /** What a set of panes is created with (IRTracePanes.create): `el` holds their markup, {diff, panes}. */
   function paneHost(app, el) {
-    // the marks: the search's and the followed name's (namepanel.js)
-    const search = { marks: id => app.names.marks(id), shown: () => app.search.shown() || app.names.following() };
+    // the marks: the search's, and the panels' joined in (the followed name's: namepanel.js)
+    const search = { marks: id => app.panels.marks(id, app.search.marks(id)), shown: () => app.search.shown() || app.panels.marking() };
     return { el, report: app.report, pipeline: app.pipeline, make: app.make, announce: app.announce, search,
-      lineOrigin: (side, line) => app.blame.lineOrigin(side, line) };
+      lineOrigin: (side, line) => app.panels.gutter(side, line) };
   }
 
   // ---- what is shown: the view's source, with Compare with and Ignore renumbering on top ------------------
@@ -147,7 +146,7 @@ const IRTraceApp = (() => {
     /** A view the reader opens and closes (`toggles`: the lowering page): shown, or back to the first; false if none. */
     function toggleView(name) {
       if (!hasView(name)) return false;
-      app.map.toggle(false);  // it shows in place of the map
+      app.panels.get("map").toggle(false);  // it shows in place of the map
       app.showView(current.view.name === name ? views[0].view.name : name);
       return true;
     }
@@ -177,7 +176,7 @@ const IRTraceApp = (() => {
       state.selected = p;
       if (p >= 0) state.anchor = p;
       app.passList.markSelected(p);
-      app.map.passShown(p);  // the op counts' line under the heading, the map's marks
+      app.panels.shown(p);  // the map's marks and the op counts' line under the heading
       const named = box => `\u201c${box.labels[0].textContent.trim()}\u201d`;  // the filters' words: a report's kind says them
       if (p < 0) return showEmpty(passes.length
         ? `No pass matches the filters. Turn on ${named(el.changed)} or ${named(el.noop)} to see passes.`
@@ -263,7 +262,14 @@ const IRTraceApp = (() => {
       select(passes.length ? Math.max(firstChanged, 0) : -1);
     }
 
-    return { select, selectFirst, pickFunction };
+    /** Pass p shown with its own diff (Compare with off), the filters letting it through. */
+    function open(p) {
+      if (state.base !== null) app.setBase(null);
+      if (!app.passList.isVisible(p)) app.passList.showAll();
+      select(p);
+    }
+
+    return { select, selectFirst, pickFunction, open };
   }
 
   // ---- switching the view, stepping through changes, folds ---------------------------------------------
@@ -355,7 +361,6 @@ const IRTraceApp = (() => {
       if (link.pass < 0) return false;
       if (link.layout) setLayout(link.layout);
       if (link.wrap !== null && link.wrap !== state.wrap) setWrap(link.wrap, false);
-      if (link.blame !== state.blame) app.blame.setBlame(link.blame);
       state.wantedKey = link.fn !== null && pipeline.texts.some(text => text.byKey.has(link.fn)) ? link.fn : null;
       // A link's function that no snapshot defines is dropped: its text (any length) never reaches the page.
       if (link.fn !== null && state.wantedKey === null) {
@@ -369,7 +374,7 @@ const IRTraceApp = (() => {
       } else app.passList.markHistory(state.wantedKey);
       if (!app.passList.isVisible(link.pass)) app.passList.showAll();
       app.select(link.pass);
-      app.map.toggle(link.map);
+      app.panels.follow(hash);
       return true;
     }
 
@@ -447,7 +452,7 @@ const IRTraceApp = (() => {
     el.renumber.addEventListener("change", () => app.setIgnoreRenumbering(el.renumber.checked));
     if (carried) {
       if (carried.layout !== state.layout) app.setLayout(carried.layout);
-      if (carried.blame) app.blame.setBlame(true);
+      app.panels.carried(carried.panels);
       if (pipeline.renumbering && carried.ignoreRenumbering) app.setIgnoreRenumbering(true);
       el.search.value = carried.search;
       if (carried.search) app.search.run();

@@ -2,20 +2,20 @@
 /*
  * Where a line came from, on the page: the "Line history" panel (a line number pressed, or b on the current
  * line) listing the forms the line had, newest first, each opening the pass that made it with that line picked;
- * and the Blame gutter (the "Blame" checkbox, kept in links as blame=1): every line labelled with the pass that
- * last changed it, coloured by pass. Both read IRTraceBlame over the diffs the panes show (Ignore renumbering
- * included). A report of two runs shows rows of aligned passes, not one run's passes: there the panel says so
- * and the gutter is off.
+ * and the Blame gutter (the "Blame" checkbox, kept in links as blame=1 and into the next pipeline chosen):
+ * every line labelled with the pass that last changed it, coloured by pass. Both read IRTraceBlame over the
+ * diffs the panes show (Ignore renumbering included). A report of two runs shows rows of aligned passes, not
+ * one run's passes: there the panel says so and the gutter is off. A panel (panels.js), registered at the end
+ * of this file; its markup is #line-history and #blame-gutter, its style viewer.css' history panel's.
  */
 const IRTraceBlamePanel = (() => {
   const R = IRTraceRows;
   const GOLDEN_ANGLE = 137.508;  // consecutive passes get hues far apart
 
   // eslint-disable-next-line max-lines-per-function -- a module's closure: the panel's short functions share the engine of the diffs shown and the line shown
-  function create(app) {
+  function create(app, toggle) {
     const { el, state, report, pipeline, passes, make } = app;
     const panel = el.root.querySelector("#line-history");
-    const toggle = el.root.querySelector("#blame-gutter");
     const applies = !report.runs;
     const paint = IRTracePaint.create(report, make, { marks: () => null }, () => {}, () => false);
     const engines = new WeakMap();  // the view's source -> [engine as shown, engine with renamed lines as equal]
@@ -42,7 +42,7 @@ const IRTraceBlamePanel = (() => {
 
     /** The gutter's label of a line of the pass shown: {text, title, hue}, or null when the gutter is off. */
     function lineOrigin(side, line) {
-      if (!state.blame || state.selected < 0) return null;
+      if (!state.panels.blame || state.selected < 0) return null;
       const at = snapshotPass(side);
       const p = at === null ? null : engine().origin(at, line);
       if (p === null) return { text: "?", title: "Not followed: this snapshot is no pass's output", hue: null };
@@ -51,9 +51,9 @@ const IRTraceBlamePanel = (() => {
     }
 
     function setBlame(on) {
-      state.blame = on && applies;
-      toggle.checked = state.blame;
-      app.allPanes().forEach(panes => panes.relayout({ blame: state.blame }));
+      state.panels.blame = on && applies;
+      toggle.checked = state.panels.blame;
+      app.allPanes().forEach(panes => panes.relayout({ blame: state.panels.blame }));
       app.writeLink();
     }
 
@@ -86,14 +86,15 @@ const IRTraceBlamePanel = (() => {
     /** The names the line holds, each a button that follows it (namepanel.js): the keyboard's way to a name. */
     function namesOf(id) {
       const box = make("div", "history-names");
-      const found = [...app.names.namesOf(id).keys()];
+      const names = app.panels.get("names");
+      const found = [...names.namesOf(id).keys()];
       if (!found.length) return box;
       box.append(make("span", "history-how", "Follow a name of this line:"));
       for (const name of found) {
         const button = make("button", "", name);
         button.type = "button";
         button.setAttribute("aria-label", `Follow ${name}`);
-        button.addEventListener("click", () => app.names.follow(name));
+        button.addEventListener("click", () => names.follow(name));
         box.append(button);
       }
       return box;
@@ -167,9 +168,7 @@ const IRTraceBlamePanel = (() => {
 
     /** The pass of a step, its line on screen and picked (Compare with off; the whole file when the function lacks it). */
     function openStep({ open }) {
-      if (state.base !== null) app.setBase(null);
-      if (!app.passList.isVisible(open.pass)) app.passList.showAll();
-      app.select(open.pass);
+      app.open(open.pass);
       if (!app.panes.pick(open.side, open.line) && state.key !== null) {
         app.pickFunction(null);
         app.panes.pick(open.side, open.line);
@@ -195,8 +194,16 @@ const IRTraceBlamePanel = (() => {
     if (!applies) toggle.parentElement.title = "Blame follows the passes of one run: not in a report of two runs";
     toggle.addEventListener("change", () => setBlame(toggle.checked));
 
-    return { lineOrigin, setBlame, show, showCurrent, hide };
+    return {
+      gutter: lineOrigin, showCurrent,
+      follow: on => { if (on !== state.panels.blame) setBlame(on); },
+    };
   }
+
+  IRTracePanels.register({
+    name: "history", button: "blame-gutter", link: "blame", carries: true, create,
+    keys: [{ keys: { b: "showCurrent" }, help: "History of the current line: the passes that made it (or press a line number)" }],
+  });
 
   return { create };
 })();

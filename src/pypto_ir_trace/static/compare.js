@@ -53,9 +53,9 @@ const IRTraceCompare = (() => {
   }
 
   function diffLines(out, key, before, b0, b1, after, a0, a1, limits) {
-    for (const [equal, as, al, bs, bl] of IRTraceLinediff.diff(before.slice(b0, b1), after.slice(a0, a1), limits)) {
-      if (equal) out.equal(key, b0 + as, a0 + bs, al);
-      else out.change(key, b0 + as, al, a0 + bs, bl);
+    for (const [equal, bs, bl, as, al] of IRTraceLinediff.diff(before.slice(b0, b1), after.slice(a0, a1), limits)) {
+      if (equal) out.equal(key, b0 + bs, a0 + as, bl);
+      else out.change(key, b0 + bs, bl, a0 + as, al);
     }
   }
 

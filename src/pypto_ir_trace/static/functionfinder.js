@@ -21,7 +21,6 @@ const IRTraceFunctionFinder = (() => {
   }
 
   /** shown(key): what the selector calls a function (its demangled name, else its key). */
-  // eslint-disable-next-line max-lines-per-function -- a module's closure: the status line, the find box and the passes' spans share the app
   function create(app, shown) {
     const { pipeline, passes } = app;
     const root = app.el.root, $ = id => root.querySelector("#" + id);
@@ -74,10 +73,7 @@ const IRTraceFunctionFinder = (() => {
         : (texts[diff.after].byKey.has(key) ? `it is last in ${name}` : `${name} removes it`);
       const open = app.make("button", "", `Open ${name}`);
       open.type = "button";
-      open.addEventListener("click", () => {
-        if (!app.passList.isVisible(q)) app.passList.showAll();
-        app.select(q);
-      });
+      open.addEventListener("click", () => app.open(q));
       ui.status.replaceChildren(`${shown(key)} is not in ${passes[p].label} ${passes[p].name} (showing the whole file): ${where}. `, open);
     }
 

@@ -1,6 +1,7 @@
 "use strict";
 /*
- * Keyboard shortcuts, declared once: the table below wires the keys and builds the help dialog.
+ * Keyboard shortcuts, declared once: the table below, with each panel's own where it says so (panels.js: a
+ * panel registers its keys), wires the keys and builds the help dialog.
  */
 const IRTraceKeys = (() => {
   /**
@@ -19,13 +20,9 @@ const IRTraceKeys = (() => {
     { keys: { Home: "top", End: "bottom" }, scope: "page", help: "Scroll the code to its first / last line" },
     { keys: { "Alt+ArrowDown": "lineDown", "Alt+ArrowUp": "lineUp" }, scope: "page", help: "Scroll the code a line down / up" },
     { keys: { "Alt+ArrowLeft": "left", "Alt+ArrowRight": "right" }, scope: "page", help: "Scroll the code sideways" },
-    { keys: { b: "lineHistory" }, scope: "page",
-      help: "History of the current line: the passes that made it (or press a line number)" },
-    { keys: { "*": "followName" }, scope: "page",
-      help: "Follow a name (or click it): the selected one, else the current line's first" },
+    { panels: true },  // the panels' keys (panels.js), in the order they register
     { keys: { "/": "search" }, scope: "page", help: "Search all passes (text or /regex/)" },
     { keys: { l: "lowering" }, scope: "page", help: "The picked function's whole lowering: its diff at every pass that changes it, on one page; again: back to the pass" },
-    { keys: { m: "map" }, scope: "page", help: "The pipeline map (functions by passes), or back to the diff; in the map: arrows move, Enter opens, Esc returns" },
     { keys: { Enter: "nextCountChange", "Shift+Enter": "previousCountChange" }, scope: "search",
       help: "In the search: next / previous pass that changes the match count" },
     { keys: { Escape: "clearSearch" }, scope: "search", help: "In the search: clear it" },
@@ -56,10 +53,13 @@ const IRTraceKeys = (() => {
 
   const keyName = event => (event.altKey ? "Alt+" : "") + (event.shiftKey && event.key.length > 1 ? "Shift+" + event.key : event.key);
 
+  /** The whole table: the panels' rows where it lists them. */
+  const rows = () => SHORTCUTS.flatMap(row => (row.panels ? IRTracePanels.shortcuts() : [row]));
+
   /** Run `actions[name]` for the shortcuts of `scope` pressed in `target`. */
   function bind(target, scope, actions) {
     const table = new Map();
-    for (const row of SHORTCUTS) {
+    for (const row of rows()) {
       if (row.scope === scope) for (const [key, action] of Object.entries(row.keys)) table.set(key, action);
     }
     target.addEventListener("keydown", event => {
@@ -73,7 +73,7 @@ const IRTraceKeys = (() => {
   /** The help's list (a <dl>), built from the table. */
   function fillHelp(list) {
     const doc = list.ownerDocument;
-    for (const row of SHORTCUTS) {
+    for (const row of rows()) {
       const term = doc.createElement("dt");
       Object.keys(row.keys).forEach((key, i) => {
         if (i) term.append(" / ");
@@ -87,5 +87,5 @@ const IRTraceKeys = (() => {
     }
   }
 
-  return { SHORTCUTS, bind, fillHelp, isTyping };
+  return { rows, bind, fillHelp, isTyping };
 })();

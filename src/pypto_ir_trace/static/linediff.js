@@ -3,66 +3,67 @@
  * The line diff of linediff.py, ported exactly: that module's docstring is the specification both
  * follow, and tests/browser/test_diff_agreement.py holds them to it. `limits` is the report's
  * data.limits, exported by Python (linediff.LIMITS): the page keeps no limits of its own.
- * Pure: items in (numbers or strings, compared with ===), blocks out.
+ * Pure: items in (numbers or strings, compared with ===), blocks out. As in linediff.py (and everywhere on the
+ * page), b is the before side and a the after side: diff(b, a) is linediff.diff(b, a).
  */
 const IRTraceLinediff = (() => {
-  /** Blocks [equal, aStart, aLen, bStart, bLen] covering a and b in order; equal and changed alternate. */
-  function diff(a, b, limits) {
+  /** Blocks [equal, bStart, bLen, aStart, aLen] covering b (before) and a (after) in order; equal and changed alternate. */
+  function diff(b, a, limits) {
     const maxCost = limits && limits.myers_max_cost;
     if (!Number.isInteger(maxCost)) throw new TypeError("IRTraceLinediff.diff: limits.myers_max_cost is required");
     const blocks = [];
-    const pending = [[0, a.length, 0, b.length]];  // a stack: gaps, and anchor stretches as [aStart, length, bStart]
+    const pending = [[0, b.length, 0, a.length]];  // a stack: gaps, and anchor stretches as [bStart, length, aStart]
     while (pending.length) {
       const item = pending.pop();
       if (item.length === 3) { append(blocks, true, item[0], item[1], item[2], item[1]); continue; }
-      const [aLo, aHi, bLo, bHi] = item;
-      const prefix = commonPrefix(a, b, aLo, aHi, bLo, bHi);
-      const suffix = commonSuffix(a, b, aLo + prefix, aHi, bLo + prefix, bHi);
-      append(blocks, true, aLo, prefix, bLo, prefix);
-      const a0 = aLo + prefix, a1 = aHi - suffix, b0 = bLo + prefix, b1 = bHi - suffix;
-      const tail = [a1, suffix, b1];
-      if (a0 === a1 || b0 === b1) {
-        append(blocks, false, a0, a1 - a0, b0, b1 - b0);
-        append(blocks, true, a1, suffix, b1, suffix);
+      const [bLo, bHi, aLo, aHi] = item;
+      const prefix = commonPrefix(b, a, bLo, bHi, aLo, aHi);
+      const suffix = commonSuffix(b, a, bLo + prefix, bHi, aLo + prefix, aHi);
+      append(blocks, true, bLo, prefix, aLo, prefix);
+      const b0 = bLo + prefix, b1 = bHi - suffix, a0 = aLo + prefix, a1 = aHi - suffix;
+      const tail = [b1, suffix, a1];
+      if (b0 === b1 || a0 === a1) {
+        append(blocks, false, b0, b1 - b0, a0, a1 - a0);
+        append(blocks, true, b1, suffix, a1, suffix);
         continue;
       }
-      const anchors = uniqueAnchors(a, b, a0, a1, b0, b1);
+      const anchors = uniqueAnchors(b, a, b0, b1, a0, a1);
       if (!anchors.length) {
-        for (const block of myers(a, b, a0, a1, b0, b1, maxCost)) append(blocks, ...block);
-        append(blocks, true, a1, suffix, b1, suffix);
+        for (const block of myers(b, a, b0, b1, a0, a1, maxCost)) append(blocks, ...block);
+        append(blocks, true, b1, suffix, a1, suffix);
         continue;
       }
       const items = [];  // pushed in reverse below so that gaps and anchors pop in order; the tail comes last
-      let i = a0, j = b0;
-      for (const [ai, bj, n] of anchorRuns(anchors)) {
-        if (ai > i || bj > j) items.push([i, ai, j, bj]);
-        items.push([ai, n, bj]);
-        i = ai + n;
-        j = bj + n;
+      let i = b0, j = a0;
+      for (const [bi, aj, n] of anchorRuns(anchors)) {
+        if (bi > i || aj > j) items.push([i, bi, j, aj]);
+        items.push([bi, n, aj]);
+        i = bi + n;
+        j = aj + n;
       }
-      items.push([i, a1, j, b1], tail);
+      items.push([i, b1, j, a1], tail);
       for (let k = items.length - 1; k >= 0; k--) pending.push(items[k]);
     }
     return blocks;
   }
 
-  function append(blocks, equal, aStart, aLen, bStart, bLen) {
-    if (!aLen && !bLen) return;
+  function append(blocks, equal, bStart, bLen, aStart, aLen) {
+    if (!bLen && !aLen) return;
     const last = blocks[blocks.length - 1];
-    if (last && last[0] === equal) { last[2] += aLen; last[4] += bLen; } else blocks.push([equal, aStart, aLen, bStart, bLen]);
+    if (last && last[0] === equal) { last[2] += bLen; last[4] += aLen; } else blocks.push([equal, bStart, bLen, aStart, aLen]);
   }
 
-  function commonPrefix(a, b, aLo, aHi, bLo, bHi) {
-    const limit = Math.min(aHi - aLo, bHi - bLo);
+  function commonPrefix(b, a, bLo, bHi, aLo, aHi) {
+    const limit = Math.min(bHi - bLo, aHi - aLo);
     let n = 0;
-    while (n < limit && a[aLo + n] === b[bLo + n]) n++;
+    while (n < limit && b[bLo + n] === a[aLo + n]) n++;
     return n;
   }
 
-  function commonSuffix(a, b, aLo, aHi, bLo, bHi) {
-    const limit = Math.min(aHi - aLo, bHi - bLo);
+  function commonSuffix(b, a, bLo, bHi, aLo, aHi) {
+    const limit = Math.min(bHi - bLo, aHi - aLo);
     let n = 0;
-    while (n < limit && a[aHi - 1 - n] === b[bHi - 1 - n]) n++;
+    while (n < limit && b[bHi - 1 - n] === a[aHi - 1 - n]) n++;
     return n;
   }
 
@@ -78,20 +79,20 @@ const IRTraceLinediff = (() => {
   }
 
   /** Pairs [i, j] of items unique on both sides, the patience chain increasing in both. */
-  function uniqueAnchors(a, b, aLo, aHi, bLo, bHi) {
-    const count = new Map(), whereA = new Map();
-    for (let i = aLo; i < aHi; i++) {
-      count.set(a[i], (count.get(a[i]) || 0) + 1);
-      whereA.set(a[i], i);
+  function uniqueAnchors(b, a, bLo, bHi, aLo, aHi) {
+    const count = new Map(), whereB = new Map();
+    for (let i = bLo; i < bHi; i++) {
+      count.set(b[i], (count.get(b[i]) || 0) + 1);
+      whereB.set(b[i], i);
     }
-    const seenB = new Map(), whereB = new Map();
-    for (let j = bLo; j < bHi; j++) {
-      if (count.get(b[j]) !== 1) continue;
-      seenB.set(b[j], (seenB.get(b[j]) || 0) + 1);
-      whereB.set(b[j], j);
+    const seenA = new Map(), whereA = new Map();
+    for (let j = aLo; j < aHi; j++) {
+      if (count.get(a[j]) !== 1) continue;
+      seenA.set(a[j], (seenA.get(a[j]) || 0) + 1);
+      whereA.set(a[j], j);
     }
     const pairs = [];
-    for (const [item, n] of seenB) if (n === 1) pairs.push([whereA.get(item), whereB.get(item)]);
+    for (const [item, n] of seenA) if (n === 1) pairs.push([whereB.get(item), whereA.get(item)]);
     pairs.sort((x, y) => x[0] - y[0]);  // i is unique: no ties
     return longestIncreasing(pairs);
   }
@@ -110,9 +111,9 @@ const IRTraceLinediff = (() => {
     return chain.reverse();
   }
 
-  /** Myers' greedy shortest edit script on a[aLo:aHi] vs b[bLo:bHi] (both non-empty), as blocks. */
-  function myers(a, b, aLo, aHi, bLo, bHi, maxCost) {
-    const n = aHi - aLo, m = bHi - bLo;
+  /** Myers' greedy shortest edit script on b[bLo:bHi] vs a[aLo:aHi] (both non-empty), as blocks. */
+  function myers(b, a, bLo, bHi, aLo, aHi, maxCost) {
+    const n = bHi - bLo, m = aHi - aLo;
     const maxD = Math.min(n + m, Math.floor(maxCost / (n + m)));
     const offset = maxD + 1;
     const v = new Int32Array(2 * maxD + 3);
@@ -122,16 +123,16 @@ const IRTraceLinediff = (() => {
       for (let k = -d; k <= d; k += 2) {
         let x = k === -d || (k !== d && v[offset + k - 1] < v[offset + k + 1]) ? v[offset + k + 1] : v[offset + k - 1] + 1;
         let y = x - k;
-        while (x < n && y < m && a[aLo + x] === b[bLo + y]) { x++; y++; }
+        while (x < n && y < m && b[bLo + x] === a[aLo + y]) { x++; y++; }
         v[offset + k] = x;
-        if (x >= n && y >= m) return backtrack(trace, n, m, aLo, bLo);
+        if (x >= n && y >= m) return backtrack(trace, n, m, bLo, aLo);
       }
     }
-    return [[false, aLo, n, bLo, m]];  // the cap gave up: one replaced block
+    return [[false, bLo, n, aLo, m]];  // the cap gave up: one replaced block
   }
 
   /** Follow the saved V arrays from (n, m) back to (0, 0); emit blocks in order. */
-  function backtrack(trace, n, m, aLo, bLo) {
+  function backtrack(trace, n, m, bLo, aLo) {
     const steps = [];  // collected backwards: 0 equal, 1 deletion, 2 insertion
     let x = n, y = m;
     for (let d = trace.length - 1; d >= 0; d--) {
@@ -143,12 +144,12 @@ const IRTraceLinediff = (() => {
       if (d > 0) { steps.push(down ? 2 : 1); x = prevX; y = prevY; }
     }
     const blocks = [];
-    let ax = aLo, by = bLo;
+    let bx = bLo, ay = aLo;
     for (let s = steps.length - 1; s >= 0; s--) {
-      const step = steps[s], da = step !== 2 ? 1 : 0, db = step !== 1 ? 1 : 0;
-      append(blocks, step === 0, ax, da, by, db);
-      ax += da;
-      by += db;
+      const step = steps[s], db = step !== 2 ? 1 : 0, da = step !== 1 ? 1 : 0;
+      append(blocks, step === 0, bx, db, ay, da);
+      bx += db;
+      ay += da;
     }
     return blocks;
   }

@@ -112,7 +112,7 @@
       const heading = app.make("h3", "lowering-heading");
       const link = app.make("a", "lowering-link", `${pass.label} ${pass.name}`);
       // the pass view's link, with the layout and wrapping as they are when it is followed (or copied)
-      const href = () => { link.href = "#" + IRTraceState.fragment({ ...state, selected: p, wantedKey: key, base: null, map: false, extra: {} }, passes); };
+      const href = () => { link.href = "#" + IRTraceState.fragment({ ...state, selected: p, wantedKey: key, base: null, extra: {}, panels: { ...state.panels, map: false } }, passes); };
       href();
       for (const event of ["click", "focus", "pointerenter", "contextmenu"]) link.addEventListener(event, href);
       link.title = `Open ${pass.label} ${pass.name} in the pass view`;
@@ -157,7 +157,8 @@
       const diff = blank.cloneNode(true);
       const panes = IRTracePanes.create({
         el: { diff, panes: [...diff.querySelectorAll(".scroller")] }, report: app.report, pipeline: app.pipeline, make: app.make,
-        announce: app.announce, search: app.search,
+        announce: app.announce,
+        search: { marks: id => app.panels.marks(id, app.search.marks(id)), shown: () => app.search.shown() || app.panels.marking() },  // as the pass view's
       });
       const pass = app.counted(s.p), beforeFile = first.beforeFile(s.p);
       const [before, after, unified] = diff.querySelectorAll(".pane-file");

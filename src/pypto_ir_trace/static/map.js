@@ -1,9 +1,10 @@
 "use strict";
 /*
- * The pipeline map: the whole pipeline at a glance, a panel the viewer shows in place of the diff (the "Map"
- * button, `m`, `map=1` in links; Escape or the button again returns to the diff). Not a view on the seam
- * (views.js): a view answers what one pass shows, the map shows every pass at once, and it serves every view
- * (in two runs it marks where the runs differ).
+ * The pipeline map: the whole pipeline at a glance, a panel (panels.js) the viewer shows in place of the diff.
+ * Its registration, at the end of this file: the "Map" button (#map-toggle), `m`, `map=1` in links (Escape or
+ * the button again returns to the diff); its style is map.css (scripts.json). Not a view (views.js): a view
+ * answers what one pass shows, the map shows every pass at once, and it serves every view (in two runs it
+ * marks where the runs differ).
  *
  * A row per function (the model's map: pipeline_map.py, program order), a column per pass the pass list shows
  * (no-op passes narrow, or hidden with the No-op filter); a cell's shade is the lines the pass inserted and
@@ -147,12 +148,12 @@ const IRTraceMap = (() => {
   const signed = n => (n >= 0 ? `+${NUMBER.format(n)}` : `\u2212${NUMBER.format(-n)}`);
 
   // eslint-disable-next-line max-lines-per-function -- a module's closure: the panel's parts share the table, the grid and the open state
-  function create(app) {
+  function create(app, button) {
     const { el, state, passes } = app;
     const root = el.root;
     const $ = id => root.querySelector("#" + id);
     const ui = {
-      button: $("map-toggle"), panel: $("map"), host: $("map-grid"), sort: $("map-sort"), detail: $("map-detail"),
+      button, panel: $("map"), host: $("map-grid"), sort: $("map-sort"), detail: $("map-detail"),
       step: $("map-step"), summary: $("map-summary"), ops: $("pass-ops"), main: root.querySelector(".main"),
     };
     let table = null, rows = [], grid = null, chart = null, wide = WIDTH[0];
@@ -330,7 +331,7 @@ const IRTraceMap = (() => {
       if (!open) app.forgetStatus("map");  // its messages speak of the map: not over the code
       ui.main.classList.toggle("map-open", open);
       ui.button.setAttribute("aria-pressed", String(open));
-      state.map = open;
+      state.panels.map = open;
       if (open) {
         if (!table) build();
         const picked = rows.findIndex(r => table.functions[r] === state.wantedKey);  // its row, else where the reader was
@@ -406,8 +407,14 @@ const IRTraceMap = (() => {
       grid.refresh();
     });
     for (const box of [el.changed, el.noop]) box.addEventListener("change", refresh);
-    return { toggle, passShown, refresh, isOpen: () => !ui.panel.hidden };
+    return { toggle, follow: toggle, shown: passShown };
   }
+
+  IRTracePanels.register({
+    name: "map", button: "map-toggle", link: "map", carries: false, create,
+    keys: [{ keys: { m: "toggle" },
+      help: "The pipeline map (functions by passes), or back to the diff; in the map: arrows move, Enter opens, Esc returns" }],
+  });
 
   return { create, tabulate, level, order, opsText, FLAG };
 })();

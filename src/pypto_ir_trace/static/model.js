@@ -1,51 +1,15 @@
 "use strict";
 /*
- * The one reader of the report data: the only file that knows the JSON's shape. It turns the JSON
- * built by model.py into the named plain objects below; every other file reads only those.
+ * The one reader of the report data: the only script that reads the JSON. It turns the JSON built by
+ * model.py into the named plain objects below; every other file reads only those.
  *
- * The JSON (schema 9, model.py's to_json), named fields; positional only inside segments, spans and implicit.
- * Each key is the camelCase of the model.py field it carries, and this reader keeps that name:
- *   {schema, generator, title, context, limits, classes, lines, spans, lineSpans, pipelines, elisions?, lineElisions?,
- *    runs?}
- *   lines[id], its highlight spans spans[lineSpans[id]] = [gap, length, class, ...] (gap in UTF-16 units from
- *   the previous span's end; spans holds each distinct list once); what may be elided of it
- *   elisions[lineElisions[id]] = [step, length, ...] (each start from the one before: nested ranges follow the
- *   one enclosing them; a table of distinct lists too; both absent when no line has any)
- *   pipelines[i] = {name, format, title, input: {file, label, name}, level?, levelTitle?, advice?, implicit?, notes?,
- *                   renumbering?, texts, passes, pipelineMap?}
- *   implicit = [gap, ...]: sorted line ids, each given as its difference from the one before (the first from 0);
- *   implicitTypes = [class, ...]: each such line's type class, in the same order (with implicit)
- *   texts[t] = {ids} | {producedBy}, then {eol, final} | {eols}, regions [{key, kind, start, end, error?}], untrusted?
- *   passes[p] = {label, name, file, detail?, header?, failed?, before, after, inserted, deleted, beforeFile?, warnings?,
- *                anchors? [{logLine, line, message}], errorLines? [logLine], pieces? [{key, beforeKey?, inserted, deleted,
- *                segments}], insertedIds?,
- *                byRegion? {key: [inserted, deleted]}, renamed? [[bLine, aLine]], ops? [[op, delta]]}
- *   pipelineMap = {functions, start, lines, cells}: the map (pipeline_map.py): functions in program order (the
- *                rows), start[row] their lines in the input, lines[p] the IR's lines after pass p, cells[p] =
- *                [row, inserted, deleted, linesAfter, ...] of each function pass p changes, adds, removes (0 lines
- *                after) or resizes; a function not named keeps its lines
- *   segments = [[bStart, aStart, equal, deleted, inserted, equal, deleted, inserted, ...]]
- *   runs = {this, baseline, inputs, rows, firstDivergent, reconverged}: only when the report compares two runs
- *     this, baseline     indices into pipelines: this run's pipeline and the baseline's
- *     inputs             {this: null, baseline: null, identical, inserted, deleted, renamed?}: the two inputs compared
- *     rows[r]            {this, baseline, identical, inserted, deleted, renamed?, sameEffect?, facing?, differing?,
- *                        byRegion?, ops?}: byRegion {key: [inserted, deleted]}: the functions that differ after the row;
- *                        ops [[op, delta]]: how the count of each op differs then (this run's minus the baseline's);
- *                        the passes aligned by name (align.py); this / baseline are pass indices, null for a pass
- *                        only the other run runs; identical: the two runs' snapshots after the row (a run without
- *                        the pass: its previous one) are byte-identical; inserted / deleted: the baseline's snapshot
- *                        diffed against this run's (compare.py's pass diff); renamed [[bLine, aLine]]: that diff's
- *                        renamed pairs, as a pass's (both runs have value names); sameEffect: whether the row's
- *                        pass made the same edit in both runs (effect.py; absent when one run lacks it); facing
- *                        [[thisHunk, baselineHunk]]: the pass's hunks in the two runs facing each other, in the
- *                        order n / p steps (-1: a hunk facing none; absent: hunk k faces hunk k); differing: the
- *                        steps whose hunks make different edits. A hunk: a run of changed blocks of the pass's
- *                        pieces with no equal line between, counted in the pieces' order
- *     firstDivergent     the first row after which the runs differ, or null
- *     reconverged        rows after which the runs are identical again, having differed just before
+ * The JSON's shape is declared once, in model.schema.json (the package's JSON Schema, model.py's to_json
+ * writes it): its fields, what each means, which are optional. Each key is the camelCase of the model.py field
+ * it carries, and this reader keeps that name. tests/test_model_node.py holds this reader to the schema: it
+ * reads every field the schema declares, and no other.
  *
  * What the viewer reads (all indices 0-based, line ranges [start, end)):
- *   report = {title, context, limits, classes, lines, highlights(id), elisions(id), elides, pipelines, runs}
+ *   report = {title, generator, context, limits, classes, lines, highlights(id), elisions(id), elides, pipelines, runs}
  *     lines[id]          each distinct line's text, stored once (no newline)
  *     highlights(id)     its highlight spans [{start, end, name}], sorted, in UTF-16 units; name is a
  *                        highlight class ("keyword", ...)
@@ -96,13 +60,13 @@
  *          or null
  *     ours, theirs       this run's and the baseline's pipelines (above)
  *     inputs             how the two inputs compare: identical, or the counts of their diff
- *     rows[r]            {row: {this, baseline, identical, inserted, deleted, sameEffect (null: absent), facing (null:
- *                        absent), differing}, at: [ours text, theirs text] after the row,
+ *     rows[r]            {row: {this, baseline, identical, inserted, deleted, renamed, sameEffect (null: absent), facing
+ *                        (null: absent), differing, byRegion, ops}, at: [ours text, theirs text] after the row,
  *                        files: [ours file, theirs file] of those snapshots}; when the inputs differ, rows[0]
  *                        is the inputs' row (row.input true, this and baseline null, the input's label, name "input")
  *     firstDivergent, reconverged  row indices, as in the JSON (shifted by that row; firstDivergent is it)
- *     pipeline           the rows as one pipeline (above): the rows as passes, its texts ours then theirs (theirs'
- *                        text t is offset + t). A row's before / after are the baseline's / this run's snapshot
+ *     pipeline           the rows as one pipeline (above), built from what was read (alignedRows): the rows as
+ *                        passes, its texts ours then theirs (theirs' text t is offset + t). A row's before / after are the baseline's / this run's snapshot
  *                        after it (the same text when identical: a "no-op" row), its diff made here by
  *                        IRTraceCompare.compareIds, its counts and renamed pairs the model's; renumbering when
  *                        both runs' pipelines have it
@@ -110,7 +74,6 @@
  * Pure: data in, objects out. Nothing here touches the DOM.
  */
 const IRTraceModel = (() => {
-  /** The report of one inflated JSON document. */
   /** The schema this reader reads: model.py's SCHEMA when both were written (a test holds them together). */
   const SCHEMA = 9;
 
@@ -124,11 +87,13 @@ const IRTraceModel = (() => {
     throw error;
   }
 
+  /** The report of one inflated JSON document. */
   function read(raw) {
     check(raw);
     const classes = raw.classes.slice();
     const report = {
       title: raw.title,
+      generator: raw.generator,
       context: raw.context,
       limits: raw.limits,
       classes,
@@ -138,7 +103,7 @@ const IRTraceModel = (() => {
       elides: Boolean(raw.lineElisions),
       pipelines: raw.pipelines.map(entry => readPipeline(entry, raw)),
     };
-    report.runs = raw.runs ? readRuns(raw, report) : null;
+    report.runs = raw.runs ? readRuns(raw.runs, report) : null;
     return report;
   }
 
@@ -164,30 +129,46 @@ const IRTraceModel = (() => {
   }
 
   function readPipeline(entry, report) {
-    const raw = { ...entry, lines: report.lines, limits: report.limits };
-    const texts = raw.texts.map(readText);
-    const passes = raw.passes.map(readPass);
+    const texts = entry.texts.map(readText);
+    const passes = entry.passes.map(readPass);
     const cache = new Map();
     function ids(t) {
       let result = cache.get(t);
       if (result) return result;
-      const entry = raw.texts[t];
-      const pass = entry.ids ? null : passes[entry.producedBy];
-      result = pass ? applyPass(ids(pass.before), pass) : Int32Array.from(entry.ids);
+      const text = entry.texts[t];
+      result = text.ids ? Int32Array.from(text.ids) : applyPass(ids(passes[text.producedBy].before), passes[text.producedBy]);
       cache.set(t, result);
       return result;
     }
+    const endings = entry.texts.map(({ eol, final, eols }) => (eols ? { eols } : { eol, final }));
     function source(t) {
-      const entry = raw.texts[t], lineIds = ids(t);
+      const lineIds = ids(t), { eol, final, eols } = endings[t];
       const parts = new Array(lineIds.length);
       for (let i = 0; i < lineIds.length; i++) {
-        const ending = entry.eols ? entry.eols[i] : (i < lineIds.length - 1 || entry.final ? entry.eol : "");
-        parts[i] = raw.lines[lineIds[i]] + ending;
+        const ending = eols ? eols[i] : (i < lineIds.length - 1 || final ? eol : "");
+        parts[i] = report.lines[lineIds[i]] + ending;
       }
       return parts.join("");
     }
-    function compare(tb, ta) {
-      const result = IRTraceCompare.compareIds(Array.from(ids(tb)), texts[tb], Array.from(ids(ta)), texts[ta], raw.limits);
+    const { file, label, name } = entry.input;
+    return {
+      name: entry.name, format: entry.format, title: entry.title, level: entry.level || null,
+      implicit: readImplicit(entry.implicit, entry.implicitTypes),
+      levelTitle: entry.levelTitle || "", advice: entry.advice || "",
+      notes: entry.notes || [],
+      renumbering: Boolean(entry.renumbering),
+      labels: new Map(Object.entries(entry.labels || {})),
+      input: { file, label, name, text: 0 }, texts, passes, ids, source,
+      compare: comparing(ids, texts, report.limits),
+      map: entry.pipelineMap ? readMap(entry.pipelineMap) : null,
+    };
+  }
+
+  /** Any two texts of a pipeline diffed like a pass (compare.js), as the diff fields of a pass. */
+  function comparing(ids, texts, limits) {
+    const diffOf = compareRaw(ids, texts, limits);
+    return (tb, ta) => {
+      const result = diffOf(tb, ta);
       return {
         before: tb, after: ta, inserted: result.inserted, deleted: result.deleted,
         pieces: result.pieces ? result.pieces.map(readPiece) : null,
@@ -195,18 +176,12 @@ const IRTraceModel = (() => {
         byRegion: readCounts(result.byRegion),
         paired: readPaired(result.pieces),
       };
-    }
-    return {
-      name: raw.name, format: raw.format, title: raw.title, level: raw.level || null,
-      implicit: readImplicit(raw.implicit, raw.implicitTypes),
-      levelTitle: raw.levelTitle || "", advice: raw.advice || "",
-      notes: raw.notes || [],
-      renumbering: Boolean(raw.renumbering),
-      labels: new Map(Object.entries(raw.labels || {})),
-      input: { ...raw.input, text: 0 }, texts, passes, ids, source, compare,
-      map: raw.pipelineMap ? readMap(raw.pipelineMap) : null,
     };
   }
+
+  /** IRTraceCompare.compareIds of two texts: a diff in the JSON's shape (pieces with segments). */
+  const compareRaw = (ids, texts, limits) => (tb, ta) =>
+    IRTraceCompare.compareIds(Array.from(ids(tb)), texts[tb], Array.from(ids(ta)), texts[ta], limits);
 
   /** The map's cells per pass as objects; the rest as in the JSON. */
   function readMap({ functions, start, lines, cells }) {
@@ -218,7 +193,6 @@ const IRTraceModel = (() => {
     return { functions, start, lines, cells: cells.map(cellsOf) };
   }
 
-  /** The Set of ids [gap, ...] stands for. */
   /** The implicit lines' ids (given as gaps) -> their type classes (given in the same order). */
   function readImplicit(gaps, types) {
     const classes = new Map();
@@ -242,15 +216,26 @@ const IRTraceModel = (() => {
       warnings: entry.warnings || "",
       anchors: (entry.anchors || []).map(({ logLine, line, message }) => ({ logLine, line, message })),
       errorLines: entry.errorLines || [],
-      renamed: (entry.renamed || []).map(([b, a]) => [b, a]),
-      ops: (entry.ops || []).map(([op, delta]) => [op, delta]),
+      renamed: readPairs(entry.renamed),
+      ops: readOps(entry.ops),
     };
-    // Decoded when first read: opening a report reads a few passes, not all of them (and a two-run row's
-    // diff is made only then).
-    once(pass, "pieces", () => (entry.pieces ? entry.pieces.map(readPiece) : null));
-    once(pass, "insertedIds", () => entry.insertedIds || []);
-    once(pass, "byRegion", () => readCounts(entry.byRegion));
-    once(pass, "paired", () => readPaired(entry.pieces));
+    return diffWhenRead(pass, () => entry);
+  }
+
+  const readPairs = pairs => (pairs || []).map(([b, a]) => [b, a]);
+  const readOps = ops => (ops || []).map(([op, delta]) => [op, delta]);
+
+  /**
+   * A pass's diff fields decoded when first read from diff(), {pieces, insertedIds, byRegion} in the JSON's shape
+   * (or null: no diff): opening a report reads a few passes, not all of them (and a two-run row's diff is made
+   * only then).
+   */
+  function diffWhenRead(pass, diff) {
+    const field = name => (diff() || {})[name];
+    once(pass, "pieces", () => (field("pieces") ? field("pieces").map(readPiece) : null));
+    once(pass, "insertedIds", () => field("insertedIds") || []);
+    once(pass, "byRegion", () => readCounts(field("byRegion")));
+    once(pass, "paired", () => readPaired(field("pieces")));
     return pass;
   }
 
@@ -290,83 +275,79 @@ const IRTraceModel = (() => {
     return { key, beforeKey: beforeKey === undefined ? null : beforeKey, inserted, deleted, blocks };
   }
 
-  /** The runs section: the two runs' pipelines and their aligned rows, read as one more pipeline. */
-  function readRuns(data, report) {
-    const raw = data.runs;
+  /** The runs section: the two runs' pipelines and their aligned rows, then the rows built into one pipeline. */
+  function readRuns(raw, report) {
     const ours = report.pipelines[raw.this], theirs = report.pipelines[raw.baseline];
-    const rawOurs = data.pipelines[raw.this], rawTheirs = data.pipelines[raw.baseline];
-    const offset = ours.texts.length;
-    const lazy = (pipeline, entry, t) => {  // line ids are rebuilt only when a text is shown
-      const copy = Object.assign({}, entry);
-      delete copy.producedBy;
-      Object.defineProperty(copy, "ids", { get: () => pipeline.ids(t), enumerable: true });
-      return copy;
-    };
-    const texts = [...rawOurs.texts.map((e, t) => lazy(ours, e, t)), ...rawTheirs.texts.map((e, t) => lazy(theirs, e, t))];
-    const textObject = t => (t < offset ? ours.texts[t] : theirs.texts[t - offset]);
-    const idsOf = t => (t < offset ? ours.ids(t) : theirs.ids(t - offset));
-    const diffs = new Map();  // "tb:ta" -> the pair compared once: rows of no-op passes share it
-    function across(tb, ta) {
-      const key = `${tb}:${ta}`;
-      if (!diffs.has(key)) {
-        const found = IRTraceCompare.compareIds(Array.from(idsOf(tb)), textObject(tb), Array.from(idsOf(ta)), textObject(ta), data.limits);
-        diffs.set(key, { pieces: found.pieces, insertedIds: found.insertedIds, byRegion: found.byRegion });
-      }
-      return diffs.get(key);
-    }
-    // A row's diff is made when it is first read, not when the page opens: diffing thousands of rows up
-    // front took seconds on large MLIR runs (the counts come from the model).
-    function diffLater(pass, tb, ta) {
-      for (const field of ["pieces", "insertedIds", "byRegion"]) {
-        Object.defineProperty(pass, field, { get: () => across(tb, ta)[field], enumerable: true, configurable: true });
-      }
-      return pass;
-    }
-    const fileOf = (pipeline, p) => (p < 0 ? pipeline.input.file : pipeline.passes[p].file);
-    let at = [0, 0], last = [-1, -1];  // each run's current text, and the pass that printed it (-1: the input)
-    const entries = [];
-    const rows = raw.rows.map(entry => {
-      const row = readRow(entry);
-      if (row.this !== null) { at = [ours.passes[row.this].after, at[1]]; last = [row.this, last[1]]; }
-      if (row.baseline !== null) { at = [at[0], theirs.passes[row.baseline].after]; last = [last[0], row.baseline]; }
-      const own = row.this !== null ? rawOurs.passes[row.this] : null;
-      const base = row.baseline !== null ? rawTheirs.passes[row.baseline] : null;
-      const pass = {
-        label: own ? own.label : "b" + base.label, name: (own || base).name, file: fileOf(ours, last[0]),
-        before: row.identical ? at[0] : offset + at[1], after: at[0], inserted: row.inserted, deleted: row.deleted,
-        renamed: entry.renamed,
-      };
-      if (entry.ops) pass.ops = entry.ops;  // how the ops differ between the runs (Pass effect takes its pass's)
-      if (own && own.warnings) Object.assign(pass, { warnings: own.warnings, anchors: own.anchors || [], errorLines: own.errorLines || [] });
-      if (!row.identical) diffLater(pass, offset + at[1], at[0]);
-      entries.push(pass);
-      return { row, at, files: [fileOf(ours, last[0]), fileOf(theirs, last[1])] };
-    });
-    const inputs = readRow(raw.inputs);
-    // Runs that differ from the start: a row of their inputs, so the page can show how (no pass ran there).
-    const shift = inputs.identical ? 0 : 1;
-    if (shift) {
-      entries.unshift(diffLater({ label: ours.input.label, name: "input", file: ours.input.file, before: offset, after: 0,
-        inserted: inputs.inserted, deleted: inputs.deleted, renamed: raw.inputs.renamed }, offset, 0));
-      rows.unshift({ row: Object.assign({ input: true }, inputs), at: [0, 0], files: [ours.input.file, theirs.input.file] });
-    }
-    const entry = {
-      name: "runs", format: rawOurs.format, title: rawOurs.title, input: rawOurs.input,
-      texts, passes: entries, renumbering: rawOurs.renumbering && rawTheirs.renumbering,
-    };
+    const inputs = readRow(raw.inputs), rows = raw.rows.map(readRow);
+    const shift = inputs.identical ? 0 : 1;  // runs that differ from the start: a row of their inputs comes first
+    const aligned = alignedRows(ours, theirs, inputs, rows, report.limits);
     return {
-      ours, theirs, offset, rows, firstDivergent: shift ? 0 : raw.firstDivergent, reconverged: raw.reconverged.map(r => r + shift),
+      ours, theirs, offset: ours.texts.length, rows: aligned.rows,
+      firstDivergent: shift ? 0 : raw.firstDivergent, reconverged: raw.reconverged.map(r => r + shift),
       inputs: { identical: inputs.identical, inserted: inputs.inserted, deleted: inputs.deleted },
-      pipeline: readPipeline(entry, data),
+      pipeline: aligned.pipeline,
     };
   }
 
-  function readRow({ this: ours, baseline, identical, inserted, deleted, sameEffect, facing, differing, byRegion }) {
+  function readRow({ this: ours, baseline, identical, inserted, deleted, renamed, sameEffect, facing, differing, byRegion, ops }) {
     return {
-      this: ours, baseline, identical, inserted, deleted, sameEffect: sameEffect === undefined ? null : sameEffect,
+      this: ours, baseline, identical, inserted, deleted, renamed: readPairs(renamed),
+      sameEffect: sameEffect === undefined ? null : sameEffect,
       facing: facing ? facing.map(([mine, other]) => [mine, other]) : null, differing: differing || [],
-      byRegion: readCounts(byRegion),
+      byRegion: readCounts(byRegion), ops: readOps(ops),
     };
+  }
+
+  /**
+   * The rows of two runs as one pipeline, built from the two pipelines read and the rows read: its texts ours
+   * then theirs, a row's pass the baseline's snapshot after it against this run's (the same text when
+   * identical). Each row also gets the texts and files after it ({row, at, files}).
+   */
+  function alignedRows(ours, theirs, inputs, rows, limits) {
+    const offset = ours.texts.length;
+    const texts = [...ours.texts, ...theirs.texts];
+    const ids = t => (t < offset ? ours.ids(t) : theirs.ids(t - offset));  // line ids are rebuilt only when a text is shown
+    const source = t => (t < offset ? ours.source(t) : theirs.source(t - offset));
+    const diffs = new Map(), diffOf = compareRaw(ids, texts, limits);  // "tb:ta" -> the pair compared once: rows of no-op passes share it
+    function across(tb, ta) {
+      const key = `${tb}:${ta}`;
+      if (!diffs.has(key)) diffs.set(key, diffOf(tb, ta));
+      return diffs.get(key);
+    }
+    // A row's diff is made when it is first read, not when the page opens: diffing thousands of rows up front
+    // took seconds on large MLIR runs (the counts come from the model).
+    const rowPass = (fields, index) => diffWhenRead({
+      index, detail: "", header: "", failed: false, beforeFile: "", warnings: "", anchors: [], errorLines: [], ...fields,
+      changed: fields.before !== fields.after,
+    }, () => (fields.before === fields.after ? null : across(fields.before, fields.after)));
+    const fileOf = (pipeline, p) => (p < 0 ? pipeline.input.file : pipeline.passes[p].file);
+    let at = [0, 0], last = [-1, -1];  // each run's current text, and the pass that printed it (-1: the input)
+    const passes = [];
+    const shown = rows.map(row => {
+      if (row.this !== null) { at = [ours.passes[row.this].after, at[1]]; last = [row.this, last[1]]; }
+      if (row.baseline !== null) { at = [at[0], theirs.passes[row.baseline].after]; last = [last[0], row.baseline]; }
+      const own = row.this !== null ? ours.passes[row.this] : null;
+      const base = row.baseline !== null ? theirs.passes[row.baseline] : null;
+      const warned = own && own.warnings ? { warnings: own.warnings, anchors: own.anchors, errorLines: own.errorLines } : {};
+      passes.push({
+        label: own ? own.label : "b" + base.label, name: (own || base).name, file: fileOf(ours, last[0]),
+        before: row.identical ? at[0] : offset + at[1], after: at[0], inserted: row.inserted, deleted: row.deleted,
+        renamed: row.renamed, ops: row.ops, ...warned,  // Pass effect takes its pass's own ops
+      });
+      return { row, at, files: [fileOf(ours, last[0]), fileOf(theirs, last[1])] };
+    });
+    if (!inputs.identical) {  // a row of the inputs, so the page can show how they differ (no pass ran there)
+      passes.unshift({ label: ours.input.label, name: "input", file: ours.input.file, before: offset, after: 0,
+        inserted: inputs.inserted, deleted: inputs.deleted, renamed: inputs.renamed, ops: [] });
+      shown.unshift({ row: Object.assign({ input: true }, inputs), at: [0, 0], files: [ours.input.file, theirs.input.file] });
+    }
+    const pipeline = {
+      name: "runs", format: ours.format, title: ours.title, level: null, implicit: new Map(), levelTitle: "", advice: "",
+      notes: [], renumbering: ours.renumbering && theirs.renumbering, labels: new Map(),
+      input: { ...ours.input }, texts, passes: passes.map(rowPass), ids, source,
+      compare: comparing(ids, texts, limits), map: null,
+    };
+    return { rows: shown, pipeline };
   }
 
   /** The after line ids of a pass (or a comparison) from its before line ids. */

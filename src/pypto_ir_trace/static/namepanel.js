@@ -4,7 +4,8 @@
  * current line's first) is marked wherever it occurs in the panes (<mark>), and the region "Passes changing
  * NAME" lists the passes whose diff (as shown) deletes or inserts a line holding it, each opening that pass at
  * its first such line; one button searches the name across all passes with the search box. The names are the
- * language's (names.js).
+ * language's (names.js). A panel (panels.js), registered at the end of this file: `*`; its markup is
+ * #name-passes, its style viewer.css' history panel's.
  */
 const IRTraceNamePanel = (() => {
   // eslint-disable-next-line max-lines-per-function -- a module's closure: the panel's short functions share the name followed
@@ -15,9 +16,8 @@ const IRTraceNamePanel = (() => {
     const names = IRTraceNames.create(report);
     let followed = null;  // the name whose occurrences are marked
 
-    /** A line's marks: the search's, with the followed name's occurrences joined in. */
-    function marks(id) {
-      const searched = app.search.marks(id);
+    /** A line's marks: the search's (`searched`), with the followed name's occurrences joined in. */
+    function marks(id, searched) {
       const own = followed === null ? [] : names.occurrences(id, followed);
       if (!own.length) return searched;
       if (!searched) return { ranges: own, empty: -1, unmarked: 0 };
@@ -64,9 +64,7 @@ const IRTraceNamePanel = (() => {
 
     /** Pass p shown (its own diff) at the first changed line holding the name. */
     function openPass(p, name) {
-      if (state.base !== null) app.setBase(null);
-      if (!app.passList.isVisible(p)) app.passList.showAll();
-      app.select(p);
+      app.open(p);
       let row = app.panes.firstRowWhere(id => names.occurrences(id, name).length > 0);
       if (row < 0 && state.key !== null) {
         app.pickFunction(null);
@@ -133,11 +131,16 @@ const IRTraceNamePanel = (() => {
     }
 
     return {
-      marks, follow, stop, followCurrent, namesOf: names.namesOf,
+      marks, follow, followCurrent, namesOf: names.namesOf,
       /** Whether a name is followed (its marks are in the panes). */
-      following: () => followed !== null,
+      marking: () => followed !== null,
     };
   }
+
+  IRTracePanels.register({
+    name: "names", button: null, link: null, carries: false, create,
+    keys: [{ keys: { "*": "followCurrent" }, help: "Follow a name (or click it): the selected one, else the current line's first" }],
+  });
 
   return { create };
 })();

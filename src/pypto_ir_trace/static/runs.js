@@ -24,7 +24,7 @@
   // What Pass effect takes from this run's pass; `changed` is not among them: in both views it says whether
   // the runs differ after the row (the filters).
   const EFFECT_FIELDS = ["before", "after", "inserted", "deleted", "pieces", "insertedIds", "byRegion", "anchors", "warnings", "errorLines", "file", "renamed", "ops"];
-  const TAGS = { "this run only": "added", "baseline only": "removed" };
+  const TAGS = { "this-run-only": "added", "baseline-only": "removed" };  // a row's side, spelled as a program's status
   const shared = new WeakMap();  // app -> what both views read of its rows (rowsOf)
   const runsReport = report => Boolean(report.runs);
 
@@ -206,7 +206,7 @@
     return mark;
   }
 
-  const oneSide = row => (row.input ? "" : row.baseline === null ? "this run only" : row.this === null ? "baseline only" : "");
+  const oneSide = row => (row.input ? "" : row.baseline === null ? "this-run-only" : row.this === null ? "baseline-only" : "");
 
   function summary({ rows, runs, rowName }) {
     const differing = rows.filter(({ row }) => !row.identical && !row.input).length;
@@ -226,7 +226,7 @@
   function sideNote({ app, rows }, p) {
     const { row, files } = rows[p];
     const side = oneSide(row), name = app.passes[p].name;
-    return side === "this run only" ? `${name} runs in this run only: the baseline is still at ${files[1]}. `
+    return side === "this-run-only" ? `${name} runs in this run only: the baseline is still at ${files[1]}. `
       : side ? `${name} runs in the baseline only: this run is still at ${files[0]}. ` : "";
   }
   const sameNote = row => (row.identical ? "After it both runs print identical IR. " : "After it the runs differ. ");
@@ -295,7 +295,7 @@
     const parts = [];
     if (side) {
       const tag = app.make("span", "runs-side-tag", TAGS[side]);
-      tag.title = `This pass runs in ${side === "this run only" ? "this run" : "the baseline"} only`;
+      tag.title = `This pass runs in ${side === "this-run-only" ? "this run" : "the baseline"} only`;
       parts.push(tag, " ");
     }
     const diff = row.identical ? null : seen("across", p);  // its counts follow Ignore renumbering, as a pass's do

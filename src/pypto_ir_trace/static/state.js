@@ -18,8 +18,7 @@ const IRTraceState = (() => {
       extra: {},        // link parameters of add-on views (e.g. the two-run view's {view: "effect"})
       pipe: null,       // the pipeline's name when the report holds several (else null: not in links)
       ignoreRenumbering: false,  // renamed lines shown as unchanged (pipelines with value names)
-      map: false,       // the pipeline map is shown instead of the diff (map.js)
-      blame: false,     // the blame gutter: each line labelled with the pass that last changed it
+      panels: {},       // each panel's link state by its link name (panels.js): {map: shown, blame: the gutter on}
     };
   }
 
@@ -35,15 +34,15 @@ const IRTraceState = (() => {
     if (state.layout !== "split") params.set("layout", state.layout);
     if (state.base !== null) params.set("base", snapshotLabel(state, passes, state.base));
     if (state.wrap) params.set("wrap", "1");
-    if (state.map) params.set("map", "1");
-    if (state.blame) params.set("blame", "1");
+    for (const [name, on] of Object.entries(state.panels || {})) if (on) params.set(name, "1");
     for (const [name, value] of Object.entries(state.extra || {})) params.set(name, value);
     return params.toString();
   }
 
   /**
    * A fragment read back: {pass (index, -1 if unknown), fn, layout (or null), base (snapshot or null),
-   * wrap (true, false, or null when the link does not say: the reader's own choice applies), blame (the gutter)}.
+   * wrap (true, false, or null when the link does not say: the reader's own choice applies)}. The panels read
+   * their own (panels.js), the views theirs (view=).
    */
   function parse(hash, passes, inputLabel) {
     const params = new URLSearchParams(hash.replace(/^#/, ""));
@@ -54,8 +53,6 @@ const IRTraceState = (() => {
       layout: ["split", "stacked", "unified"].includes(layout) ? layout : null,
       base: snapshotOf(passes, params.get("base"), inputLabel),
       wrap: params.has("wrap") ? params.get("wrap") === "1" : null,
-      map: params.get("map") === "1",
-      blame: params.get("blame") === "1",
     };
   }
 

@@ -62,13 +62,11 @@ const IRTraceViewer = (() => {
       next: () => app().passList.step(1),
       previous: () => app().passList.step(-1),
       search: () => app().search.focus(),
-      map: () => app().map.toggle(),
       lowering: () => app().toggleView("lowering"),
       nextChange: () => app().stepChange(1),
       previousChange: () => app().stepChange(-1),
       ...Object.fromEntries(IRTraceFollowing.ACTIONS.map(name => [name, () => app().following.actions[name]()])),
-      lineHistory: () => app().blame.showCurrent(),
-      followName: () => app().names.followCurrent(),
+      ...IRTracePanels.actions(app),  // the panels' keys (panels.js)
       help: () => toggleHelp(),
       closeHelp: () => (el.help.hidden ? false : toggleHelp(false)),
     });

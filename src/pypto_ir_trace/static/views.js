@@ -55,7 +55,10 @@
  * shows each pass against its own before snapshot: Compare with is hidden while it shows (lowering.css).
  *
  * Not a view: the pipeline map (map.js) shows every pass at once, not what one pass shows; it is a panel the
- * viewer shows in place of the diff, over whichever view is current.
+ * viewer shows in place of the diff, over whichever view is current. Panels have their own seam, panels.js.
+ * The lowering page is a view although it shows several passes: what it shows is diffs in the viewer's panes
+ * (layout, wrapping, folds, search marks, n / p), and the pass list, the Function selector and the counts are
+ * the single-run view's, which its source extends.
  *
  * Why a source and not hooks into the viewer's modules: every view then answers the same questions, the
  * viewer asks them at the moments it chooses (a switch of view is one more of them), and no module needs to

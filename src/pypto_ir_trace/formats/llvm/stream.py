@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ... import splice
-from ...dump import Dump, DumpError, Snapshot, Stretch
+from ...dump import Dump, Snapshot, Stretch
+from ...errors import DumpError
 from .headers import PREFIXES, Header, parse_header
 from .program import GRAMMAR
 
@@ -67,7 +68,7 @@ def read(path: Path) -> Dump:
     start = entries[0] if entries[0].header.start else None
     if start is not None:
         entries = entries[1:]
-        input_snapshot = Snapshot(0, "0", "input", f"{file.name}:{start.row + 1}", None, None, stretch=start.stretch)
+        input_snapshot = Snapshot(0, "0", "input", f"{file.name}:{start.row + 1}", None, None, source=start.stretch)
     else:
         notes.append(
             "LLVM prints no copy of the pipeline's input: snapshot 0 is empty, so the first dump shows as added"
@@ -94,7 +95,7 @@ def _snapshots(
         for k in printing:
             yield _printed(entries, k)
 
-    found = splice.bases(printed(), GRAMMAR, describe)
+    found = splice.bases(printed(), GRAMMAR, splice.names(describe))
     notes.extend(_splice_notes(found))
     base_of = dict(zip(index_of, found.bases))
     made: list[Snapshot] = []
@@ -115,7 +116,7 @@ def _snapshots(
                 Snapshot(
                     content=before.content,
                     path=None,
-                    stretch=before.stretch,
+                    source=before.source,
                     **common,  # type: ignore[arg-type]
                 )
             )
@@ -125,7 +126,7 @@ def _snapshots(
             Snapshot(
                 content=None,
                 path=None,
-                stretch=entry.stretch,
+                source=entry.stretch,
                 base=None if base.dump is None else _index(base.dump, index_of, index),
                 base_text=base.text,
                 base_name=base.name,
@@ -195,7 +196,7 @@ def _splice_notes(found: splice.Found) -> list[str]:
     ]
     if found.unseen:
         notes.append(
-            f"{found.unseen} dump(s) print functions or loops no earlier dump printed: shown against the empty input"
+            f"{len(found.unseen)} dump(s) print functions or loops no earlier dump printed: shown against the empty input"
         )
     if found.uncut:
         notes.append(

@@ -1,6 +1,6 @@
 """Discovery of MLIR pass dumps: --mlir-print-ir-tree-dir trees (tree.py) and --mlir-print-ir-after-all
 streams (stream.py, cut into chunks by split.py), each dump starting with its header line (headers.py); what each snapshot is diffed
-against (snapshots.py), with local-scope dumps cut out of and put into whole ones (scope.py)."""
+against (snapshots.py, on the format-neutral splice.py), local-scope ops found, cut out and put back by scope.py."""
 
 from __future__ import annotations
 

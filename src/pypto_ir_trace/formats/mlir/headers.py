@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ...dump import DumpError
+from ...errors import DumpError
 
 HEADER_PREFIX = "// -----// IR Dump "
 _HEADER = re.compile(r"^// -----// IR Dump (?P<when>Before|After) (?P<body>.*?) //----- //[ \t]*$")

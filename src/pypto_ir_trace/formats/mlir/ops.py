@@ -1,4 +1,4 @@
-"""Where an op stands in a dump's text: its function regions (languages/mlir.py) found by name."""
+"""Where an op stands in a dump's text: the ops the language finds (Language.op_regions) found by name."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ from functools import lru_cache
 from ... import structure
 from ...dump import split_lines
 from ...languages import MLIR
-from ...languages import mlir as language
 
 
 @dataclass(frozen=True)
@@ -36,7 +35,7 @@ class Ops:
 @lru_cache(maxsize=8)  # the enclosing dump, and the local dumps asked about just now
 def ops_of(text: str) -> Ops:
     lines = split_lines(text)[0]
-    regions = tuple(language.op_regions(structure.parse(lines, MLIR)))
+    regions = tuple(MLIR.op_regions(structure.parse(lines, MLIR)))
     by_name: dict[str, list] = {}
     for region in regions:
         name = region.key.rsplit("::", 1)[-1]
@@ -51,10 +50,6 @@ def unquoted(name: str) -> str:
     if name.startswith('@"') and name.endswith('"') and len(name) > 2:
         return "@" + name[2:-1]
     return name
-
-
-def op_regions(text: str) -> tuple:
-    return ops_of(text).regions
 
 
 def single_op(text: str) -> str | None:

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, NamedTuple
 
-from ...dump import DumpError, decode, split_lines
+from ...dump import decode, split_lines
+from ...errors import DumpError
 from .headers import HEADER_PREFIX, Header, parse_header
 
 CHUNK = 1 << 23  # bytes read at a time; a chunk is then cut after its last line break

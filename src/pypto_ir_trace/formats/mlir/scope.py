@@ -1,16 +1,33 @@
-"""Local-scope dumps (no --mlir-print-ir-module-scope) hold only their op: the op's text cut out of an
-enclosing dump, and a whole dump with local dumps put in place of their ops (the IR the next pass received)."""
+"""Local-scope dumps (no --mlir-print-ir-module-scope) hold only their op: how ops lie in MLIR texts, for the
+splice (splice.Grammar). An op is found in a text by its name (a tree's folders break ties between modules), cut
+out dedented with the text's aliases written out (a local dump prints every attribute and type in full), and put
+into a whole dump indented to its place and named by that dump's aliases."""
 
 from __future__ import annotations
 
-import bisect
 import re
+from collections.abc import Sequence
+from functools import cache, lru_cache
 
+from ... import splice
 from ...dump import split_lines
 from .entries import Entry
 from .ops import Ops, ops_of, single_op, unquoted
 
 _ALIAS = re.compile(r"^(?P<name>[#!][A-Za-z_][\w.$-]*) = ")  # an attribute or type alias definition
+
+
+def grammar(entries: Sequence[Entry]) -> splice.Grammar:
+    """The splice's grammar for these dumps (dump k is entries[k]): each local dump's op is found by what it names.
+    An op a whole dump does not hold cannot be put into it (MLIR prints no op outside its parent)."""
+    key_of = cache(lambda at: _op_key(entries[at]))  # a tree's is read from its file: once
+    return splice.Grammar(
+        find=lambda text, key, at: _span(ops_of(text), entries[at], key_of(at)),
+        cut=_cut,
+        place=_place,
+        finish=_finish,
+        adds=False,
+    )
 
 
 def defined_more_than_once(source: Ops, entry: Entry) -> bool:
@@ -28,43 +45,45 @@ def _op_key(entry: Entry) -> str | None:
     return single_op(entry.text()) if entry.path is not None else entry.op_id
 
 
-def _region_in(source: Ops, entry: Entry):
-    """Where the local entry's op stands in an enclosing dump, or None."""
-    key = _op_key(entry)
+def _span(source: Ops, entry: Entry, key: str | None) -> tuple[int, int] | None:
+    """Where the local entry's op (its key `key`) stands in a text: (first, stop) lines, or None."""
     if key is None:
         return None
     name = key.rsplit("::", 1)[-1]
     region = source.locate(name, entry.op_id)
     if region is None or (entry.where and not entry.where.endswith(f"_{unquoted(name).removeprefix('@')}")):
         return None
-    return region
+    return region.start, region.end
 
 
-def cut(source: Ops, entry: Entry) -> str | None:
-    """The entry's op as it stands in an enclosing dump, dedented: the text its first local dump is
-    diffed against (without a header line: a snapshot's text has none)."""
-    region = _region_in(source, entry)
-    if region is None:
-        return None
-    lines = source.lines
-    indent = len(lines[region.def_line]) - len(lines[region.def_line].lstrip(" "))
-    body = [
-        line[indent:] if not line[:indent].strip() else line.lstrip(" ") for line in lines[region.start : region.end]
-    ]
-    return _without_aliases("".join(line + "\n" for line in body) + "\n", lines)
+def _indent(line: str) -> str:
+    return line[: len(line) - len(line.lstrip(" "))]
 
 
-def _without_aliases(text: str, lines: list[str]) -> str:
-    """The text with the aliases the dump `lines` defines (`#map = affine_map<...>` before its top op)
-    written out: a local-scope dump prints every attribute and type in full."""
+def _cut(lines: list[str], first: int, stop: int) -> str:
+    """The op as it stands in a text, dedented: the text its local dump is diffed against."""
+    indent = len(_indent(lines[first]))
+    body = [line[indent:] if not line[:indent].strip() else line.lstrip(" ") for line in lines[first:stop]]
+    text = "".join(line + "\n" for line in body) + "\n"  # a dump ends with a blank line
     aliases = _aliases(lines)
     return _written_out(text, aliases) if aliases else text
 
 
+def _place(lines: list[str], first: int, stop: int, text: str) -> list[str]:
+    """A local dump (its final blank lines left out) indented to where its op stands in `lines`, its attributes
+    and types named by the aliases `lines` defines."""
+    indent = _indent(lines[first])
+    aliasing = _aliasing(tuple(_aliases(lines).items()))
+    own = split_lines(text)[0]
+    while own and not own[-1].strip():  # a dump ends with a blank line
+        own.pop()
+    return [indent + aliasing(line) if line else line for line in own]
+
+
 def _aliases(lines: list[str]) -> dict[str, str]:
-    """The alias definitions before a dump's top op (after its header line): name -> what it stands for."""
+    """The alias definitions before a text's top op: name -> what it stands for."""
     aliases = {}
-    for line in lines[1:]:
+    for line in lines:
         match = _ALIAS.match(line)
         if match is None:
             break
@@ -82,91 +101,37 @@ def _written_out(text: str, aliases: dict[str, str]) -> str:
     return text
 
 
-def _aliasing(aliases: dict[str, str]):
+@lru_cache(maxsize=4)  # the aliases of the whole dump local dumps are put into, asked once per dump put in
+def _aliasing(definitions: tuple[tuple[str, str], ...]):
     """line -> the line with what an alias stands for, written out in full, put back as the alias's name: a
     local dump put into a whole one reads as the whole one prints it (the aliases it defines)."""
-    if not aliases:
+    if not definitions:
         return lambda line: line
+    aliases = dict(definitions)
     full = {name: _written_out(value, aliases) for name, value in aliases.items()}
     by_value = {value: name for name, value in full.items()}
     values = re.compile("|".join(re.escape(value) for value in sorted(by_value, key=len, reverse=True)))
     return lambda line: values.sub(lambda m: by_value[m.group()], line)
 
 
-class Splice:
-    """A whole dump (header line first) with local dumps put in place of their ops. The ops are found in the
-    whole dump as it was and the text is built once, when asked: N functions each dumped locally cost N
-    lookups and one build of the module, not N builds (quadratic in N)."""
-
-    def __init__(self, whole: str) -> None:
-        self._base = ops_of(whole)
-        self._aliasing = _aliasing(_aliases(self._base.lines))
-        self._starts: list[int] = []  # the starts of the regions put in, sorted (they never overlap)
-        self._put: dict[int, tuple] = {}  # start -> (the op's region in the base, its latest local dump)
-        self.count = 0  # local dumps put in
-
-    def put(self, entry: Entry) -> bool:
-        """Put the entry's op in place of the one in the whole dump; False when it cannot be found there."""
-        region = _region_in(self._base, entry)
-        if region is not None and self._overlaps(region):
-            # An op inside (or around) one put in already: its text is that op's local dump now, so go on
-            # from the text built so far (rare: nested ops dumped locally one after the other).
-            self._base, self._starts, self._put = ops_of(self.text()), [], {}
-            self._aliasing = _aliasing(_aliases(self._base.lines))
-            region = _region_in(self._base, entry)
-        if region is None:
-            return False
-        if region.start not in self._put:
-            bisect.insort(self._starts, region.start)
-        self._put[region.start] = (region, entry)
-        self.count += 1
-        return True
-
-    def _overlaps(self, region) -> bool:
-        """Whether region overlaps an op put in before, other than the same op again."""
-        at = bisect.bisect_left(self._starts, region.start)
-        if at < len(self._starts) and self._starts[at] == region.start:
-            return self._put[region.start][0].end != region.end
-        before = at > 0 and self._put[self._starts[at - 1]][0].end > region.start
-        after = at < len(self._starts) and self._starts[at] < region.end
-        return before or after
-
-    def text(self, like: str | None = None) -> str:
-        """The whole dump with the local dumps put in. `like`: the whole dump this text is diffed against; its
-        aliases then name the attributes and types, as it prints them (a local pass may have made an attribute
-        the whole dump before had no alias for, and MLIR numbers aliases afresh each time it prints)."""
-        lines, kept, at = self._base.lines, [], 0
-        for start in self._starts:
-            region, entry = self._put[start]
-            kept += lines[at:start]
-            kept += _indented(lines, region, entry, self._aliasing)
-            at = region.end
-        kept += lines[at:]
-        theirs = _aliases(split_lines(like)[0]) if like is not None else {}
-        if theirs:
-            ours = _aliases(kept)
-            body = "\n".join(kept[1 + len(ours) :])
-            body = _aliasing(theirs)(_written_out(body, ours) if ours else body)
-            kept = [kept[0], *(f"{name} = {value}" for name, value in theirs.items()), *body.split("\n")]
-        return "".join(line + "\n" for line in _used_aliases(kept))
-
-
-def _indented(lines: list[str], region, entry: Entry, aliasing) -> list[str]:
-    """The entry's dump (its header line and final blank line left out), indented to where its op stands, its
-    attributes and types named by the whole dump's aliases."""
-    indent = lines[region.def_line][: len(lines[region.def_line]) - len(lines[region.def_line].lstrip(" "))]
-    own = split_lines(entry.text())[0][1:]
-    while own and not own[-1].strip():  # a dump ends with a blank line
-        own = own[:-1]
-    return [indent + aliasing(line) if line else line for line in own]
+def _finish(lines: list[str], like: str | None) -> list[str]:
+    """The spliced whole dump named by the aliases of `like`, the whole dump it is diffed against, as it prints
+    them (a local pass may have made an attribute the whole dump before had no alias for, and MLIR numbers
+    aliases afresh each time it prints); without the aliases nothing uses any more (MLIR prints only those)."""
+    theirs = _aliases(split_lines(like)[0]) if like is not None else {}
+    if theirs:
+        ours = _aliases(lines)
+        body = "\n".join(lines[len(ours) :])
+        body = _aliasing(tuple(theirs.items()))(_written_out(body, ours) if ours else body)
+        lines = [*(f"{name} = {value}" for name, value in theirs.items()), *body.split("\n")]
+    return _used_aliases(lines)
 
 
 def _used_aliases(lines: list[str]) -> list[str]:
-    """The lines without the alias definitions (`#map = ...` before the top op) that nothing uses any more:
-    MLIR prints only the aliases the IR uses, and a local dump prints none (its attributes in full)."""
+    """The lines without the alias definitions (`#map = ...` before the top op) that nothing uses any more."""
     definitions = []
-    for row in range(1, len(lines)):
-        match = _ALIAS.match(lines[row])
+    for row, line in enumerate(lines):
+        match = _ALIAS.match(line)
         if match is None:
             break
         definitions.append((row, match["name"]))

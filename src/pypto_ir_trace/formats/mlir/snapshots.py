@@ -11,14 +11,18 @@
   its op: it is diffed against that op's previous dump, or, for the op's first dump, against the op's
   text cut out of the latest dump of an enclosing op (indentation removed), or against the empty
   input when there is none: never against the module.
+The format-neutral splice (splice.py) applies these rules: each dump is given to it as what it prints (a local
+dump its op, named by its op_id), and scope.py says how ops lie in a text.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from functools import lru_cache
+from collections.abc import Iterator
+from dataclasses import replace
+from functools import cache, lru_cache
 from pathlib import Path
 
+from ... import splice
 from ...dump import Dump, Snapshot
 from . import scope
 from .entries import Entry
@@ -27,52 +31,66 @@ from .ops import ops_of
 INPUT = "(input not dumped)"  # snapshot 0's file name
 
 
-@dataclass
-class _Bases:
-    """What each entry is diffed against, and what the notes must say about it."""
-
-    # (base index, base text, what that text is) per entry, snapshot indices counting the empty input as 0
-    of: list[tuple[int | None, str | None, str]] = field(default_factory=list)
-    uncut: list[str] = field(default_factory=list)  # local dumps that had nothing to cut their op from
-    # whole dumps that could not be given the local dumps before them (diffed against the previous whole
-    # dump, so they also show what those passes changed)
-    unspliced: int = 0
-    unseen: str = ""  # the first whole dump when local dumps came before it ("21 finalize-memref-to-llvm")
-    # the ops whose local dumps cannot be told apart (a name several modules define, in a stream that says no more)
-    shared: list[str] = field(default_factory=list)
-
-
 def dump(source: Path, entries: list[Entry], notes: list[str], format_name: str) -> Dump:
     notes.insert(
         0, "MLIR dumps hold no copy of the pipeline's input: snapshot 0 is empty, so the first dump shows as added"
     )
-    found = _bases(entries)
+    found = splice.bases(_printed(entries), scope.grammar(entries), _names(entries))
     notes.extend(_scope_notes(entries, found))
     snapshots = [Snapshot(0, "0", "input", INPUT, "", None, detail="the pipeline's input is not dumped")]
-    for index, (entry, (base, base_text, base_name)) in enumerate(zip(entries, found.of), start=1):
+    for index, (entry, base) in enumerate(zip(entries, found.bases), start=1):
+        at = None if base.dump is None else 0 if base.dump == splice.INPUT else base.dump + 1
         snapshots.append(
             Snapshot(
                 index=index,
                 label=str(index),
                 name=entry.header.arg,
                 filename=entry.filename,
-                content=entry.content,
+                content=None,
                 warnings=entry.warnings,
                 path=entry.path,
-                stretch=entry.stretch,
+                source=entry.body,
                 detail=_detail(entry),
                 failed=entry.header.failed,
-                base=None if base == index - 1 and base_text is None else base,
-                base_text=base_text,
-                base_name=base_name,
-                header_lines=1,
+                base=None if at == index - 1 else at,
+                base_text=base.text,
+                base_name=base.name,
                 header=entry.header.text,
             )
         )
     return Dump(title=_title(source), snapshots=tuple(snapshots), format=format_name, notes=tuple(notes))
 
 
-def _scope_notes(entries: list[Entry], found: _Bases) -> list[str]:
+def _printed(entries: list[Entry]) -> Iterator[splice.Printed]:
+    """Each entry as the splice reads it: a local dump prints its op, named by its op_id (its op folder in a tree,
+    where the folders above it name the ops around it); any other dump prints the whole IR."""
+    for entry in entries:
+        step = (entry.op_id, entry.header.arg)
+        if entry.local:
+            yield splice.Printed(
+                splice.UNITS,
+                cache(entry.body.read),
+                unit=entry.op_id,
+                within=entry.ancestors,
+                step=step,
+                before=entry.header.before,
+            )
+        else:
+            yield splice.Printed(splice.WHOLE, cache(entry.body.read), step=step, before=entry.header.before)
+
+
+def _names(entries: list[Entry]) -> splice.Names:
+    where = {entry.op_id: entry.where or entry.op_id for entry in entries}
+    return replace(
+        splice.names(lambda at: entries[at].filename),
+        spliced=lambda whole, count: f"{entries[whole].filename} with the {count} local dump(s) after it put in",
+        units=lambda keys, source: (
+            f"{where[keys[0]]} cut out of {entries[source].filename if source is not None else ''}"
+        ),
+    )
+
+
+def _scope_notes(entries: list[Entry], found: splice.Found) -> list[str]:
     notes = []
     if any(e.local for e in entries):
         notes.append(
@@ -86,86 +104,36 @@ def _scope_notes(entries: list[Entry], found: _Bases) -> list[str]:
             f"{found.unspliced} dump(s) of the whole IR follow a local dump whose op was not found in the previous "
             "whole dump: they are diffed against that whole dump, so they also show what the local passes changed"
         )
-    if found.unseen:
+    if found.first_whole is not None:
+        first = f"{found.first_whole + 1} {entries[found.first_whole].header.arg}"
         notes.append(
-            f"the first dump of the whole IR ({found.unseen}) comes after local dumps only: the IR its pass received "
+            f"the first dump of the whole IR ({first}) comes after local dumps only: the IR its pass received "
             "was never printed whole, so it is shown against the empty input and its counts are the whole IR's"
         )
-    if found.shared:
+    shared = _shared(entries, found.unfound)
+    if shared:
         notes.append(
-            f"local-scope dumps of {', '.join(found.shared)} cannot be told apart: several modules define that name "
+            f"local-scope dumps of {', '.join(shared)} cannot be told apart: several modules define that name "
             "and the dump says no more (a tree's folders would), so each is diffed against the previous dump of "
             "that name, whichever module it came from"
         )
-    if found.uncut:
+    if found.unseen:
         notes.append(
-            f"{len(found.uncut)} local-scope op(s) had no enclosing dump to cut their text from (e.g. "
-            f"{found.uncut[0]}): their first dump is shown against the empty input"
+            f"{len(found.unseen)} local-scope op(s) had no enclosing dump to cut their text from (e.g. "
+            f"{entries[found.unseen[0]].filename}): their first dump is shown against the empty input"
         )
     return notes
 
 
-def _bases(entries: list[Entry]) -> _Bases:
-    """What each entry is diffed against (the module docstring's rules), in one pass over the entries."""
-    found = _Bases()
-    last_of: dict[str, int] = {}
-    open_before: dict[tuple[str, str], int] = {}
-    last_whole = 0
-    # The last whole dump with every local dump since put in place of its op: what a whole dump's pass
-    # received. None: no local dump since.
-    current: scope.Splice | None = None
-    lost = False  # a local dump since the last whole dump could not be put in
-    text_of = lru_cache(maxsize=2)(lambda index: entries[index - 1].text())  # an enclosing dump, read once
-    for index, entry in enumerate(entries, start=1):
-        step = (entry.op_id, entry.header.arg)
-        base, text, name = None, None, ""
-        if not entry.header.before and step in open_before:
-            base = open_before.pop(step)
-        elif not entry.local:
-            if current is not None and not lost:
-                text = current.text(like=entry.text()).split("\n", 1)[1]
-                name = f"{entries[last_whole - 1].filename} with the {current.count} local dump(s) after it put in"
-            else:
-                base = last_whole
-                found.unspliced += lost
-                if not last_whole and last_of:  # only local dumps so far: nothing to put them in
-                    found.unseen = f"{index} {entry.header.arg}"
-        else:
-            base, text, name = _local_base(entries, text_of, entry, last_of, last_whole, found)
-        if entry.header.before:
-            open_before[step] = index
-        last_of[entry.op_id] = index
-        if not entry.local:
-            last_whole, current, lost = index, None, False
-        elif last_whole and not lost:
-            current = current or scope.Splice(text_of(last_whole))
-            lost = not current.put(entry)
-        found.of.append((base, text, name))
-    return found
-
-
-def _local_base(
-    entries: list[Entry], text_of, entry: Entry, last_of: dict[str, int], last_whole: int, found: _Bases
-) -> tuple[int | None, str | None, str]:
-    """A local dump's base: the op as it stands now, its own last dump, unless a dump of an enclosing op came
-    after it (a module pass changes functions too): then the op cut out of that one."""
-    base, text, name = None, None, ""
-    own = last_of.get(entry.op_id)
-    enclosing = [last_of[a] for a in entry.ancestors if a in last_of]
-    if last_whole:
-        enclosing.append(last_whole)
-    if enclosing and (own is None or max(enclosing) > own):
-        source = entries[max(enclosing) - 1]
-        ops = ops_of(text_of(max(enclosing)))
-        text = scope.cut(ops, entry)
-        name = f"{entry.where or entry.op_id} cut out of {source.filename}" if text is not None else ""
-        if text is None and entry.op_id not in found.shared and scope.defined_more_than_once(ops, entry):
-            found.shared.append(entry.op_id)
-    if text is None:
-        base = own if own is not None else 0
-        if own is None:
-            found.uncut.append(entry.filename)
-    return base, text, name
+def _shared(entries: list[Entry], unfound: list[tuple[int, int]]) -> list[str]:
+    """The ops whose local dumps were not found in an enclosing dump because several ops there carry their name."""
+    text = lru_cache(maxsize=2)(lambda at: entries[at].text())  # an enclosing dump, read once
+    shared: list[str] = []
+    for at, source in unfound:
+        entry = entries[at]
+        if entry.op_id not in shared and scope.defined_more_than_once(ops_of(text(source)), entry):
+            shared.append(entry.op_id)
+    return shared
 
 
 def _detail(entry: Entry) -> str:

@@ -11,7 +11,8 @@ from bisect import bisect_right
 from dataclasses import replace
 from pathlib import Path
 
-from ...dump import Dump, DumpError, Stretch
+from ...dump import Dump, Stretch
+from ...errors import DumpError
 from . import snapshots, split
 from .entries import Entry
 from .headers import HEADER_PREFIX, HEADER_PROBE
@@ -88,7 +89,6 @@ def _read(path: Path) -> tuple[Path, list[Entry], list[str]]:
                 header=header,
                 filename=f"{file.name}:{row + 1}",
                 path=None,
-                content=None,
                 warnings=pending,
                 op_id=f"{header.op} {header.sym}" if header.op else "",
                 local=False,

@@ -16,7 +16,8 @@ import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ...dump import Dump, DumpError
+from ...dump import Dump
+from ...errors import DumpError
 from . import siblings, snapshots
 from .entries import Entry
 from .headers import HEADER_PREFIX, Header, first_line, parse_header
@@ -154,7 +155,6 @@ def _entries(files: list[TreeFile]) -> tuple[list[Entry], list[str]]:
                 header=e.header,
                 filename=e.rel.as_posix(),
                 path=e.path,
-                content=None,
                 warnings=None,
                 op_id=op_id,
                 local=e.header.op is None and len(e.folders) > 1,

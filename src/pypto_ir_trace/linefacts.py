@@ -1,0 +1,25 @@
+"""What a parse tells of a text's new lines, as one record: made from a tree (builder._facts, here or in a worker
+process reading a piece: chunked.py pickles it back), kept per line in the report's table of lines (builder._Lines).
+A new fact is a field here, the code that reads it from the tree, and where the table keeps it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+
+
+@dataclass(slots=True)
+class LineFacts:
+    """Each fact as (row, value) pairs in row order, only for the rows that have it."""
+
+    spans: list[tuple[int, tuple[int, ...]]] = field(default_factory=list)  # highlight spans (highlight.spans_of)
+    names: list[tuple[int, list[tuple[int, int]]]] = field(default_factory=list)  # value names (Language.names_in)
+    marks: list[tuple[int, int]] = field(default_factory=list)  # dump-level marks (DumpLevel.marks)
+    elisions: list[tuple[int, tuple[int, ...]]] = field(default_factory=list)  # what the viewer may elide
+    keys: list[tuple[int, str]] = field(default_factory=list)  # what a dump level may hide (DumpLevel.keys)
+    ops: list[tuple[int, tuple[str, ...]]] = field(default_factory=list)  # the ops a line runs (opcounts.ops_of)
+
+    def shifted(self, rows: int) -> LineFacts:
+        """The same facts, every row moved by `rows` (a piece's rows in the whole text's numbering)."""
+        return LineFacts(
+            *([(row + rows, value) for row, value in getattr(self, fact.name)] for fact in fields(LineFacts))
+        )

@@ -1,0 +1,108 @@
+"""The report's model as the page carries it: safe JSON, gzip-compressed (deterministic: no time, no name),
+base64 (render.decode_data reads it back).
+
+Dumps are text-heavy; compressed, a report is several times smaller, and base64 cannot close its <script>
+element whatever the dump says. The page inflates it with DecompressionStream. The JSON is compressed as it is
+encoded, a batch at a time: the whole text never exists at once (it is several times the report's size), and
+the bytes inflate to the whole text, escaped.
+
+zlib lets go of the GIL while it compresses, so threads deflate batches on every core while this one encodes
+the next. Each batch is deflated alone, primed with the end of the batch before it (as pigz does): the blocks
+join into one gzip member about as small as the whole text deflated at once. Measured against isal's and
+zlib-ng's threaded gzip (benchmarks/compression.py, figures in benchmarks/README.md).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import struct
+import zlib
+from collections import deque
+from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+
+from .terminal import decodable_json
+
+THREADS = 2  # the machines this runs on have two cores or more; more threads would mostly wait for the GIL
+_BATCH = 1 << 22  # bytes of JSON compressed at once: big, so the two threads rarely wait for the GIL
+_SLICE = 4096  # items of a long array encoded at once
+_WINDOW = 32 * 1024  # deflate's window: the most of the previous batch that can prime the next
+_GZIP_HEADER = bytes([0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 255])  # deflate, no flags, no time, OS unknown
+_LAST_BLOCK = bytes([3, 0])  # an empty final block: the batches end on sync flushes
+_JSON_ESCAPES = (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026"), ("\u2028", "\\u2028"), ("\u2029", "\\u2029"))
+
+
+def encode_data(data: object) -> str:
+    """The data as the page's report-data element holds it: gzip_json, in base64."""
+    return base64.b64encode(gzip_json(data)).decode("ascii")
+
+
+def gzip_json(data: object) -> bytes:
+    """The data's safe JSON as one gzip member, deflated a batch at a time on THREADS threads."""
+    crc, size, deflated = 0, 0, []
+    with ThreadPoolExecutor(THREADS) as threads:  # results are taken in submission order
+        pending: deque[Future[bytes]] = deque()
+        previous = b""
+        for batch in json_batches(data):
+            crc, size = zlib.crc32(batch, crc), size + len(batch)
+            pending.append(threads.submit(_deflate, batch, previous[-_WINDOW:]))
+            previous = batch
+            if len(pending) > 2 * THREADS:  # bounds what is held
+                deflated.append(pending.popleft().result())
+        deflated += (future.result() for future in pending)
+    trailer = struct.pack("<II", crc, size & 0xFFFFFFFF)  # RFC 1952: CRC-32 and length of the JSON
+    return b"".join([_GZIP_HEADER, *deflated, _LAST_BLOCK, trailer])
+
+
+def _deflate(batch: bytes, primer: bytes) -> bytes:
+    """The batch as raw deflate blocks, ending on a byte boundary so that the next batch's blocks can follow."""
+    packer = zlib.compressobj(6, zlib.DEFLATED, -15, zdict=primer)  # an empty primer primes nothing
+    return packer.compress(batch) + packer.flush(zlib.Z_SYNC_FLUSH)
+
+
+def json_batches(data: object) -> Iterator[bytes]:
+    """The data's safe JSON as UTF-8, in batches of about _BATCH bytes."""
+    batch: list[bytes] = []
+    size = 0
+    for piece in _json_pieces(data):
+        text = escaped(piece)
+        try:
+            batch.append(text.encode("utf-8"))
+        except UnicodeEncodeError:  # a name that is not UTF-8: shown by its bytes
+            batch.append(decodable_json(text).encode("utf-8"))
+        size += len(batch[-1])
+        if size >= _BATCH:
+            yield b"".join(batch)
+            batch, size = [], 0
+    yield b"".join(batch)
+
+
+def _json_pieces(data: object) -> Iterator[str]:
+    """The data's JSON text in pieces: objects member by member, long arrays a slice at a time."""
+    if isinstance(data, dict) and all(isinstance(key, str) for key in data):
+        yield "{"
+        for i, (key, value) in enumerate(data.items()):
+            yield ("," if i else "") + dumps(key) + ":"
+            yield from _json_pieces(value)
+        yield "}"
+    elif isinstance(data, (list, tuple)) and len(data) > _SLICE:
+        for i in range(0, len(data), _SLICE):
+            yield ("[" if i == 0 else ",") + dumps(data[i : i + _SLICE])[1:-1]
+        yield "]"
+    else:
+        yield dumps(data)
+
+
+def dumps(data: object) -> str:
+    """Compact JSON, as the page's data holds it (not yet escaped: see escaped)."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def escaped(json_text: str) -> str:
+    """JSON that cannot end its <script> element or open a comment: the one escaping boundary."""
+    # str.replace per character is ~10x faster than str.translate with a table on megabytes of text
+    for char, escape in _JSON_ESCAPES:
+        if char in json_text:
+            json_text = json_text.replace(char, escape)
+    return json_text
