@@ -281,3 +281,20 @@ def test_two_runs_have_no_lowering_page_but_every_function_and_ops(open_report):
     search = page.get_by_role("searchbox", name="Search all passes")
     search.fill("op:pl.tile.load")
     page.wait_for_function("() => document.querySelector('#search-summary').textContent.includes('pl.tile.load')")
+
+
+def test_a_link_opens_the_page_at_its_pass(open_report, qwen3):
+    """A link to the page at 22 (Unified) shows 22's heading at the top once the sections around it are built, however
+    tall they turn out; the reader's own scroll then stays the reader's."""
+    page = open_report(qwen3, viewport=(1400, 900), fragment=f"#pass=22&fn={SILU}&view=lowering&layout=unified").page
+    page_ = lowering(page, SILU)
+    twenty_two = sections(page, SILU).filter(has=page.get_by_role("link", name="22 ExpandMixedKernel"))
+    for section in sections(page, SILU).all()[:4]:  # those above it, and it: built, their heights known
+        section.get_by_role("region", name="Diff").wait_for()
+    page.wait_for_timeout(200)
+    head = page_.locator(".lowering-head").bounding_box()
+    assert abs(twenty_two.bounding_box()["y"] - (head["y"] + head["height"])) <= 2
+    assert twenty_two.get_by_role("link", name="22 ExpandMixedKernel").is_visible()
+    page_.evaluate("node => { node.scrollTop -= 300; }")
+    page.wait_for_timeout(200)
+    assert twenty_two.bounding_box()["y"] > head["y"] + head["height"] + 250

@@ -79,7 +79,7 @@
       const sized = new (win.ResizeObserver)(entries => {
         refit([...new Set(entries.map(entry => sections[Number(entry.target.closest(".lowering-pass").dataset.section)]))]);
       });
-      return { signature, named, sections, observer, sized, cursor: { at: 0, hunk: -1 }, expanded: null };
+      return { signature, named, sections, observer, sized, cursor: { at: 0, hunk: -1 }, expanded: null, pinned: -1, assigned: 0 };
     }
 
     /** The sections that came near the view, built one a frame, the nearest the view first. */
@@ -213,7 +213,8 @@
         plan.s.known = plan.s.el.offsetHeight;
         if (plan.above) shift += plan.s.known - plan.before;
       }
-      if (shift) ui.panel.scrollTop += shift;
+      if (page.pinned >= 0) pin();
+      else if (shift) ui.panel.scrollTop += shift;
     }
 
     function drop() {
@@ -226,12 +227,24 @@
       page = null;
     }
 
-    /** Section i's heading at the top of the page, under its head (-1: none, the page stays); n steps on from there. */
+    /**
+     * Section i's heading at the top of the page, under its head (-1: none, the page stays); n steps on from there.
+     * It stays there while the sections around it are built (the page below may be too short for it at first),
+     * until the reader scrolls.
+     */
     function reveal(i) {
       if (i < 0) return;
-      ui.panel.scrollTop = page.sections[i].el.offsetTop - ui.head.offsetHeight;
       page.cursor = { at: i, hunk: -1 };
+      page.pinned = i;
+      pin();
     }
+    function pin() {
+      ui.panel.scrollTop = page.sections[page.pinned].el.offsetTop - ui.head.offsetHeight;
+      page.assigned = ui.panel.scrollTop;  // as clamped: its scroll event is ours, not the reader's
+    }
+    ui.panel.addEventListener("scroll", () => {
+      if (page && page.pinned >= 0 && Math.abs(ui.panel.scrollTop - page.assigned) > 1) page.pinned = -1;
+    }, { passive: true });
 
     /** n / p: the next (1) or previous (-1) change on the page, from one section's last to the next one's first. */
     function step(delta) {
