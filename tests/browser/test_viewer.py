@@ -657,6 +657,10 @@ def test_a_dump_with_only_the_frontend_says_so(open_report):
     assert combobox(page).is_disabled()
     assert not pane(page, "After").is_visible()
     page.keyboard.press("j")  # nothing to step to, and no script error (checked by the fixture)
+    assert page.get_by_role("button", name="Lowering").is_disabled()  # no pass to show
+    assert page.get_by_role("combobox", name="Find by name").is_disabled()
+    page.keyboard.press("l")
+    assert page.get_by_role("button", name="Lowering").get_attribute("aria-pressed") == "false"
 
 
 # ---- search across every snapshot --------------------------------------------------------------

@@ -145,7 +145,7 @@ const IRTraceApp = (() => {
     const hasView = name => views.some(({ view }) => view.name === name);
     /** A view the reader opens and closes (`toggles`: the lowering page): shown, or back to the first; false if none. */
     function toggleView(name) {
-      if (!hasView(name)) return false;
+      if (!hasView(name) || !passes.length) return false;
       app.panels.get("map").toggle(false);  // it shows in place of the map
       app.showView(current.view.name === name ? views[0].view.name : name);
       return true;

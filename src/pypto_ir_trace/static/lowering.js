@@ -30,6 +30,9 @@
     const ui = { panel: $("lowering"), title: $("lowering-title"), summary: $("lowering-summary"), list: $("lowering-sections"),
       head: root.querySelector(".lowering-head"), main: root.querySelector(".main") };
     const blank = blankDiff(app.el.diff);
+    const toggle = $("lowering-toggle");
+    toggle.disabled = passes.length === 0;  // the dump holds only its input
+    if (toggle.disabled) toggle.title = "No pass to show: the dump holds only its input";
     const win = ui.panel.ownerDocument.defaultView;
     let page = null;  // the page shown: {signature, named, sections, observer, sized, cursor}
     const pending = new Set();  // the sections near the view not built yet
