@@ -89,6 +89,7 @@ def test_silus_lowering_is_one_page_of_the_passes_that_change_it(open_report, qw
     ]
     for name, counts, ops in headings:
         sections(page, SILU).filter(has=page.get_by_role("link", name=name, exact=True)).get_by_role("link").click()
+        lowering(page, SILU).wait_for(state="hidden")
         expect_current(page, name.split()[0])  # the pass view, silu picked
         assert page.get_by_role("heading", name=name, exact=True).is_visible()
         assert page.get_by_role("combobox", name="Function").input_value() == SILU
@@ -96,10 +97,11 @@ def test_silus_lowering_is_one_page_of_the_passes_that_change_it(open_report, qw
         assert (page.locator("#pass-ops").inner_text() if page.locator("#pass-ops").is_visible() else "") == ops
         assert page.get_by_role("button", name="Lowering").get_attribute("aria-pressed") == "false"
         page.go_back()  # the link is a link: Back shows the page again
-        assert lowering(page, SILU).is_visible()
+        lowering(page, SILU).wait_for()
     page.reload()
     page.wait_for_selector("body[data-ready='true']", state="attached")
-    assert lowering(page, SILU).is_visible() and sections(page, SILU).count() == len(marked)
+    lowering(page, SILU).wait_for()
+    assert sections(page, SILU).count() == len(marked)
 
 
 def test_the_page_follows_the_layout_and_the_keys(open_report, qwen3):
