@@ -471,3 +471,24 @@ def test_a_link_names_the_input_by_its_label_or_by_zeros(logic):
     read = "([hash, label]) => IRTraceState.parse(hash, [{label: '1'}, {label: '10'}], label).base"
     cases = [("0", "0"), ("00", "0"), ("0", "00"), ("start", "start"), ("10", "0"), ("1", "0"), ("01", "0")]
     assert [logic(read, [f"#base={base}", label]) for base, label in cases] == [0, 0, 0, 0, 2, 1, None]
+
+
+def test_op_queries_name_an_op_or_its_last_parts(logic):
+    """op:NAME (opsearch.js): a query is an op question only with op: first; NAME answers for the op itself and for
+    the ops whose last dotted parts it is (exp: pl.tile.exp and pl.tensor.exp, never exp2 or texp)."""
+    parse = "queries => queries.map(q => IRTraceOpSearch.parse(q))"
+    assert logic(parse, ["op:pl.tile.exp2", "  op: exp ", "op:", "exp", "top:exp", "op:a b"]) == [
+        "pl.tile.exp2",
+        "exp",
+        "",
+        None,
+        None,
+        None,
+    ]
+    ops = [["pl.tile.exp", 1], ["pl.tensor.exp", -1], ["pl.tile.exp2", 3], ["pl.tile.texp", 2]]
+    moves = "([ops, name]) => IRTraceOpSearch.moves(2, p => ({ops: p ? ops : []}), name)"
+    assert logic(moves, [ops, "exp"]) == [[], [["pl.tile.exp", 1], ["pl.tensor.exp", -1]]]
+    assert logic(moves, [ops, "tile.exp2"]) == [[], [["pl.tile.exp2", 3]]]
+    assert logic("d => IRTraceOpSearch.deltaText(d)", [["pl.tile.exp2", -3]]) == "\u22123"
+    assert logic("d => IRTraceOpSearch.deltaText(d)", ops[:2]) == "+1 \u22121"  # the names: in the tooltip
+    assert logic("d => IRTraceOpSearch.named(d)", ops[:2]) == "pl.tile.exp +1, pl.tensor.exp \u22121"

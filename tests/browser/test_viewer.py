@@ -388,7 +388,8 @@ def test_line_numbers_and_change_markers(open_report):
 
 
 def options(page):
-    return combobox(page).locator("option").all_inner_texts()
+    """The selector's entries for the pass shown (those of the group "Not in this pass" left out)."""
+    return combobox(page).locator(":scope > option").all_inner_texts()
 
 
 def test_function_selector_scopes_and_is_retained(open_report):
@@ -400,6 +401,9 @@ def test_function_selector_scopes_and_is_retained(open_report):
         "tiny_add.kernel_add",
         "tiny_add.kernel_mul",
     ]
+    # every function of the pipeline is offered: the one 03 adds, with the passes that have it
+    elsewhere = combobox(page).locator("optgroup[label='Not in this pass'] > option").all_inner_texts()
+    assert elsewhere == ["tiny_add.kernel_add_incore_0 (from 03)"]
     changed = [x for x in labels[1:] if x.startswith("●")]
     assert len(changed) == 2 and "kernel_mul" not in " ".join(changed)
     combobox(page).select_option("tiny_add.kernel_add")
@@ -425,10 +429,16 @@ def test_function_selector_shows_an_added_function_then_falls_back_with_a_note(o
     assert page.get_by_text(re.compile("This pass adds tiny_add.kernel_add_incore_0")).is_visible()
     assert "def main" not in code_text(page, "After") and "def kernel_add_incore_0" in code_text(page, "After")
     assert pane(page, "After").locator(".row.eq").count() == 0
-    select_pass(page, "02")  # before it exists: the whole file
-    assert combobox(page).input_value() == ""
-    assert page.get_by_text(re.compile("kernel_add_incore_0 is on neither side")).is_visible()
+    select_pass(page, "02")  # before it exists: the whole file, and the pass that adds it to open
+    assert combobox(page).input_value() == "tiny_add.kernel_add_incore_0"  # still the one picked
+    status = page.get_by_role("status").filter(has_text="is not in 02")
+    assert status.inner_text().startswith("tiny_add.kernel_add_incore_0 is not in 02 ")
+    assert "03 OutlineIncoreScopes adds it" in status.inner_text()
     assert "def main" in code_text(page, "After")
+    status.get_by_role("button", name="Open 03 OutlineIncoreScopes").click()
+    expect_current(page, "03")
+    assert not status.is_visible()
+    assert "def main" not in code_text(page, "After") and "def kernel_add_incore_0" in code_text(page, "After")
 
 
 def test_function_selector_disabled_on_untrusted_structure(open_report):
@@ -647,6 +657,10 @@ def test_a_dump_with_only_the_frontend_says_so(open_report):
     assert combobox(page).is_disabled()
     assert not pane(page, "After").is_visible()
     page.keyboard.press("j")  # nothing to step to, and no script error (checked by the fixture)
+    assert page.get_by_role("button", name="Lowering").is_disabled()  # no pass to show
+    assert page.get_by_role("combobox", name="Find by name").is_disabled()
+    page.keyboard.press("l")
+    assert page.get_by_role("button", name="Lowering").get_attribute("aria-pressed") == "false"
 
 
 # ---- search across every snapshot --------------------------------------------------------------

@@ -125,7 +125,7 @@ const IRTraceApp = (() => {
       for (const view of IRTraceViews.of(app.report)) views.push({ view, source: view.create(app) });
       current = views[0];
       for (const { view } of views) {
-        if (view.button) el.root.querySelector("#" + view.button).addEventListener("click", () => app.showView(view.name));
+        if (view.button) el.root.querySelector("#" + view.button).addEventListener("click", () => (view.toggles ? app.toggleView(view.name) : app.showView(view.name)));
       }
     }
     /** Make the view named `name` (else the first) the one shown; false if it already is. */
@@ -141,8 +141,18 @@ const IRTraceApp = (() => {
       return true;
     }
 
+    /** Whether the report offers the view named `name`. */
+    const hasView = name => views.some(({ view }) => view.name === name);
+    /** A view the reader opens and closes (`toggles`: the lowering page): shown, or back to the first; false if none. */
+    function toggleView(name) {
+      if (!hasView(name) || !passes.length) return false;
+      app.panels.get("map").toggle(false);  // it shows in place of the map
+      app.showView(current.view.name === name ? views[0].view.name : name);
+      return true;
+    }
+
     return {
-      diffOf, counted, shown, snapshotFile, startViews, setView, source,
+      diffOf, counted, shown, snapshotFile, startViews, setView, source, hasView, toggleView,
       listed: p => source().listed(p),
       beforeFile: p => (state.base === null ? source().beforeFile(p) : snapshotFile(state.base)),
       afterFile: p => (state.base === null ? source().afterFile(p) : passes[p].file),
@@ -212,7 +222,8 @@ const IRTraceApp = (() => {
 
     /** Expand all / Collapse all: usable when any diff shown has folds. */
     function syncFolds() {
-      el.expand.disabled = el.collapse.disabled = !app.activePanes().some(panes => panes.hasFolds());
+      const later = app.source().hasFolds && app.source().hasFolds();  // a view whose diffs are built as they scroll in
+      el.expand.disabled = el.collapse.disabled = !later && !app.activePanes().some(panes => panes.hasFolds());
     }
 
     /** The function selector for pass p, and the notes and counts on what the panes show. */
@@ -277,9 +288,9 @@ const IRTraceApp = (() => {
       else app.writeLink();
     }
 
-    /** n / p: the view's steps through its diffs together, else the changes of the first diff shown that has some. */
+    /** n / p: the view's own stepping, or its steps through its diffs together, else the changes of the first diff shown that has some. */
     function stepChange(delta) {
-      if (app.together.step(delta)) return;
+      if ((app.source().step && app.source().step(delta)) || app.together.step(delta)) return;
       (app.activePanes().find(panes => panes.changeCount() > 0) || app.panes).stepChange(delta);
     }
 

@@ -3,7 +3,8 @@
  * The Function selector: the regions of both sides of a pass, which of them it changes, the notes
  * that explain what is shown, and the function's history (the passes that change it). A region the pass
  * paired by content (a rename, or the part of a split most like the function) is one entry named
- * "old → new"; the picked function is followed across such pairs (following.js).
+ * "old → new"; the picked function is followed across such pairs (following.js). The functions the pass lacks
+ * follow, and a picked one it lacks is said so (functionfinder.js).
  */
 const IRTraceFunctions = (() => {
   // eslint-disable-next-line max-lines-per-function -- a module's closure: the selector's few functions share it and the state; fill, the longest, is the notes it returns
@@ -20,19 +21,27 @@ const IRTraceFunctions = (() => {
 
     /** What a function is called in the selector: its demangled name where the model gives one, else its key. */
     const shown = key => (pipeline.labels && pipeline.labels.get(key)) || key;
+    const finder = IRTraceFunctionFinder.create(app, shown);  // what the pass lacks, and typeahead
 
-    /** Options [value, label, class]: the elements already there are kept when the values are the same (stepping passes). */
-    function setOptions(options) {
-      const nodes = el.select.options;
-      if (nodes.length !== options.length || options.some(([value], i) => nodes[i].value !== value)) {
-        el.select.replaceChildren(...options.map(([value, label, className]) => {
-          const node = option(value, label);
-          node.className = className;
-          return node;
-        }));
+    /**
+     * Options [value, label, class], then `elsewhere` (the same) in a group of their own: the elements already there
+     * are kept when the values are the same (stepping passes).
+     */
+    function setOptions(options, elsewhere) {
+      const nodes = el.select.options, all = options.concat(elsewhere);
+      const made = ([value, label, className]) => {
+        const node = option(value, label);
+        node.className = className;
+        return node;
+      };
+      if (nodes.length !== all.length || all.some(([value], i) => nodes[i].value !== value)) {
+        const group = app.make("optgroup");
+        group.label = "Not in this pass";
+        group.append(...elsewhere.map(made));
+        el.select.replaceChildren(...options.map(made), ...(elsewhere.length ? [group] : []));
         return;
       }
-      options.forEach(([, label, className], i) => {
+      all.forEach(([, label, className], i) => {
         if (nodes[i].textContent !== label) nodes[i].textContent = label;
         if (nodes[i].className !== className) nodes[i].className = className;
       });
@@ -83,8 +92,10 @@ const IRTraceFunctions = (() => {
         if (choice.region.error || (before.get(choice.was || key) || {}).error) parts.push("\u26a0");
         options.push([key, parts.concat(choice.was ? pairName(choice.was, key) : shown(key)).join(" "), changed ? "changed" : ""]);
       }
-      setOptions(options);
+      const here = new Set([...before.keys(), ...after.keys()]);
+      setOptions(options, IRTraceFunctionFinder.everywhere(pipeline).filter(key => !here.has(key)).map(key => [key, `${shown(key)} ${finder.span(key)}`, "elsewhere"]));
       state.key = null;
+      let absent = null;  // the picked function, on neither side of this pass
       if (reason) {
         el.select.disabled = true;
         notes.push(["warn", `Function view unavailable for this pass: a snapshot could not be parsed safely (${reason}). Showing the whole-file diff.`]);
@@ -97,7 +108,7 @@ const IRTraceFunctions = (() => {
           // The pass that adds or removes it is part of its history: show that one side, all inserted or deleted.
           else if (before.has(wanted) !== after.has(wanted)) notes.push(["info", `${sideOf(wanted, before, after)}: all its lines are ${after.has(wanted) ? "inserted" : "deleted"}.`]);
           if (before.has(wanted) || after.has(wanted)) state.key = wanted;
-          else notes.push(["info", `${wanted} is on neither side of this pass: showing the whole file.`]);
+          else absent = wanted;
         }
         const shown = state.key !== null ? (after.get(state.key) || before.get(state.key)) : null;
         const broken = shown && (shown.error || (before.get(was.get(state.key) || state.key) || {}).error);
@@ -105,7 +116,8 @@ const IRTraceFunctions = (() => {
         else if (shown && pass.changed && !counts.has(state.key)) notes.push(["info", app.source().says.unchanged(state.key)]);
         if (wanted !== null) notes.push(["info", historyNote(wanted)]);
       }
-      el.select.value = state.key === null ? "" : state.key;
+      finder.elsewhere(absent, p);  // says so, and offers the nearest pass that has it
+      el.select.value = state.key !== null ? state.key : absent !== null ? absent : "";
       // The reason the selector is disabled is read out with it, not only shown beside it.
       if (el.select.disabled && reason) el.select.setAttribute("aria-describedby", "notes");
       else el.select.removeAttribute("aria-describedby");
@@ -119,6 +131,7 @@ const IRTraceFunctions = (() => {
     function clear() {
       el.select.replaceChildren(option("", "Whole file"));
       el.select.disabled = true;
+      finder.elsewhere(null, -1);
     }
 
     /** "P.old → new": the after key without the qualifier both share, so the closed selector shows more of it. */

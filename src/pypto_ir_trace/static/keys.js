@@ -22,6 +22,7 @@ const IRTraceKeys = (() => {
     { keys: { "Alt+ArrowLeft": "left", "Alt+ArrowRight": "right" }, scope: "page", help: "Scroll the code sideways" },
     { panels: true },  // the panels' keys (panels.js), in the order they register
     { keys: { "/": "search" }, scope: "page", help: "Search all passes (text or /regex/)" },
+    { keys: { l: "lowering" }, scope: "page", help: "The picked function's whole lowering: its diff at every pass that changes it, on one page; again: back to the pass" },
     { keys: { Enter: "nextCountChange", "Shift+Enter": "previousCountChange" }, scope: "search",
       help: "In the search: next / previous pass that changes the match count" },
     { keys: { Escape: "clearSearch" }, scope: "search", help: "In the search: clear it" },

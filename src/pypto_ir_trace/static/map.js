@@ -276,6 +276,10 @@ const IRTraceMap = (() => {
     /** Enter or a click: a cell shows the pass with its function picked, a row header picks the function,
      * a column header shows the pass. */
     function activate(r, c) {
+      if (r >= 0 && c < 0 && state.selected >= 0 && keyOf(r) === state.wantedKey && app.hasView("lowering")) {
+        toggle(false);  // the picked function's row again: its whole lowering
+        return app.showView("lowering");
+      }
       if (r >= 0 && c < 0) return state.selected >= 0 ? pick(keyOf(r)) : undefined;  // a function is picked in a pass
       if (c < 0) return undefined;
       toggle(false);
@@ -288,7 +292,8 @@ const IRTraceMap = (() => {
     function pick(key) {
       app.pickFunction(key);  // the diff behind keeps it; the chart draws its size
       refresh();
-      app.announce(`Picked ${key}: its size is drawn over the pipeline; Enter on a cell opens that pass.`, "map");
+      const again = app.hasView("lowering") ? ", Enter on its name again its whole lowering" : "";
+      app.announce(`Picked ${key}: its size is drawn over the pipeline; Enter on a cell opens that pass${again}.`, "map");
     }
     function describe(r, c) {
       if (r < 0 && c < 0) ui.detail.textContent = "Rows: functions; columns: passes. Enter opens, Escape returns to the diff.";

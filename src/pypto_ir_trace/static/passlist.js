@@ -42,8 +42,8 @@ const IRTracePassList = (() => {
       buttons.forEach((button, p) => {
         const { parts, title, classes, tip } = app.listed(p);
         const meta = button.querySelector(".pass-meta");
-        const hits = meta.querySelector(".hits"), badges = [...meta.querySelectorAll(".badge")];
-        meta.replaceChildren(...(hits ? [hits] : []), ...parts, ...badges.flatMap(badge => [" ", badge]));
+        const marks = [...meta.querySelectorAll(".hits, .op-delta")], badges = [...meta.querySelectorAll(".badge")];  // the search's stay
+        meta.replaceChildren(...marks, ...parts, ...badges.flatMap(badge => [" ", badge]));
         if (title) meta.title = title;
         else meta.removeAttribute("title");
         for (const [name, on] of Object.entries(classes)) button.classList.toggle(name, on);
@@ -175,7 +175,24 @@ const IRTracePassList = (() => {
       });
     }
 
-    return { build, isVisible, visible, applyFilters, showAll, step, markSelected, revealSelected, markHistory, showHits, showCounts };
+    /** op:NAME in the search (opsearch.js): each pass that changes the count of the ops asked marked with its deltas;
+     * moves: per pass its [[op, delta]], or null to drop the marks. */
+    function showOps(moves) {
+      buttons.forEach((button, p) => {
+        const deltas = moves ? moves[p] : [];
+        let badge = button.querySelector(".op-delta");
+        button.classList.toggle("op-moves", deltas.length > 0);
+        if (!deltas.length) { if (badge) badge.remove(); return; }
+        if (!badge) {
+          badge = app.make("span", "op-delta");
+          button.querySelector(".pass-meta").prepend(badge);
+        }
+        badge.textContent = IRTraceOpSearch.deltaText(deltas);
+        badge.title = `${IRTraceOpSearch.named(deltas).split(", ").join("\n")}\n(the change in their count in this pass)`;
+      });
+    }
+
+    return { build, isVisible, visible, applyFilters, showAll, step, markSelected, revealSelected, markHistory, showHits, showOps, showCounts };
   }
 
   /** The name with break opportunities between its words ("Materialize|Semantic|Aliases"): it wraps, never cut. */

@@ -3,7 +3,8 @@
  * Search across every snapshot: matching-line counts per pass in the list, a summary, Enter /
  * Shift+Enter to the passes that change the count, matches marked in the panes. The matching runs in
  * a worker (searchworker.js) under a time budget: a pattern that takes longer is stopped and the
- * summary says so; the page never waits for a pattern.
+ * summary says so; the page never waits for a pattern. `op:NAME` asks instead which passes change the count of
+ * an op (opsearch.js).
  */
 const IRTraceSearch = (() => {
   // Marks painted on one line at most: a dense constant of 5 MB matches a common character 300,000 times,
@@ -18,6 +19,7 @@ const IRTraceSearch = (() => {
     const { el, report, pipeline } = app;
     const win = el.search.ownerDocument.defaultView;
     let found = null;   // the shown result: {hit, empty, offsets, marks, hits per text}
+    let asked = null;   // or the op asked about (op:NAME): {name, moves: per pass its [[op, delta]]}
     let shownQuery = "";  // the query whose outcome (result, error, stop) is on screen
     let job = null;     // the search under way: {id, query, promise, resolve, timers}
     let worker = null;  // started on the first search, replaced when a search is stopped
@@ -46,6 +48,8 @@ const IRTraceSearch = (() => {
       if (job && job.query === query) return job.promise;
       if (!job && shownQuery === query) return Promise.resolve();
       if (job) { settle(); stopWorker(); }  // superseded: a busy worker may be stuck in the old pattern
+      const op = IRTraceOpSearch.parse(query);
+      if (op !== null) return showOps(query, op);
       const parsed = IRTraceSearchWorker.parse(query);
       if (parsed.kind !== "regex" && parsed.kind !== "text") {
         show(query, null, parsed.kind === "error" ? `Not a regular expression: ${parsed.error}` : "");
@@ -90,6 +94,8 @@ const IRTraceSearch = (() => {
     function show(query, result, message) {
       shownQuery = query;
       found = result;
+      asked = null;
+      app.passList.showOps(null);
       el.search.setAttribute("aria-invalid", String(message.startsWith("Not a regular expression")));
       app.passList.showHits(found ? found.hits : null);
       el.searchSummary.hidden = !found && !message;
@@ -111,23 +117,45 @@ const IRTraceSearch = (() => {
       return { ranges, empty: found.empty[id], unmarked: (found.offsets[id + 1] - end) / 2 };
     }
 
-    /** The next (delta 1) / previous (-1) visible pass that changes the count of matching lines. */
+    /** `op:NAME` (opsearch.js): the passes that change the count of the ops named NAME, marked with their deltas. */
+    function showOps(query, name) {
+      shownQuery = query;
+      found = null;
+      asked = { name, moves: IRTraceOpSearch.moves(app.passes.length, app.diffOf, name) };
+      el.search.setAttribute("aria-invalid", "false");
+      app.passList.showHits(null);
+      app.passList.showOps(name ? asked.moves : null);
+      el.searchSummary.hidden = false;
+      el.searchSummary.textContent = IRTraceOpSearch.summary(name, asked.moves, app.passes);
+      app.repaint();  // no line is marked
+      return Promise.resolve();
+    }
+
+    /** The next (delta 1) / previous (-1) visible pass that changes the count of matching lines (or of the op asked). */
     async function jumpToChange(delta) {
       await run();
+      if (asked) return jumpTo(delta, asked.name ? app.passList.visible().filter(p => asked.moves[p].length) : [], `No visible pass changes the count of ${asked.name || "an op"}`);
       if (!found) return;
       const hits = found.hits;
       const moved = app.passList.visible().filter(p => hits[app.diffOf(p).before] !== hits[app.diffOf(p).after]);
-      if (!moved.length) { app.announce("No visible pass changes the number of matching lines"); return; }
+      jumpTo(delta, moved, "No visible pass changes the number of matching lines");
+      if (moved.length) app.panes.reveal(app.panes.firstRowWhere(id => found.hit[id] === 1));
+    }
+
+    /** The next (delta 1) / previous (-1) pass of `moved` from the one shown, round the ends; `none` said when empty. */
+    function jumpTo(delta, moved, none) {
+      if (!moved.length) { app.announce(none); return; }
       const from = app.state.selected;
       const target = delta > 0 ? (moved.find(p => p > from) ?? moved[0]) : (moved.slice().reverse().find(p => p < from) ?? moved[moved.length - 1]);
       app.select(target);
-      app.panes.reveal(app.panes.firstRowWhere(id => found.hit[id] === 1));
     }
 
     /** The counts in the pass list and the summary again: the passes now show other snapshots (another view). */
     function relist() {
+      if (asked) return showOps(shownQuery, asked.name);
       app.passList.showHits(found ? found.hits : null);
       if (found) el.searchSummary.textContent = summary(app, found.hits);
+      return undefined;
     }
 
     function clear() {

@@ -62,6 +62,7 @@ const IRTraceViewer = (() => {
       next: () => app().passList.step(1),
       previous: () => app().passList.step(-1),
       search: () => app().search.focus(),
+      lowering: () => app().toggleView("lowering"),
       nextChange: () => app().stepChange(1),
       previousChange: () => app().stepChange(-1),
       ...Object.fromEntries(IRTraceFollowing.ACTIONS.map(name => [name, () => app().following.actions[name]()])),

@@ -6,11 +6,14 @@
  * the Function selector, the panes, search, "Compare with", Ignore renumbering, layout, wrapping, links.
  * A *view* decides what they show. The single-run view (onerun.js) shows each pass against its previous
  * snapshot; the two views of two runs (runs.js) show, for the same aligned rows, the baseline against this
- * run (Across runs) or each run's own pass (Pass effect). A new view is one file that calls register.
+ * run (Across runs) or each run's own pass (Pass effect); the lowering page (lowering.js) shows the picked
+ * function's diff at every pass that changes it, one under the other. A new view is one file that calls register.
  *
  * IRTraceViews.register({name, button, applies, create}), once per view, in the order the page offers them:
  *   name          its name in links (view=NAME); a report opens on its first view, whose name links leave out
  *   button        the id of its toggle in the page's markup (aria-pressed), when a report offers several views
+ *   toggles       its button (or app.toggleView) pressed again returns to the first view: a view the reader opens
+ *                 and closes (the lowering page), not one of a set of equals (Across runs / Pass effect)
  *   applies(report)  whether the report holds what the view shows
  *   create(app)   its *source* for one pipeline's view. `app` is the viewer's (viewer.js): the source reads
  *                 it (the pipeline, the state, `counted`, `make`) and never writes to it or to its modules
@@ -41,13 +44,21 @@
  *                 (the viewer's, then the view's), {before: [start, end), after: [start, end)} of that diff's
  *                 lines, or null where it has none; said: what the status adds to "Change 2 of 5"; differs:
  *                 the diffs disagree here (a pass opens on the first such step)}], in order
+ *   step(delta)   optional, for a view that pages through diffs of several passes: n (1) / p (-1) itself, true
+ *                 when it did (the viewer's own stepping is then left alone)
+ *   hasFolds()    optional, for a view whose diffs are built as they scroll in: whether they may have folds (Expand
+ *                 all / Collapse all are usable; those built later follow the last pressed)
  *
  * Controls: a view brings its own toggle (`button`); every other control (filters, layout, wrapping, Function,
  * Compare with, Ignore renumbering, search) applies in every view registered today, so the seam asks nothing
- * more. A view that must turn one off says so here first, as one more answer of its source.
+ * more. A view that must turn one off says so here first, as one more answer of its source. The lowering page
+ * shows each pass against its own before snapshot: Compare with is hidden while it shows (lowering.css).
  *
  * Not a view: the pipeline map (map.js) shows every pass at once, not what one pass shows; it is a panel the
  * viewer shows in place of the diff, over whichever view is current. Panels have their own seam, panels.js.
+ * The lowering page is a view although it shows several passes: what it shows is diffs in the viewer's panes
+ * (layout, wrapping, folds, search marks, n / p), and the pass list, the Function selector and the counts are
+ * the single-run view's, which its source extends.
  *
  * Why a source and not hooks into the viewer's modules: every view then answers the same questions, the
  * viewer asks them at the moments it chooses (a switch of view is one more of them), and no module needs to
