@@ -437,11 +437,14 @@ def test_markdown_is_bounded_and_inert_whatever_the_input(tmp_path):
         for k in range(20_000)
     ]
     big = {**summary._head("programs"), "this": "new", "baseline": "old", "directory": "r", "index": "r/index.html"}
-    big.update(counts=summary._counts(programs), programs=programs, skipped=[])
+    edit = {"pass": hostile, "description": hostile, "changes": [[hostile, hostile]], "more": 0}
+    groups = [{"edit": {**edit, "key": str(k)}, "programs": [f"{hostile}{k}"]} for k in range(20_000)]
+    big.update(counts=summary._counts(programs), programs=programs, skipped=[], edits=groups)
     validate(big, SCHEMA)
     text = summary.markdown(big)
-    assert len(text) < 12_000 and "20000 programs: 20000 differ" in text
-    assert f"… and {20_000 - summary.MARKDOWN_ROWS} more not listed here." in text
+    assert len(text) < 24_000 and "20000 programs: 20000 differ" in text
+    assert text.count(f"… and {20_000 - summary.MARKDOWN_ROWS} more not listed here.") == 2  # the groups, the table
+    assert sum(line.startswith("- 1 program: ") for line in text.splitlines()) == summary.MARKDOWN_ROWS
     table = [line for line in text.splitlines() if line.startswith("| `")]
     assert len(table) == summary.MARKDOWN_ROWS
     for line in table:
