@@ -145,3 +145,22 @@ def test_compare_with_and_ignore_renumbering_read_the_filtered_texts(open_report
     # cut out was never proven a renaming, and stays changed
     renamed = re.fullmatch(r"\+(\d+) \u2212(\d+), (\d+) renamed", counts.inner_text())
     assert renamed and int(renamed[3]) > 0 and int(renamed[1]) + int(renamed[3]) == int(changed[1])
+
+
+def test_the_map_counts_the_filtered_passes(open_report):
+    def map_of(fragment):
+        page = open_report(G, fragment=fragment).page
+        if "hide=" in fragment:
+            page.get_by_role("status").filter(has_text="Hidden:").wait_for(timeout=30000)
+        grid = page.get_by_role("grid", name="Pipeline map")
+        cell = grid.get_by_role("gridcell", name=re.compile(r"^3 AssignmentTrackingPass, LZ4_renormDictT, "))
+        row = grid.get_by_role("rowheader", name=re.compile(r"^LZ4_renormDictT, "))
+        return cell.get_attribute("aria-label"), int(
+            row.get_attribute("aria-label").split(", ")[1].split()[0].replace(",", "")
+        )
+
+    cell, total = map_of("#pass=3&map=1")
+    assert not cell.startswith("3 AssignmentTrackingPass, LZ4_renormDictT, +0 \u22120")
+    cell, filtered_total = map_of("#pass=3&map=1&hide=debug.metadata")  # the map opens on the viewer built again
+    assert cell.startswith("3 AssignmentTrackingPass, LZ4_renormDictT, +0 \u22120")
+    assert 0 < filtered_total < total
