@@ -19,6 +19,7 @@
  */
 const IRTraceFiltered = (() => {
   const RECENT = 16;  // filtered texts kept: passes are diffed in order, and each reads the text the one before wrote
+  const LINES_A_STEP = 20000;  // lines filtered a step (about 20 ms here)
 
   /** text -> null when a filter hides the line, else the [start, end) ranges cut out of it (none: unchanged). */
   function matcher(filters) {
@@ -50,28 +51,41 @@ const IRTraceFiltered = (() => {
   }
 
   /**
-   * Each line of the report filtered: {map: Int32Array(line id -> its filtered line's id, -1 hidden), lines: the
-   * report's lines and the cut ones after them, cut: [{from, ranges}] of each line past the report's}.
+   * Each line of the report filtered, LINES_A_STEP lines a step (step() true once done): then `map` (Int32Array:
+   * line id -> its filtered line's id, -1 hidden), `lines` (the report's lines and the cut ones after them), `cut`
+   * ([{from, ranges}] of each line past the report's), `n` (the report's line count).
    */
   function lineTable(report, filters) {
     const match = matcher(filters), lines = report.lines, n = lines.length;
     const map = new Int32Array(n), pending = [];
-    for (let id = 0; id < n; id++) {
-      const ranges = match(lines[id]);
-      map[id] = ranges === null ? -1 : id;
-      if (ranges && ranges.length) pending.push([id, cutOut(lines[id], ranges), ranges]);
-    }
-    const cut = [], added = [];
-    if (pending.length) {
-      const known = new Map();  // a text shown -> its id: a line cut to the text of a line kept whole is that line
-      for (const [id] of pending) map[id] = -2;
-      lines.forEach((text, id) => { if (map[id] === id) known.set(text, id); });
-      for (const [id, text, ranges] of pending) {
-        if (!known.has(text)) { known.set(text, n + cut.length); cut.push({ from: id, ranges }); added.push(text); }
-        map[id] = known.get(text);
+    const table = { map, lines, cut: [], n };
+    let next = 0;
+    table.step = () => {
+      for (const stop = Math.min(next + LINES_A_STEP, n); next < stop; next++) {
+        const ranges = match(lines[next]);
+        map[next] = ranges === null ? -1 : next;
+        if (ranges && ranges.length) pending.push([next, cutOut(lines[next], ranges), ranges]);
       }
+      if (next < n) return false;
+      intern(table, pending);
+      return true;
+    };
+    return table;
+  }
+
+  /** The cut lines' ids: a line cut to the text of a line kept whole is that line, else one id per text past n. */
+  function intern(table, pending) {
+    const { map, lines, cut, n } = table;
+    if (!pending.length) return;
+    const known = new Map();  // a text shown -> its id
+    for (const [id] of pending) map[id] = -2;
+    lines.forEach((text, id) => { if (map[id] === id) known.set(text, id); });
+    const added = [];
+    for (const [id, text, ranges] of pending) {
+      if (!known.has(text)) { known.set(text, n + cut.length); cut.push({ from: id, ranges }); added.push(text); }
+      map[id] = known.get(text);
     }
-    return { map, lines: added.length ? lines.concat(added) : lines, cut, n };
+    table.lines = lines.concat(added);
   }
 
   /** The report's highlights and elisions, for the cut lines those of their line moved past the cuts. */
@@ -117,7 +131,7 @@ const IRTraceFiltered = (() => {
     const pipeline = report.pipelines[index];
     const filters = pipeline.filters.filter(f => names.includes(f.name));
     const raws = pipeline.passes;
-    let table = null;
+    let table = null, tabled = false;
     const texts = new Array(pipeline.texts.length), lengths = new Int32Array(pipeline.texts.length).fill(-1);
     const recent = new Map();  // text -> {ids, at}, the latest RECENT read
     function filtered(t) {
@@ -134,9 +148,10 @@ const IRTraceFiltered = (() => {
     const passes = [];
     const job = {
       total: raws.length + 1,
-      done: () => (table ? 1 : 0) + passes.length,
+      done: () => (tabled ? 1 : 0) + passes.length,
       step() {
         if (!table) table = lineTable(report, filters);
+        if (!tabled) tabled = table.step();
         else if (passes.length < raws.length) passes.push(filterPass(raws[passes.length], filtered, compare));
         else { pipeline.texts.forEach((_, t) => { if (!texts[t]) filtered(t); }); return true; }
         return false;
