@@ -164,3 +164,14 @@ def test_the_map_counts_the_filtered_passes(open_report):
     cell, filtered_total = map_of("#pass=3&map=1&hide=debug.metadata")  # the map opens on the viewer built again
     assert cell.startswith("3 AssignmentTrackingPass, LZ4_renormDictT, +0 \u22120")
     assert 0 < filtered_total < total
+
+
+def test_search_counts_the_lines_shown(open_report):
+    page = open_report(G, fragment="#pass=9").page
+    box = page.get_by_role("searchbox", name="Search all passes")
+    box.fill("#dbg_value")
+    summary = page.locator("#search-summary")
+    summary.filter(has_text="Lines match").wait_for()
+    _filtered(page, DEBUG)  # the search is carried to the viewer built again, and run on the filtered texts
+    summary.filter(has_text="No line matches in any snapshot").wait_for()
+    assert box.input_value() == "#dbg_value"

@@ -18,27 +18,21 @@ const IRTraceFilters = (() => {
     const applied = report.hidden || [];  // what this viewer's report hides
     state.hide = applied.slice();
     let job = null;  // {names, cancelled} of the filtering under way
-    const boxes = offered.map(filter => {
-      const label = app.make("label", "filter-toggle");
-      const box = app.make("input");
-      box.type = "checkbox";
-      box.dataset.filter = filter.name;
-      box.checked = applied.includes(filter.name);
-      label.title = filter.title;
-      label.append(box, ` ${filter.label}`);
-      box.addEventListener("change", () => apply(boxes.filter(b => b.checked).map(b => b.dataset.filter), box.dataset.filter));
-      return { label, box };
-    }).map(({ label, box }) => { el.filters.append(label); return box; });
-    el.filters.hidden = boxes.length === 0;
+    const boxes = switches(app, offered, applied, (names, focus) => apply(names, focus));
 
     /** Show the report through the filters named (those offered, in their order); `focus`: the switch to keep focused. */
     function apply(wanted, focus = null) {
       if (!el.filters.isConnected) return;  // a viewer no longer shown (a carried choice applied late)
       const names = offered.map(f => f.name).filter(name => wanted.includes(name));
+      const stopped = job !== null;
       if (job) job.cancelled = true;
       job = null;
+      el.filters.removeAttribute("aria-busy");
       boxes.forEach(box => { box.checked = names.includes(box.dataset.filter); });
-      if (names.join(".") === applied.join(".")) return;
+      if (names.join(".") === applied.join(".")) {
+        if (stopped) app.announce("Filtering stopped: the report is shown as before.");
+        return;
+      }
       if (!names.length) return rebuild(raw, focus);
       const key = `${index}:${names.join(".")}`;
       if (!made.has(raw)) made.set(raw, new Map());
@@ -95,6 +89,24 @@ const IRTraceFilters = (() => {
       /** The filters chosen: what the next pipeline's viewer applies too. */
       chosen: () => (job ? job.names : applied).slice(),
     };
+  }
+
+  /** A checkbox per filter offered, in el.filters (hidden with none); changed(names checked, the one changed). */
+  function switches(app, offered, applied, changed) {
+    const boxes = offered.map(filter => {
+      const label = app.make("label", "filter-toggle");
+      const box = app.make("input");
+      box.type = "checkbox";
+      box.dataset.filter = filter.name;
+      box.checked = applied.includes(filter.name);
+      label.title = filter.title;
+      label.append(box, ` ${filter.label}`);
+      box.addEventListener("change", () => changed(boxes.filter(b => b.checked).map(b => b.dataset.filter), filter.name));
+      app.el.filters.append(label);
+      return box;
+    });
+    app.el.filters.hidden = boxes.length === 0;
+    return boxes;
   }
 
   return { create };
