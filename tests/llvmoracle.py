@@ -9,19 +9,35 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+_FILTERS = Path(__file__).resolve().parents[1] / "grammars" / "llvm" / "filters.tokens"
+
 _HEADER = re.compile(r"^(?:; |# )?\*\*\* IR (?:Dump (?:After|Before|At Start)|Pass)(?P<rest>.*)$")
 _LOOP = re.compile(r" on loop %.* in function (?P<function>\S+?)(?: \(invalidated\))? \*\*\*")
 
 
-def dumps(path: Path) -> list[tuple[str, list[str]]]:
-    """(header, body lines) of each header line of the file, in order."""
+def dumps(path: Path, hide: tuple[str, ...] = ()) -> list[tuple[str, list[str]]]:
+    """(header, body lines) of each header line of the file, in order; the lines filtered by the filters named."""
+    shown = _filter(hide)
     found: list[tuple[str, list[str]]] = []
     for line in path.read_text(encoding="utf-8").split("\n"):
         if _HEADER.match(line):
             found.append((line, []))
-        elif found:
-            found[-1][1].append(line)
+        elif found and (kept := shown(line)) is not None:
+            found[-1][1].append(kept)
     return found
+
+
+def _filter(hide: tuple[str, ...]):
+    """line -> the line as the filters named show it, None when hidden."""
+    patterns: dict[str, list[str]] = {"line": [], "part": []}
+    for entry in _FILTERS.read_text(encoding="utf-8").splitlines():
+        if entry.strip() and not entry.startswith("#"):
+            name, what, pattern = entry.split(None, 2)
+            if name in hide and what in patterns:
+                patterns[what].append(pattern)
+    whole = re.compile("|".join(patterns["line"])) if patterns["line"] else None
+    part = re.compile("|".join(patterns["part"])) if patterns["part"] else None
+    return lambda line: None if whole and whole.search(line) else part.sub("", line) if part else line
 
 
 def functions(body: list[str]) -> dict[str, str]:
@@ -43,15 +59,16 @@ def functions(body: list[str]) -> dict[str, str]:
     return found
 
 
-def changes(path: Path) -> dict[tuple[int, str], bool]:
+def changes(path: Path, hide: tuple[str, ...] = ()) -> dict[tuple[int, str], bool]:
     """(pass label, function) -> whether the pass changed the function, for the pairs the module docstring
-    keeps; labels count the file's dumps from 1 (print-changed's At Start is 0, "filtered out" lines no pass)."""
+    keeps; labels count the file's dumps from 1 (print-changed's At Start is 0, "filtered out" lines no pass);
+    `hide`: the filters applied to the dump's lines first."""
     last: dict[str, str] = {}  # function -> its latest whole text
     loop_since: set[str] = set()  # functions with a loop dump since their latest whole text
     last_loop: dict[str, tuple[str, str]] = {}  # function -> (header label, text) of its latest loop dump
     found: dict[tuple[int, str], bool] = {}
     label = 0
-    for header, body in dumps(path):
+    for header, body in dumps(path, hide):
         if "filtered out ***" in header:
             continue
         if "At Start" not in header:

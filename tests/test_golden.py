@@ -1,5 +1,5 @@
 """Golden report models: the JSON the page reads, for one dump of each kind (a PyPTO passes_dump, an MLIR tree,
-an MLIR stream, two runs compared, a function renamed), compared field by field.
+an MLIR stream, two runs compared, a function renamed, an LLVM stream with its filters), compared field by field.
 
 A change to the model shows up here as a readable diff. On a mismatch the actual model is written beside the
 expected one (`tests/golden/<case>.actual.json`, ignored by git) to diff or inspect. When the change is
@@ -15,6 +15,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import re
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -22,6 +24,7 @@ import pytest
 from dumptools import FIXTURES
 from modeltools import load_dump, report_of
 from pypto_ir_trace import __version__, model, programs
+from pypto_ir_trace.filters import LineFilter
 from pypto_ir_trace.schemacheck import Invalid, unknown_keywords, validate
 from pypto_ir_trace.structure import Region
 
@@ -46,6 +49,17 @@ def _mlir_stream() -> model.Report:
     return report_of(load_dump(FIXTURES / "mlir" / "multi_func" / "stream.txt"))
 
 
+def _llvm() -> model.Report:
+    """The first three dumps of a real clang -g dump: LLVM's texts and the filters it offers (debug, metadata)."""
+    text = (FIXTURES / "llvm" / "lz4-renorm-O2-g.txt").read_text(encoding="utf-8")
+    cut = [m.start() for m in re.finditer(r"^; \*\*\* IR Dump", text, re.MULTILINE)][3]
+    with tempfile.TemporaryDirectory() as tmp:  # the dump's folder names it: one of the same name each time
+        path = Path(tmp) / "llvm" / "lz4-renorm-O2-g-3.txt"
+        path.parent.mkdir()
+        path.write_text(text[:cut], encoding="utf-8")
+        return report_of(load_dump(path))
+
+
 def _two_runs() -> model.Report:
     return programs.build_pair((load_dump(RUNS / "this"),), (load_dump(RUNS / "baseline"),), 3)
 
@@ -56,6 +70,7 @@ CASES = {
     "mlir-tree": _mlir_tree,
     "mlir-stream": _mlir_stream,
     "two-runs": _two_runs,
+    "llvm": _llvm,
 }
 
 
@@ -139,6 +154,7 @@ RECORDS = {
     "pipelineMap": (model.PipelineMap,),
     "runs": (model.Runs,),
     "row": (model.RunRow,),
+    "filter": (LineFilter,),
 }
 
 

@@ -12,7 +12,7 @@ from typing import TypeVar
 
 from tree_sitter import Tree
 
-from . import __version__, compare, grammar, highlight, linediff, opcounts, pipeline_map, renumber, structure
+from . import __version__, compare, filters, grammar, highlight, linediff, opcounts, pipeline_map, renumber, structure
 from .chunked import PieceReader
 from .dump import Dump, Snapshot, split_lines
 from .formats import Format, format_of
@@ -317,6 +317,7 @@ def _pipeline(
                 [text.structure.regions for text in texts], [len(text.ids) for text in texts], snapshot_text[0], passes
             ),
             labels=_labels(record.language.label, texts),
+            filters=filters.offered(record.language.name, lines.texts),
         )
 
 

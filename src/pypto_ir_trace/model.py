@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
+from .filters import LineFilter
 from .structure import Region
 
 
@@ -154,6 +155,8 @@ class Pipeline:
     # (key, what the viewer shows for it) of the functions whose key is not their name as users read it (a
     # demangled C++, Rust or Swift symbol); the key stays in tooltips and the summaries
     labels: tuple[tuple[str, str], ...] = ()
+    # the switches that hide part of its lines (filters.py: debug info, metadata), those that would change a line
+    filters: tuple[LineFilter, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -292,6 +295,11 @@ def _pipeline(pipeline: Pipeline) -> dict:
         entry["renumbering"] = True
     if pipeline.labels:
         entry["labels"] = dict(pipeline.labels)
+    if pipeline.filters:
+        entry["filters"] = [
+            {"name": f.name, "label": f.label, "title": f.title, "line": f.line, "part": f.part}
+            for f in pipeline.filters
+        ]
     entry["texts"] = [_text(text) for text in pipeline.texts]
     entry["passes"] = [_pass(p) for p in pipeline.passes]
     if pipeline.pipeline_map is not None:

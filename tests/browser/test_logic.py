@@ -422,9 +422,13 @@ def test_links_round_trip_and_ignore_what_the_report_lacks(logic):
         "layout": "stacked",
         "base": 0,
         "wrap": None,
+        "hide": [],
     }
     _, parsed = logic(LINK, [{}, "#pass=03&layout=sideways&base=99"])
-    assert parsed == {"pass": -1, "fn": None, "layout": None, "base": None, "wrap": None}
+    assert parsed == {"pass": -1, "fn": None, "layout": None, "base": None, "wrap": None, "hide": []}
+    fragment, _ = logic(LINK, [{"selected": 0, "hide": ["debug", "metadata"]}, ""])  # the filters (filters.js)
+    assert fragment == "pass=01&hide=debug.metadata"
+    assert logic(LINK, [{}, "#" + fragment])[1]["hide"] == ["debug", "metadata"]
     fragment, _ = logic(LINK, [{"selected": 0, "panels": {"map": True, "blame": False}}, ""])
     assert fragment == "pass=01&map=1"  # a panel's link state (panels.js): the pipeline map shown
     assert logic(LINK, [{"selected": 0}, ""])[0] == "pass=01"

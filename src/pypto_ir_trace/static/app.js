@@ -11,17 +11,22 @@ const IRTraceApp = (() => {
   const WRAP_KEY = "pypto-ir-trace-wrap", ELIDE_KEY = "pypto-ir-trace-elide";
   const LAYOUTS = ["split", "stacked", "unified"];
 
-  /** The viewer of report.pipelines[index] in `root`; `carried`: what the reader chose in the one before. */
-  function create(root, report, index, carried) {
+  /**
+   * The viewer of report.pipelines[index] in `root`; `carried`: what the reader chose in the one before (its
+   * `report`: the report seen through the filters, filters.js); rebuild(extra): this pipeline's viewer anew.
+   */
+  function create(root, unfiltered, index, carried, rebuild) {
+    const report = carried && carried.report ? carried.report : unfiltered;
     const pipeline = report.pipelines[index];
     const doc = root.ownerDocument || root;
     const state = IRTraceState.create(pipeline.input.label);
     if (report.pipelines.length > 1) state.pipe = pipeline.name;
-    const app = { el: elements(root), report, pipeline, passes: pipeline.passes, state, make: maker(doc) };
+    const app = { el: elements(root), report, pipeline, passes: pipeline.passes, state, make: maker(doc), index, rebuild };
     Object.assign(app, showing(app), selecting(app), switching(app), arranging(app));
     app.carry = () => ({  // what the next pipeline's viewer keeps (Ignore renumbering: through a pipeline without it)
       layout: state.layout, search: app.el.search.value, panels: app.panels.carry(),
       ignoreRenumbering: pipeline.renumbering ? state.ignoreRenumbering : Boolean(carried && carried.ignoreRenumbering),
+      hide: app.filters.chosen(),
     });
     modules(app);
     app.startViews();
@@ -36,7 +41,7 @@ const IRTraceApp = (() => {
       changed: $("filter-changed"), noop: $("filter-noop"), filterCount: $("filter-count"),
       title: $("pass-title"), counts: $("pass-counts"), summary: $("summary"), detail: $("pass-detail"),
       dumpTitle: root.querySelector(".dump-title"),
-      renumber: $("ignore-renumbering"), dumpNotes: $("dump-notes"), dumpNotesList: $("dump-notes-list"),
+      renumber: $("ignore-renumbering"), filters: $("filter-toggles"), dumpNotes: $("dump-notes"), dumpNotesList: $("dump-notes-list"),
       select: $("function-select"), notes: $("notes"), status: $("status"),
       warnings: $("warnings"), warningsText: $("warnings-text"),
       diff: $("diff"), empty: $("empty-state"),
@@ -76,6 +81,7 @@ const IRTraceApp = (() => {
     app.sidebar = IRTraceSidebar.create(app);
     app.together = IRTraceTogether.create(app);
     app.panels = IRTracePanels.create(app);
+    app.filters = IRTraceFilters.create(app);
   }
 
   /** What a set of panes is created with (IRTracePanes.create): `el` holds their markup, {diff, panes}. */
@@ -375,6 +381,7 @@ const IRTraceApp = (() => {
       if (!app.passList.isVisible(link.pass)) app.passList.showAll();
       app.select(link.pass);
       app.panels.follow(hash);
+      app.filters.follow(link.hide);  // last: it may build this viewer anew, on the filtered report
       return true;
     }
 
@@ -456,6 +463,7 @@ const IRTraceApp = (() => {
       if (pipeline.renumbering && carried.ignoreRenumbering) app.setIgnoreRenumbering(true);
       el.search.value = carried.search;
       if (carried.search) app.search.run();
+      if (carried.hide && carried.hide.length) el.diff.ownerDocument.defaultView.setTimeout(() => app.filters.follow(carried.hide));
     }
   }
 

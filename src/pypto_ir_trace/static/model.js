@@ -16,12 +16,14 @@
  *     elisions(id)       the sub-expressions of the line the viewer may elide ("Elide types"): [[start, end]]
  *                        in UTF-16 units, by start, an enclosing one first; elides: whether any line has some
  *     context            unchanged lines kept around a change (--context)
- *   pipeline = {name, format, title, level, levelTitle, advice, implicit, notes, renumbering, input: {file, label, name, text},
+ *   pipeline = {name, format, title, level, levelTitle, advice, implicit, notes, renumbering, filters, input: {file, label, name, text},
  *               texts, passes, map, ids(t), source(t), compare(tb, ta)}
  *     map                {functions, start, lines, cells: per pass [{row, inserted, deleted, lines}]}, as in the JSON,
  *                        or null (a two-run report's rows pipeline: its map is this run's, runs.ours.map)
  *     notes              what the reader should know about the dump (ordering caveats, ...): strings
  *     renumbering        its language has value names: passes carry `renamed` (Ignore renumbering applies)
+ *     filters            [{name, label, title, line, part}]: the switches that hide part of its lines (filters.js
+ *                        applies them): a line matching `line` is hidden, each match of `part` cut out ("": none)
  *     level              the detail the compiler printed at ("EXPLICIT", "CONCISE"), or null when unknown
  *     levelTitle         what the level badge says of it, in the format's words ("" without a level)
  *     advice             the note for a pass that changes an `implicit` line: how to see what it hides ("": none)
@@ -158,13 +160,15 @@ const IRTraceModel = (() => {
       notes: entry.notes || [],
       renumbering: Boolean(entry.renumbering),
       labels: new Map(Object.entries(entry.labels || {})),
+      filters: (entry.filters || []).map(({ name, label, title, line, part }) => ({ name, label, title, line, part })),
       input: { file, label, name, text: 0 }, texts, passes, ids, source,
       compare: comparing(ids, texts, report.limits),
       map: entry.pipelineMap ? readMap(entry.pipelineMap) : null,
     };
   }
 
-  /** Any two texts of a pipeline diffed like a pass (compare.js), as the diff fields of a pass. */
+  /** Any two texts of a pipeline diffed like a pass (compare.js), as the diff fields of a pass; also for texts the
+   * page derives (filters.js): ids(t) their line ids, texts[t] their regions. */
   function comparing(ids, texts, limits) {
     const diffOf = compareRaw(ids, texts, limits);
     return (tb, ta) => {
@@ -343,7 +347,7 @@ const IRTraceModel = (() => {
     }
     const pipeline = {
       name: "runs", format: ours.format, title: ours.title, level: null, implicit: new Map(), levelTitle: "", advice: "",
-      notes: [], renumbering: ours.renumbering && theirs.renumbering, labels: new Map(),
+      notes: [], renumbering: ours.renumbering && theirs.renumbering, labels: new Map(), filters: [],
       input: { ...ours.input }, texts, passes: passes.map(rowPass), ids, source,
       compare: comparing(ids, texts, limits), map: null,
     };
@@ -364,5 +368,5 @@ const IRTraceModel = (() => {
     return after;
   }
 
-  return { SCHEMA, check, read, applyPass };
+  return { SCHEMA, check, read, applyPass, comparing };
 })();

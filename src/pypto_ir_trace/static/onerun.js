@@ -33,6 +33,7 @@
       function note(pass) {
         if (!passes.some(x => x.changed)) return "The pipeline changed nothing: every pass printed the text of its predecessor.";
         if (!pass.changed) {
+          if (pass.hiddenOnly) return "No-op with the filters on: this pass changed only what they hide.";
           return pass.beforeFile  // an MLIR op's own text, not the dump before
             ? `No-op: this pass printed exactly the text it is diffed against (${pass.beforeFile}).`
             : "No-op: this pass printed exactly the text of its predecessor.";
@@ -80,7 +81,8 @@
     const counts = [app.make("span", "count ins", "+" + pass.inserted), " ", del];
     return {
       parts: pass.changed ? counts : [app.make("span", "noop-tag", "no-op"), " ", ...counts],
-      title: pass.changed ? "" : "No-op: printed exactly the text of its predecessor",
+      title: pass.changed ? "" : pass.hiddenOnly ? "No-op with the filters on: it changed only what they hide"
+        : "No-op: printed exactly the text of its predecessor",
       classes: { "has-renamed": Boolean(pass.renamedCount) },
       tip: "",
     };

@@ -9,7 +9,8 @@ const IRTracePipelines = (() => {
     "its renamed lines are proved at build time, and a comparison is diffed in the page.";
 
   /**
-   * root: the page; build(index, carried) makes the view (viewer.js) of report.pipelines[index].
+   * root: the page; build(index, carried, rebuild) makes the view (viewer.js) of report.pipelines[index];
+   * rebuild(extra) builds it anew, carrying extra too (the filters: the same pipeline on a filtered report).
    * Each view is built on a clone of the markup as the page first had it, so no listener of the view
    * before it survives; page-wide listeners (keys, links) reach the view through current().
    */
@@ -28,14 +29,14 @@ const IRTracePipelines = (() => {
     picker.hidden = report.pipelines.length < 2;
     select.addEventListener("change", () => show(Number(select.value)).selectFirst());
 
-    /** The view of pipeline i (kept if it is the one shown). */
-    function show(i) {
-      if (i === index) return view;
-      const carried = view ? view.carry() : null;
+    /** The view of pipeline i (kept if it is the one shown, unless `again`: built anew with that carried too). */
+    function show(i, again = null) {
+      if (i === index && !again) return view;
+      const carried = view ? { ...view.carry(), ...again } : null;
       if (view) root.querySelector(".layout").replaceWith(pristine.cloneNode(true));
       index = i;
       select.value = String(i);
-      view = build(i, carried);
+      view = build(i, carried, extra => show(i, extra));
       return view;
     }
 

@@ -19,13 +19,14 @@ const IRTraceState = (() => {
       pipe: null,       // the pipeline's name when the report holds several (else null: not in links)
       ignoreRenumbering: false,  // renamed lines shown as unchanged (pipelines with value names)
       panels: {},       // each panel's link state by its link name (panels.js): {map: shown, blame: the gutter on}
+      hide: [],         // the filters applied (filters.js): their names, in the pipeline's order
     };
   }
 
   /** A snapshot's label as written in file names: the input's label for the input, else its pass's label. */
   const snapshotLabel = (state, passes, s) => (s === 0 ? state.inputLabel : passes[s - 1].label);
 
-  /** The fragment of a state ("pipe=kernel_aiv&pass=04&fn=...&layout=stacked&base=00&wrap=1&blame=1"), "" with no pass selected. */
+  /** The fragment of a state ("pipe=kernel_aiv&pass=04&fn=...&layout=stacked&base=00&wrap=1&hide=debug&blame=1"), "" with no pass selected. */
   function fragment(state, passes) {
     if (state.selected < 0) return "";
     const params = new URLSearchParams(state.pipe !== null ? { pipe: state.pipe } : {});
@@ -34,6 +35,7 @@ const IRTraceState = (() => {
     if (state.layout !== "split") params.set("layout", state.layout);
     if (state.base !== null) params.set("base", snapshotLabel(state, passes, state.base));
     if (state.wrap) params.set("wrap", "1");
+    if (state.hide && state.hide.length) params.set("hide", state.hide.join("."));
     for (const [name, on] of Object.entries(state.panels || {})) if (on) params.set(name, "1");
     for (const [name, value] of Object.entries(state.extra || {})) params.set(name, value);
     return params.toString();
@@ -41,7 +43,8 @@ const IRTraceState = (() => {
 
   /**
    * A fragment read back: {pass (index, -1 if unknown), fn, layout (or null), base (snapshot or null),
-   * wrap (true, false, or null when the link does not say: the reader's own choice applies)}. The panels read
+   * wrap (true, false, or null when the link does not say: the reader's own choice applies), hide (the filters'
+   * names)}. The panels read
    * their own (panels.js), the views theirs (view=).
    */
   function parse(hash, passes, inputLabel) {
@@ -53,6 +56,7 @@ const IRTraceState = (() => {
       layout: ["split", "stacked", "unified"].includes(layout) ? layout : null,
       base: snapshotOf(passes, params.get("base"), inputLabel),
       wrap: params.has("wrap") ? params.get("wrap") === "1" : null,
+      hide: (params.get("hide") || "").split(".").filter(Boolean),
     };
   }
 

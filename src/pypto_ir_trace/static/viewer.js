@@ -17,7 +17,7 @@ const IRTraceViewer = (() => {
     const $ = id => root.querySelector("#" + id);
     const el = { help: $("help"), helpKeys: $("help-keys"), helpToggle: $("help-toggle"), theme: $("theme-toggle") };
     const linked = win.location.hash;  // before any view rewrites it
-    const pipelines = IRTracePipelines.create(root, report, (index, carried) => IRTraceApp.create(root, report, index, carried));
+    const pipelines = IRTracePipelines.create(root, report, (index, carried, rebuild) => IRTraceApp.create(root, report, index, carried, rebuild));
     const app = () => pipelines.current();
 
     // ---- help and theme -------------------------------------------------------------------------

@@ -1,0 +1,69 @@
+"""The LLVM filters' patterns (grammars/llvm/filters.tokens, filters.py) on real dumps: what each hides, that a
+pipeline is offered only the filters that would change one of its lines, and, by the oracle (tests/llvmoracle.py,
+the dump alone), that hiding debug info and metadata of a -g build leaves what the build without -g shows."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from dumptools import FIXTURES
+from llvmoracle import changes, dumps
+from modeltools import build, load_dump
+from pypto_ir_trace import filters
+
+LLVM = FIXTURES / "llvm"
+G = LLVM / "lz4-renorm-O2-g.txt"
+LLC = LLVM / "lz4-llc-setstreamdecode-O2-g.txt"
+PLAIN = LLVM / "lz4-renorm-O2.txt"
+SCOPE = LLVM / "version-module-scope-O1.txt"  # whole modules: metadata lines and attribute groups
+
+DEBUG = re.compile(r"!dbg |!DIAssignID |#dbg_|@llvm\.dbg\.|\bDBG_[A-Z_]+\b|debug-location|^!\d+ = (distinct )?!DI")
+METADATA = re.compile(r", !(?!dbg )[a-z][-\w.]* !\d| #\d+\b|^![-\w.]+ = |^attributes #|^; Function Attrs:")
+
+
+def _named(*names: str) -> tuple[filters.LineFilter, ...]:
+    return tuple(f for f in filters.of("llvm") if f.name in names)
+
+
+def _lines(path):
+    return [line for _, body in dumps(path) for line in body]
+
+
+@pytest.mark.parametrize("path", [G, LLC, SCOPE], ids=lambda p: p.name)
+def test_debug_info_is_hidden_and_nothing_else_is_touched(path):
+    lines = _lines(path)
+    shown = [filters.apply(_named("debug"), line) for line in lines]
+    assert not [line for line in shown if line is not None and DEBUG.search(line)]
+    # a line changed is a line that had debug info; the rest stay as they were
+    assert all(after == before for before, after in zip(lines, shown) if not DEBUG.search(before))
+
+
+@pytest.mark.parametrize("path", [G, LLC, SCOPE], ids=lambda p: p.name)
+def test_attributes_and_metadata_are_hidden_but_debug_info_is_the_other_switch(path):
+    lines = _lines(path)
+    shown = [filters.apply(_named("metadata"), line) for line in lines]
+    assert not [line for line in shown if line is not None and METADATA.search(line)]
+    kept = [line for line in shown if line is not None]
+    assert sum("!dbg " in line for line in kept) == sum("!dbg " in line for line in lines if not line.startswith("!"))
+
+
+def test_a_pipeline_is_offered_only_the_filters_that_change_one_of_its_lines():
+    offered = lambda path: [f["name"] for f in build(load_dump(path)).get("filters", [])]
+    assert offered(G) == ["debug", "metadata"]
+    assert offered(LLC) == ["debug", "metadata"]
+    assert offered(PLAIN) == ["metadata"]  # no -g
+    assert offered(FIXTURES / "mlir" / "multi_func" / "tree_dir") == []  # no filters for MLIR
+
+
+def test_hiding_debug_info_and_metadata_of_a_g_build_leaves_what_the_build_without_g_changes():
+    with_g = changes(G, ("debug", "metadata"))
+    assert with_g == changes(PLAIN, ("metadata",))
+    assert changes(G) != with_g  # hiding them changes what the passes are seen to do
+
+
+def test_in_machine_code_a_pass_that_only_moved_debug_values_changes_nothing_once_they_are_hidden():
+    label = next(k + 1 for k, (header, _) in enumerate(dumps(LLC)) if "(livedebugvalues)" in header)
+    assert changes(LLC)[label, "LZ4_setStreamDecode"]
+    assert not changes(LLC, ("debug",))[label, "LZ4_setStreamDecode"]
