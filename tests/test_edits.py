@@ -9,6 +9,7 @@ import json
 import pytest
 
 import edited_runs
+from dumptools import CONCISE, write_dump
 from pypto_ir_trace import cli, effect, summary
 from pypto_ir_trace.schemacheck import validate
 
@@ -104,3 +105,36 @@ def test_how_the_runs_outputs_differ_is_told_by_names_whole_and_lines_one_run_ha
     assert effect.told_apart([((1,), ())], lines.__getitem__) == (("x = pl.tile.exp2(a)", ""),)
     many = [((k,), (k + 1000,)) for k in range(300)]
     assert len(effect.told_apart(many, lambda i: f"v{i}")) == effect.MAX_CHANGES
+
+
+def _edit_of(tmp_path, this: dict[str, str], baseline: dict[str, str]) -> tuple[dict, str]:
+    """The summary's edit of one program whose two runs are `this` and `baseline` (file name -> text), and the
+    Markdown's line for it."""
+    write_dump(tmp_path / "this" / "p", this)
+    write_dump(tmp_path / "baseline" / "p", baseline)
+    path, md = tmp_path / "summary.json", tmp_path / "summary.md"
+    argv = [str(tmp_path / "this"), "--baseline", str(tmp_path / "baseline"), "-o", str(tmp_path / "out"), "-q"]
+    assert cli.main([*argv, "--summary-json", str(path), "--summary-md", str(md)]) == 0
+    found = json.loads(path.read_text(encoding="utf-8"))
+    validate(found, summary.schema())
+    assert [group["programs"] for group in found["edits"]] == [["p"]]
+    line = next(line for line in md.read_text(encoding="utf-8").splitlines() if line.startswith("- "))
+    return found["programs"][0]["edit"], line
+
+
+def test_runs_given_different_inputs_whose_passes_did_the_same_are_told_by_how_the_inputs_differ(tmp_path):
+    wider = {name: text.replace("[64]", "[128]") for name, text in CONCISE.items()}
+    edit, line = _edit_of(tmp_path, wider, CONCISE)
+    assert (edit["pass"], edit["changes"]) == ("input", [["64", "128"]])
+    assert edit["description"] == "the inputs differ: `64` -> `128`"
+    assert line == "- 1 program: `64` → `128` at the inputs"
+
+
+def test_runs_that_part_by_a_pass_only_one_runs_say_so(tmp_path):
+    """This run runs one more pass, which edits the IR; every pass both run had the same effect."""
+    extra = CONCISE["02_after_InferTileMemorySpace.py"].replace("return y\n", "return y  # checked\n", 1)
+    this = {**CONCISE, "03_after_CheckReturns.py": extra}
+    edit, line = _edit_of(tmp_path, this, CONCISE)
+    assert edit["pass"] == "03 CheckReturns" and edit["changes"] == []
+    assert edit["description"] == "only this run runs 03 CheckReturns"
+    assert line == "- 1 program: `only this run runs 03 CheckReturns`"

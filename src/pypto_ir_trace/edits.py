@@ -30,12 +30,17 @@ class Edit:
     at: str  # "11 ConvertTensorToTileOps", or "input"
     changes: tuple[tuple[str, str], ...]  # (the baseline's words, this run's); a line one run lacks: ""
     key: str
-    lead: str = ""  # how the edit is told before its changes ("" for a pass's edit)
+    only: str = ""  # the run that alone runs the pass where the runs part ("this run", "the baseline"), else ""
 
     def description(self) -> str:
+        """The edit in one line: its changes and where (`a` -> `b` at 11 Pass), how the inputs differ, or which
+        run alone runs the pass where they part."""
+        if self.only:
+            return f"only {self.only} runs {self.at}"
         told = "; ".join(describe(change) for change in self.changes[:SHOWN]) or "the same lines, edited apart"
         more = len(self.changes) - SHOWN
-        return f"{self.lead}{told}{f'; {more} more' if more > 0 else ''} at {self.at}"
+        told += f"; {more} more" if more > 0 else ""
+        return f"the inputs differ: {told}" if self.at == "input" else f"{told} at {self.at}"
 
     def to_json(self) -> dict:
         return {
@@ -69,16 +74,16 @@ def of_report(report: Report) -> Edit | None:
     if at is not None:
         return _edit(f"{_label(ours, theirs, runs.rows[at])}", names[at], runs.rows[at].changes)
     if not runs.inputs.identical:
-        return _edit("input", "input", runs.inputs.changes, "the inputs differ: ")
+        return _edit("input", "input", runs.inputs.changes)
     first = runs.first_divergent
     assert first is not None
     row = runs.rows[first]
-    lead = f"{'only this run' if row.baseline is None else 'only the baseline'} runs the pass"
-    return Edit(_label(ours, theirs, row), (), _key(names[first], ("one run", lead)), f"{lead}: ")
+    only = "this run" if row.baseline is None else "the baseline"
+    return Edit(_label(ours, theirs, row), (), _key(names[first], ("only", only)), only)
 
 
-def _edit(at: str, name: str, changes: tuple[tuple[str, str], ...], lead: str = "") -> Edit:
-    return Edit(at, changes, _key(name, *changes), lead)
+def _edit(at: str, name: str, changes: tuple[tuple[str, str], ...]) -> Edit:
+    return Edit(at, changes, _key(name, *changes))
 
 
 def _key(name: str, *changes: tuple[str, str]) -> str:

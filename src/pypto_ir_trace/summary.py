@@ -354,11 +354,10 @@ def _md_edits(groups: Sequence[dict], rows: int) -> list[str]:
     for group in groups[:rows]:
         edit, count = group["edit"], len(group["programs"])
         told = "; ".join(_md_change(change) for change in edit["changes"])
-        if not told:  # a pass one run runs: the description says it
-            told = _md(edit["description"])
         more = f"; {_md(edit['more'])} more" if edit["more"] else ""
-        where = "the inputs" if edit["pass"] == "input" else _md(edit["pass"])
-        lines.append(f"- {_md(count)} program{'s' if count != 1 else ''}: {told}{more} at {where}")
+        where = " at the inputs" if edit["pass"] == "input" else f" at {_md(edit['pass'])}"
+        said = f"{told}{more}{where}" if told else _md(edit["description"])  # no changes: a pass one run runs
+        lines.append(f"- {_md(count)} program{'s' if count != 1 else ''}: {said}")
     return lines + _more(len(groups), rows)
 
 
