@@ -11,12 +11,14 @@ import re
 import resource
 import shutil
 import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 import proctools
-from dumptools import CONCISE, write_dump
+from dumptools import CONCISE, subprocess_env, write_dump
 from pypto_ir_trace import cli, workers
 from pypto_ir_trace.errors import IRTraceError, WorkerDied
 
@@ -80,6 +82,56 @@ def test_leaving_early_stops_busy_workers():
         for _ in pool.run(list(range(50))):
             break  # the caller stops (Ctrl-C in its loop): the others are still working
     assert multiprocessing.active_children() == []
+
+
+def half_a_result(task: int) -> int:
+    """Writes the start of a result message to the pool's results pipe, then waits: a worker killed while it
+    wrote its result, seen from the pool's thread, which reads the message and waits for the rest."""
+    import gc
+    import struct
+    import time
+    from multiprocessing.queues import SimpleQueue
+
+    results = next(o for o in gc.get_objects() if isinstance(o, SimpleQueue))
+    os.write(results._writer.fileno(), struct.pack("!i", 1_000) + b"\x80\x04")
+    time.sleep(60)
+    return task
+
+
+STOPPED_WHILE_A_RESULT_IS_HALF_WRITTEN = """
+import multiprocessing, signal, sys
+sys.path.insert(0, sys.argv[1])
+from pypto_ir_trace import workers
+import test_workers
+
+class Stop(Exception):
+    pass
+
+def stop(signum, frame):
+    raise Stop
+
+signal.signal(signal.SIGALRM, stop)
+signal.alarm(2)  # the run stopped (SIGTERM, Ctrl-C) while the pool's thread waits for the rest of a result
+try:
+    with workers.Workers(test_workers.half_a_result, 2) as pool:
+        list(pool.run([1, 2]))
+except Stop:
+    print("stopped", len(multiprocessing.active_children()))
+"""
+
+
+def test_a_worker_killed_while_it_writes_its_result_does_not_hang_the_stop():
+    """Ending the pool kills its workers; one killed half-way through writing its result used to leave the
+    pool's thread blocked forever on the rest of it, and the run with it (a SIGTERM that never ended the run)."""
+    here = str(Path(__file__).parent)
+    done = subprocess.run(
+        [sys.executable, "-c", STOPPED_WHILE_A_RESULT_IS_HALF_WRITTEN, here],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=subprocess_env(),
+    )
+    assert (done.returncode, done.stdout) == (0, "stopped 0\n"), done.stderr
 
 
 def test_default_jobs_is_the_cores_this_process_may_use():

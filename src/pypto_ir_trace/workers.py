@@ -167,8 +167,17 @@ def end_now(pool: ProcessPoolExecutor) -> None:
     """Ends a pool's workers, busy or not, and waits until they and the pool's thread are gone."""
     # Before Python 3.14 (kill_workers, which no longer joins them) there is no public way to stop a busy
     # worker: the pool's processes, a private mapping since 3.2, are killed here.
-    for process in list((pool._processes or {}).values()):
+    processes = list((pool._processes or {}).values())
+    for process in processes:
         process.kill()
+    for process in processes:
+        process.join()
+    # A worker killed while it wrote its result leaves part of a message in the results pipe, and the pool's
+    # thread blocked reading the rest (a hang seen under SIGTERM). With every worker gone, this end is the
+    # pipe's last writer: closed, the read ends (end of file), the thread sees a broken pool and unwinds.
+    results = pool._result_queue  # private as _processes: the one handle on that pipe
+    if results is not None:
+        results._writer.close()  # type: ignore[attr-defined]  # not in typeshed: a private end, as above
     pool.shutdown(wait=True, cancel_futures=True)
 
 
