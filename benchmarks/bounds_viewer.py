@@ -137,13 +137,8 @@ def measure(report: Path, case: str, rounds: int, last: str) -> tuple[float, str
         browser = pw.chromium.launch(executable_path=run.CHROMIUM, args=run.CHROMIUM_ARGS)
         try:
             for _ in range(rounds):
-                page = browser.new_page(viewport={"width": 1400, "height": 900})
-                page.set_default_timeout(600_000)
-                page.add_init_script(run.INIT_SCRIPT)
                 fragment = f"#pass={last}" if at == "last" else ""
-                page.goto(report.resolve().as_uri() + fragment)
-                page.wait_for_function("() => document.body && document.body.dataset.ready === 'true'")
-                page.wait_for_function("() => window.__firstDiff !== undefined")
+                page = run.open_report(browser, report, fragment=fragment, timeout=600_000)
                 found = page.evaluate(act)
                 times.append(found["ms"])
                 detail = found["detail"]

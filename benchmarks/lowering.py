@@ -59,12 +59,7 @@ def measure(report: Path, pick: bool, steps: int, viewport: tuple[int, int]) -> 
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=run.CHROMIUM, args=run.CHROMIUM_ARGS)
         try:
-            page = browser.new_page(viewport={"width": viewport[0], "height": viewport[1]})
-            page.set_default_timeout(300_000)
-            page.add_init_script(run.INIT_SCRIPT)
-            page.goto(report.resolve().as_uri())
-            page.wait_for_function("() => document.body && document.body.dataset.ready === 'true'")
-            page.wait_for_function("() => window.__firstDiff !== undefined")
+            page = run.open_report(browser, report, viewport)
             return page.evaluate(OPEN_AND_SCROLL, [pick, steps])
         finally:
             browser.close()

@@ -186,6 +186,17 @@ SCROLL = """async (steps) => {
 }"""
 
 
+def open_report(browser, report: Path, viewport=(1400, 900), fragment: str = "", timeout: int = 300_000):
+    """A new page of `browser` showing the report, timed (INIT_SCRIPT), once it has painted its first diff."""
+    page = browser.new_page(viewport={"width": viewport[0], "height": viewport[1]})
+    page.set_default_timeout(timeout)
+    page.add_init_script(INIT_SCRIPT)
+    page.goto(report.resolve().as_uri() + fragment)
+    page.wait_for_function("() => document.body && document.body.dataset.ready === 'true'")
+    page.wait_for_function("() => window.__firstDiff !== undefined")
+    return page
+
+
 def browser_figures(report: Path, switches: int = 20, steps: int = 100) -> dict:
     """Open the report in headless Chromium and time opening, `j` switches, function select, scrolling."""
     from playwright.sync_api import sync_playwright
@@ -193,12 +204,7 @@ def browser_figures(report: Path, switches: int = 20, steps: int = 100) -> dict:
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
-            page = browser.new_page(viewport={"width": 1400, "height": 900})
-            page.set_default_timeout(300_000)
-            page.add_init_script(INIT_SCRIPT)
-            page.goto(report.resolve().as_uri())
-            page.wait_for_function("document.body && document.body.dataset.ready === 'true'")
-            page.wait_for_function("window.__firstDiff !== undefined")
+            page = open_report(browser, report)
             figures = {"open_ms": page.evaluate("window.__firstDiff")}
             j_times = page.evaluate(J_SWITCHES, switches)
             figures["j_ms"] = statistics.median(j_times) if j_times else None

@@ -101,12 +101,7 @@ def measure(report: Path, switches: int, rounds: int, profile: bool, cpu: bool =
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=run.CHROMIUM, args=run.CHROMIUM_ARGS)
         try:
-            page = browser.new_page(viewport={"width": 1400, "height": 900})
-            page.set_default_timeout(300_000)
-            page.add_init_script(run.INIT_SCRIPT)
-            page.goto(report.resolve().as_uri())
-            page.wait_for_function("() => document.body && document.body.dataset.ready === 'true'")
-            page.wait_for_function("() => window.__firstDiff !== undefined")
+            page = run.open_report(browser, report)
             figures = {"open_ms": page.evaluate("window.__firstDiff"), "times": []}
             cdp = page.context.new_cdp_session(page) if profile else None
             if cdp:

@@ -166,13 +166,13 @@ def costly(draw):
     one step less and it gives up, so an off-by-one in either implementation's cap shows."""
     b = draw(st.lists(st.integers(0, 2), min_size=50, max_size=300))
     a = draw(st.one_of(st.lists(st.integers(0, 2), min_size=50, max_size=300), edited(b, st.integers(0, 2))))
-    gap = len(b) + len(a) - 2 * _common_ends(b, a)
+    gap = len(b) + len(a) - 2 * sum(common_ends(b, a))
     needed = sum(x.b_len + x.a_len for x in linediff.diff(b, a) if not x.equal)  # Myers' D when no anchor
     cost = draw(st.sampled_from([needed * gap - 1, needed * gap, (needed - 1) * gap, (needed + 1) * gap - 1]))
     return b, a, {"myers_max_cost": max(cost, 0)}
 
 
-def _common_ends(b, a) -> int:
+def common_ends(b, a) -> tuple[int, int]:
     """Common prefix then common suffix of the rest, as step 1 of the specification trims them."""
     p = 0
     while p < min(len(b), len(a)) and b[p] == a[p]:
@@ -180,7 +180,7 @@ def _common_ends(b, a) -> int:
     s = 0
     while s < min(len(b), len(a)) - p and b[-1 - s] == a[-1 - s]:
         s += 1
-    return p + s
+    return p, s
 
 
 # Items compare with == in Python and === in JS: an int is never its string, and strings compare by code

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from diffcases import common_ends
 from pypto_ir_trace import linediff
 
 
@@ -78,12 +79,7 @@ def test_random_edits_rebuild_exactly_and_alternate():
 def anchorless(b, a) -> bool:
     """Whether diff() goes straight to Myers: once the common prefix and suffix are trimmed, no item occurs
     exactly once in each middle (the spec's step 3 finds no anchor)."""
-    p = 0
-    while p < min(len(b), len(a)) and b[p] == a[p]:
-        p += 1
-    s = 0
-    while s < min(len(b), len(a)) - p and b[-1 - s] == a[-1 - s]:
-        s += 1
+    p, s = common_ends(b, a)
     b_mid, a_mid = Counter(b[p : len(b) - s]), Counter(a[p : len(a) - s])
     return not any(n == 1 and a_mid[item] == 1 for item, n in b_mid.items())
 

@@ -72,7 +72,7 @@ def of_report(report: Report) -> Edit | None:
     names = numbered(_name(ours, theirs, row) for row in runs.rows)  # "Simplify#2": which run of a pass
     at = next((r for r, row in enumerate(runs.rows) if row.same_effect is False), None)
     if at is not None:
-        return _edit(f"{_label(ours, theirs, runs.rows[at])}", names[at], runs.rows[at].changes)
+        return _edit(_label(ours, theirs, runs.rows[at]), names[at], runs.rows[at].changes)
     if not runs.inputs.identical:
         return _edit("input", "input", runs.inputs.changes)
     first = runs.first_divergent

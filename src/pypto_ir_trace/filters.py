@@ -16,7 +16,7 @@ from functools import cache
 
 from . import grammar
 
-_FILE = "filters.tokens"
+_FILE = "filters"  # grammars/<language>/filters.tokens
 
 
 @dataclass(frozen=True)
@@ -33,14 +33,9 @@ class LineFilter:
 @cache
 def of(language: str) -> tuple[LineFilter, ...]:
     """The language's filters in the file's order; none when it has no filters.tokens."""
-    path = grammar.grammar_dir(language) / _FILE
-    if not path.is_file():
-        return ()
     entries: dict[str, dict[str, list[str]]] = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.strip() and not line.startswith("#"):
-            name, what, text = line.split(None, 2)
-            entries.setdefault(name, {}).setdefault(what, []).append(text)
+    for name, what, text in grammar.token_entries(language, _FILE, 3):
+        entries.setdefault(name, {}).setdefault(what, []).append(text)
     return tuple(
         LineFilter(
             name,

@@ -1,4 +1,4 @@
-"""The queries in grammars/<language>/*.scm, compiled once per language."""
+"""The queries in grammars/<language>/*.scm, compiled once per language, and the entries of its *.tokens files."""
 
 from __future__ import annotations
 
@@ -15,6 +15,16 @@ def grammar_dir(language: str) -> Path:
     if packaged.is_dir():
         return Path(str(packaged))
     return Path(__file__).resolve().parents[2] / "grammars" / language
+
+
+def token_entries(language: str, name: str, fields: int) -> list[list[str]]:
+    """grammars/<language>/<name>.tokens as its entries, each line but blanks and `#` comments split into
+    `fields` fields at blanks (the last keeps its own: a pattern); [] when there is no such file."""
+    path = grammar_dir(language) / f"{name}.tokens"
+    if not path.is_file():
+        return []
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return [line.split(None, fields - 1) for line in lines if line.strip() and not line.startswith("#")]
 
 
 def query_names(language: str) -> list[str]:

@@ -34,7 +34,6 @@ def section(
     ours, theirs = pipelines[this], pipelines[baseline]
     ours_texts, theirs_texts = texts[this], texts[baseline]
     counted: dict[tuple[int, int], RunRow] = {}
-    across: dict[tuple[int, int], tuple] = {}  # a pair of snapshots that differ: their diff, their line ids
     memo: compare.Memo = {}  # consecutive rows differ by a pass or two: most pairs of functions were diffed
     effects = _Effects(ours_texts, theirs_texts, memo, lines)
 
@@ -52,7 +51,6 @@ def section(
                 counted[at_ours, at_theirs] = RunRow(
                     None, None, False, found.inserted, found.deleted, pairs, by_region=by_region, ops=differ
                 )
-                across[at_ours, at_theirs] = found, old.ids, new.ids
         same = counted[at_ours, at_theirs]
         mine = ours.passes[in_ours] if in_ours is not None else None
         other = theirs.passes[in_theirs] if in_theirs is not None else None
@@ -75,8 +73,9 @@ def section(
 
     at_ours = at_theirs = 0  # each run's current snapshot: its input, then the text after its latest pass
     inputs = row(None, None, 0, 0)
-    if (0, 0) in across and lines:  # how the inputs differ, told as a pass's differing edit is
-        found, old_ids, new_ids = across[0, 0]
+    found = effects.across(0, 0)  # the inputs' diff, just made: still kept
+    if found is not None and lines:  # how the inputs differ, told as a pass's differing edit is
+        old_ids, new_ids = theirs_texts[0].ids, ours_texts[0].ids
         told = [
             (tuple(old_ids[b] for b in hunk.deleted), tuple(new_ids[a] for a in hunk.inserted))
             for hunk in effect.hunks(found.pieces)

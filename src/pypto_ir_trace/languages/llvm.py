@@ -105,12 +105,7 @@ def _comments_above(lines: list[str], row: int) -> int:
 @cache
 def _table(name: str) -> tuple[tuple[str, re.Pattern[str]], ...]:
     """grammars/llvm/<name>.tokens: (kind, pattern) in order; a `#` line is a comment."""
-    rows = []
-    for line in (grammar.grammar_dir(NAME) / f"{name}.tokens").read_text(encoding="utf-8").splitlines():
-        if line.strip() and not line.startswith("#"):
-            kind, pattern = line.split(None, 1)
-            rows.append((kind, re.compile(pattern)))
-    return tuple(rows)
+    return tuple((kind, re.compile(pattern)) for kind, pattern in grammar.token_entries(NAME, name, 2))
 
 
 @cache
