@@ -153,12 +153,28 @@ def test_limits_are_exported_for_the_page():
     assert linediff.LIMITS == {"myers_max_cost": 2_000_000}
 
 
-def test_a_gap_the_cap_cannot_finish_is_given_up_at_once():
-    """A renumbered function: nearly every line differs, so no edit script lies within the cap, as the lines the
-    two sides share at most (a multiset count) already tell; the rounds are not run, the answer is the same."""
+def test_a_renumbered_function_costs_the_lines_its_sides_share():
+    """A renumbered function: nearly every line is on one side only and can never be matched, so Myers runs on
+    the blank lines the sides share (a minimal diff, as GNU diff finds it), at a few reads per line, where
+    the whole gap would have cost the cap and given up."""
     b = ["" if i % 10 == 0 else f"  %{i} = add i32 %{i - 1}, 1" for i in range(2000)]
     a = ["" if i % 10 == 0 else f"  %{i + 5000} = add i32 %{i + 4999}, 1" for i in range(2000)]
     CountingList.reads = 0
     blocks = linediff.diff(CountingList(b), CountingList(a))
-    assert blocks == [linediff.Block(True, 0, 1, 0, 1), linediff.Block(False, 1, 1999, 1, 1999)]
-    assert CountingList.reads < 8 * (len(b) + len(a))  # the rounds would read about (cap / 4,000)^2 / 2 pairs
+    assert CountingList.reads < 8 * (len(b) + len(a))
+    assert rebuild(b, a, blocks) == a
+    assert [block.b_start for block in blocks if block.equal] == list(range(0, 2000, 10))
+    assert changed(blocks) == (1800, 1800)
+
+
+def test_a_gap_the_cap_cannot_finish_is_given_up_at_once():
+    """When the shared items are too many for the cap, as the multiset count of them already tells, the rounds
+    are not run: the gap is one changed block, the answer the rounds would give, at a few reads per line."""
+    b = [i % 2 for i in range(3000)]
+    a = [(i % 3) // 2 for i in range(3000)]  # 0, 0, 1, ...: two thirds zeros where b has half
+    CountingList.reads = 0
+    blocks = linediff.diff(CountingList(b), CountingList(a), {"myers_max_cost": 100_000})
+    # the common prefix (0) and suffix (0, 1) are trimmed; the middle has no anchor and is given up
+    middle = linediff.Block(False, 1, 2997, 1, 2997)
+    assert blocks == [linediff.Block(True, 0, 1, 0, 1), middle, linediff.Block(True, 2998, 2, 2998, 2)]
+    assert CountingList.reads < 8 * (len(b) + len(a))

@@ -23,18 +23,23 @@ a[a_lo:a_hi] depends on that gap alone, so gaps may be solved in any order:
    With at least one anchor: the anchors are matched, and every gap between consecutive anchors, before
    the first and after the last (within the middle), is solved again from step 1 (its own trim, its own
    counts of unique items).
-4. Otherwise (no anchor), Myers' greedy O(ND) diff of the middle, n and m items long (x indexes the
-   b-middle, y the a-middle, diagonal k = x - y; V maps a diagonal to an x, every entry 0 before round 0):
+4. Otherwise (no anchor), Myers' greedy O(ND) diff of the middle's shared items: the items of the b-middle
+   that occur in the a-middle, and those of the a-middle that occur in the b-middle, each in their order
+   (an item on one side only can never be matched: a renumbered function, where nearly every line is such
+   an item, shrinks to the few lines its two sides share). If there are none, nothing is matched.
+   Otherwise, on those two sequences, n and m items long (x indexes the b-side, y the a-side, diagonal
+   k = x - y; V maps a diagonal to an x, every entry 0 before round 0):
    rounds d = 0, 1, ..., d_max with d_max = min(n + m, limits["myers_max_cost"] // (n + m));
    in round d, for k = -d, -d + 2, ..., d: if k == -d, or k != d and V[k - 1] < V[k + 1], then
    x = V[k + 1] (down: an insertion), else x = V[k - 1] + 1 (right: a deletion, also on ties); y = x - k;
-   while x < n and y < m and b-middle[x] == a-middle[y], x and y grow by one; V[k] = x; the search ends as
+   while x < n and y < m and b-side[x] == a-side[y], x and y grow by one; V[k] = x; the search ends as
    soon as x >= n and y >= m. If no round of 0..d_max ends it, the cap gives up: nothing in the middle is
    matched (it becomes one changed block): the work stays within a small multiple of myers_max_cost.
    Backtrack from (x, y) = (n, m) with d from the last round down to 0, V_d being V as it was before
    round d: k = x - y; down or right by the rule above read on V_d; the previous point is
    (V_d[k + 1], V_d[k + 1] - k - 1) when down, else (V_d[k - 1], V_d[k - 1] - k + 1); while x and y both
    exceed that point's, (x - 1, y - 1) is matched and both decrease; then, if d > 0, (x, y) moves to it.
+   Each matched (x, y) is the pair of the middle's items that the x-th b-side and y-th a-side item are.
 """
 
 from __future__ import annotations
@@ -190,22 +195,24 @@ def _longest_increasing(pairs: list[tuple[int, int]]) -> list[tuple[int, int]]:
 
 
 def _myers(b, a, b_lo, b_hi, a_lo, a_hi, max_cost: int) -> list[Block]:
-    """Myers' greedy shortest edit script on b[b_lo:b_hi] vs a[a_lo:a_hi] (both non-empty), as blocks."""
-    n, m = b_hi - b_lo, a_hi - a_lo
-    if set(b[b_lo:b_hi]).isdisjoint(a[a_lo:a_hi]):
-        # No item can be matched: the one changed block the rounds below reach only at d = n + m (or the cap), at
-        # once; the same blocks, without (n + m) ** 2 steps (a pass that renumbers every line of a big function).
-        return [Block(False, b_lo, n, a_lo, m)]
+    """Myers' greedy shortest edit script on the shared items of b[b_lo:b_hi] vs a[a_lo:a_hi] (both
+    non-empty), as blocks over the whole gap."""
+    whole = [Block(False, b_lo, b_hi - b_lo, a_lo, a_hi - a_lo)]  # what giving up, or no shared item, gives
+    in_b, in_a = set(b[b_lo:b_hi]), set(a[a_lo:a_hi])
+    b_at = [i for i in range(b_lo, b_hi) if b[i] in in_a]
+    if not b_at:
+        return whole
+    a_at = [j for j in range(a_lo, a_hi) if a[j] in in_b]
+    old, new = [b[i] for i in b_at], [a[j] for j in a_at]
+    n, m = len(old), len(new)
     max_d = min(n + m, max_cost // (n + m))
-    if n + m - 2 * _shared(b, a, b_lo, b_hi, a_lo, a_hi) > max_d:
+    if n + m - 2 * _shared(old, new) > max_d:
         # No edit script within the cap exists: it keeps at most the items the sides share, so it takes at least
-        # n + m - 2 * shared rounds. The rounds would give up; giving up now is the same answer, sooner (a
-        # renumbered function, where nearly every line differs, costs a count instead of the whole cap).
-        return [Block(False, b_lo, n, a_lo, m)]
+        # n + m - 2 * shared rounds. The rounds would give up; giving up now is the same answer, sooner.
+        return whole
     offset = max_d + 1
     v = [0] * (2 * max_d + 3)
     trace: list[list[int]] = []  # trace[d]: V before round d, for k in -d-1 .. d+1
-    old, new = b[b_lo:b_hi], a[a_lo:a_hi]
     # The hot loop, in V's own indices (i = offset + k): no offset arithmetic per step, and the rule's
     # ends (k == -d goes down, k == d right) read from sentinels set past them once the round is saved:
     # the backtrack reads V_d only at -d < k < d (and V_0[1] = 0), which the sentinels never reach.
@@ -221,20 +228,21 @@ def _myers(b, a, b_lo, b_hi, a_lo, a_hi, max_cost: int) -> list[Block]:
                 y += 1
             v[i] = x
             if x >= n and y >= m:
-                return _backtrack(trace, n, m, b_lo, a_lo)
-    return [Block(False, b_lo, n, a_lo, m)]  # the cap gave up: one replaced block
+                matched = [(b_at[x], a_at[y]) for x, y in _backtrack(trace, n, m)]
+                return _encode(matched, b_lo, b_hi, a_lo, a_hi)
+    return whole  # the cap gave up: one replaced block
 
 
-def _shared(b, a, b_lo, b_hi, a_lo, a_hi) -> int:
+def _shared(old: list, new: list) -> int:
     """How many items the two sides have in common, counted as multisets: no diff matches more."""
-    count = Counter(b[b_lo:b_hi])
-    count.subtract(a[a_lo:a_hi])
-    return (b_hi - b_lo) - sum(n for n in count.values() if n > 0)
+    count = Counter(old)
+    count.subtract(new)
+    return len(old) - sum(n for n in count.values() if n > 0)
 
 
-def _backtrack(trace: list[list[int]], n: int, m: int, b_lo: int, a_lo: int) -> list[Block]:
-    """Follow the saved V arrays from (n, m) back to (0, 0); emit blocks in order."""
-    steps: list[int] = []  # collected backwards: 0 equal, 1 deletion, 2 insertion
+def _backtrack(trace: list[list[int]], n: int, m: int) -> list[tuple[int, int]]:
+    """Follow the saved V arrays from (n, m) back to (0, 0): the matched (x, y), in increasing order."""
+    matched: list[tuple[int, int]] = []  # collected backwards
     x, y = n, m
     for d in range(len(trace) - 1, -1, -1):
         v = trace[d]
@@ -244,16 +252,20 @@ def _backtrack(trace: list[list[int]], n: int, m: int, b_lo: int, a_lo: int) -> 
         prev_x = v[prev_k + d + 1]
         prev_y = prev_x - prev_k
         while x > prev_x and y > prev_y:
-            steps.append(0)
             x, y = x - 1, y - 1
+            matched.append((x, y))
         if d > 0:
-            steps.append(2 if down else 1)
             x, y = prev_x, prev_y
+    return matched[::-1]
+
+
+def _encode(matched: list[tuple[int, int]], b_lo: int, b_hi: int, a_lo: int, a_hi: int) -> list[Block]:
+    """The canonical blocks of matched pairs (increasing on both sides) over b[b_lo:b_hi] vs a[a_lo:a_hi]."""
     blocks: list[Block] = []
-    bx, ay = b_lo, a_lo
-    for step in reversed(steps):
-        b_len, a_len = int(step != 2), int(step != 1)  # ints, not bools: a lone step's block reaches the JSON
-        _append(blocks, Block(step == 0, bx, b_len, ay, a_len))
-        bx += b_len
-        ay += a_len
+    b_at, a_at = b_lo, a_lo
+    for i, j, n in _stretches(matched):
+        _append(blocks, Block(False, b_at, i - b_at, a_at, j - a_at))
+        _append(blocks, Block(True, i, n, j, n))
+        b_at, a_at = i + n, j + n
+    _append(blocks, Block(False, b_at, b_hi - b_at, a_at, a_hi - a_at))
     return blocks

@@ -111,9 +111,16 @@ const IRTraceLinediff = (() => {
     return chain.reverse();
   }
 
-  /** Myers' greedy shortest edit script on b[bLo:bHi] vs a[aLo:aHi] (both non-empty), as blocks. */
+  /** Myers' greedy shortest edit script on the shared items of b[bLo:bHi] vs a[aLo:aHi] (both non-empty), as blocks over the whole gap. */
   function myers(b, a, bLo, bHi, aLo, aHi, maxCost) {
-    const n = bHi - bLo, m = aHi - aLo;
+    const whole = [[false, bLo, bHi - bLo, aLo, aHi - aLo]];  // what giving up, or no shared item, gives
+    const inB = new Set(b.slice(bLo, bHi)), inA = new Set(a.slice(aLo, aHi));
+    const bAt = [], aAt = [];
+    for (let i = bLo; i < bHi; i++) if (inA.has(b[i])) bAt.push(i);
+    if (!bAt.length) return whole;
+    for (let j = aLo; j < aHi; j++) if (inB.has(a[j])) aAt.push(j);
+    const old = bAt.map(i => b[i]), neu = aAt.map(j => a[j]);
+    const n = old.length, m = neu.length;
     const maxD = Math.min(n + m, Math.floor(maxCost / (n + m)));
     const offset = maxD + 1;
     const v = new Int32Array(2 * maxD + 3);
@@ -123,34 +130,40 @@ const IRTraceLinediff = (() => {
       for (let k = -d; k <= d; k += 2) {
         let x = k === -d || (k !== d && v[offset + k - 1] < v[offset + k + 1]) ? v[offset + k + 1] : v[offset + k - 1] + 1;
         let y = x - k;
-        while (x < n && y < m && b[bLo + x] === a[aLo + y]) { x++; y++; }
+        while (x < n && y < m && old[x] === neu[y]) { x++; y++; }
         v[offset + k] = x;
-        if (x >= n && y >= m) return backtrack(trace, n, m, bLo, aLo);
+        if (x >= n && y >= m) return encode(backtrack(trace, n, m).map(([x, y]) => [bAt[x], aAt[y]]), bLo, bHi, aLo, aHi);
       }
     }
-    return [[false, bLo, n, aLo, m]];  // the cap gave up: one replaced block
+    return whole;  // the cap gave up: one replaced block
   }
 
-  /** Follow the saved V arrays from (n, m) back to (0, 0); emit blocks in order. */
-  function backtrack(trace, n, m, bLo, aLo) {
-    const steps = [];  // collected backwards: 0 equal, 1 deletion, 2 insertion
+  /** Follow the saved V arrays from (n, m) back to (0, 0): the matched [x, y], in increasing order. */
+  function backtrack(trace, n, m) {
+    const matched = [];  // collected backwards
     let x = n, y = m;
     for (let d = trace.length - 1; d >= 0; d--) {
       const v = trace[d], k = x - y, at = kk => v[kk + d + 1];
       const down = k === -d || (k !== d && at(k - 1) < at(k + 1));
       const prevK = down ? k + 1 : k - 1;
       const prevX = at(prevK), prevY = prevX - prevK;
-      while (x > prevX && y > prevY) { steps.push(0); x--; y--; }
-      if (d > 0) { steps.push(down ? 2 : 1); x = prevX; y = prevY; }
+      while (x > prevX && y > prevY) { x--; y--; matched.push([x, y]); }
+      if (d > 0) { x = prevX; y = prevY; }
     }
+    return matched.reverse();
+  }
+
+  /** The canonical blocks of matched pairs (increasing on both sides) over b[bLo:bHi] vs a[aLo:aHi]. */
+  function encode(matched, bLo, bHi, aLo, aHi) {
     const blocks = [];
-    let bx = bLo, ay = aLo;
-    for (let s = steps.length - 1; s >= 0; s--) {
-      const step = steps[s], db = step !== 2 ? 1 : 0, da = step !== 1 ? 1 : 0;
-      append(blocks, step === 0, bx, db, ay, da);
-      bx += db;
-      ay += da;
+    let i = bLo, j = aLo;
+    for (const [bi, aj, n] of anchorRuns(matched)) {
+      append(blocks, false, i, bi - i, j, aj - j);
+      append(blocks, true, bi, n, aj, n);
+      i = bi + n;
+      j = aj + n;
     }
+    append(blocks, false, i, bHi - i, j, aHi - j);
     return blocks;
   }
 
