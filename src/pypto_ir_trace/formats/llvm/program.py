@@ -15,6 +15,7 @@ next dump shows it.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from ... import splice
 from ...dump import split_lines
@@ -35,9 +36,12 @@ def units(text: str) -> list[tuple[str, int, int]]:
     ]
 
 
+@lru_cache(maxsize=32)
 def _blocks(text: str) -> dict[str, tuple[int, int]]:
     """label -> (start, stop) offsets of each labelled block: its label line and the lines after it, to the
-    blank line or the function's closing line after it (each ended by its newline)."""
+    blank line or the function's closing line after it (each ended by its newline). Kept for the last texts
+    asked for (callers only read the result): a function meets one loop pass after another, mostly unchanged
+    by them (lz4 at -O2: 81 % of the texts asked for had been asked for before)."""
     found: dict[str, tuple[int, int]] = {}
     for match in _LABEL.finditer(text):
         start = match.start()
