@@ -20,7 +20,6 @@ function ends cannot be told. Nothing else can be uncertain: there is no parse t
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from functools import cache
 
 from .. import grammar
@@ -109,24 +108,33 @@ def _table(name: str) -> tuple[tuple[str, re.Pattern[str]], ...]:
 
 
 @cache
-def _tokens() -> tuple[re.Pattern[str], tuple[str, ...]]:
-    """One pattern of every token kind, each kind's alternatives a group, and each group's class."""
+def _tokens() -> tuple[re.Pattern[str], dict[str, str]]:
+    """One pattern of every token kind, each kind's alternatives a named group, after whatever lies between
+    tokens (its `between` entries, passed over possessively: none of them starts a token, so nothing is
+    lost); and each group's class by name."""
     table = _table("highlights")
-    pattern = "|".join(f"(?P<t{i}>{regex.pattern})" for i, (_, regex) in enumerate(table))
-    return re.compile(pattern), tuple(kind for kind, _ in table)
+    between = "|".join(regex.pattern for kind, regex in table if kind == "between")
+    kinds = [(f"t{i}", kind, regex.pattern) for i, (kind, regex) in enumerate(table) if kind != "between"]
+    tokens = "|".join(f"(?P<{group}>{pattern})" for group, _, pattern in kinds)
+    pattern = f"(?:{between})*+(?:{tokens})" if between else tokens
+    return re.compile(pattern), {group: kind for group, kind, _ in kinds}
 
 
 def classes() -> tuple[str, ...]:
     """The highlight classes the tokens give."""
-    return tuple(sorted(set(_tokens()[1])))
+    return tuple(sorted(set(_tokens()[1].values())))
 
 
-def tokens(line: str) -> Iterator[tuple[int, int, str]]:
+def tokens(line: str) -> list[tuple[int, int, str]]:
     """(start, end, class) of each token of a line, in order, as characters."""
     pattern, kinds = _tokens()
+    found = []
     for match in pattern.finditer(line):
-        if match.end() > match.start():
-            yield match.start(), match.end(), kinds[int(match.lastgroup[1:])]  # type: ignore[index]
+        group = match.lastgroup or ""  # always a token's: the pattern matches none without one
+        start, end = match.span(group)
+        if end > start:
+            found.append((start, end, kinds[group]))
+    return found
 
 
 _NUMBERED = re.compile(r"[!#]\d+$")  # metadata !7, attribute group #0: numbered as the printer meets them
