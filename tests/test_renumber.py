@@ -18,7 +18,8 @@ OPS = ["arith.addi", "arith.muli", "arith.subi", "arith.maxsi"]
 
 
 def run(before: list[str], after: list[str]) -> list[tuple[int, int]]:
-    return renamed(before, after, diff(before, after), value_spans(before), value_spans(after))
+    b_spans, a_spans = value_spans(before), value_spans(after)
+    return renamed(list(map(masked, before, b_spans)), list(map(masked, after, a_spans)), diff(before, after))
 
 
 def check_exact(before: list[str], after: list[str], pairs: list[tuple[int, int]]) -> None:

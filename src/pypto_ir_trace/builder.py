@@ -38,7 +38,11 @@ class _Lines:
         # What the viewer may elide of a line (highlight.elisions_of), as a table of distinct lists too
         self.elisions: dict[tuple[int, ...], int] = {(): 0}
         self.line_elisions: list[int] = []  # line id -> index of its elisions in the table
-        self.names: dict[int, list[tuple[int, int]]] = {}  # line id -> its value names (languages that have them)
+        # Languages with value names: line id -> the line with its names masked and the names (renumber.Masked),
+        # masked once for every diff that changes the line; the masked text is kept as its id in masked_texts
+        # (lines that differ by their names only share one).
+        self.names: dict[int, renumber.Masked] = {}
+        self.masked_texts: dict[str, int] = {}
         self.marks: dict[int, int] = {}  # line id -> its dump-level marks (formats that have them; few lines)
         # Lines that may nest brackets past structure.MAX_NESTING (looked at once): only those rows are looked at again.
         self.deep: set[int] = set()
@@ -80,7 +84,8 @@ class _Lines:
             if not self.line_elisions[ids[row]]:
                 self.line_elisions[ids[row]] = self.elisions.setdefault(elided, len(self.elisions))
         for row, named in facts.names:
-            self.names[ids[row]] = named
+            masked, names = renumber.masked(self.texts[ids[row]], named)
+            self.names[ids[row]] = (self.masked_texts.setdefault(masked, len(self.masked_texts)), names)
         for row, mark in facts.marks:
             self.marks[ids[row]] = self.marks.get(ids[row], 0) | mark
         for row, key in facts.keys:
@@ -355,11 +360,11 @@ class _Names:
         self.memo: dict[tuple, list[tuple[int, int]]] | None = {} if remember else None
         self.pairs: dict[tuple[int, int], tuple[int, int]] = {}
 
-    def spans(self, text: _Working) -> tuple[_ByRow, _ByRow]:
-        """The lines of a text and the name spans of each, looked up as rows are asked for: a diff's pieces
-        ask for a few rows of a long text."""
+    def masked(self, text: _Working) -> _ByRow:
+        """The masked lines of a text, looked up as rows are asked for: a diff's pieces ask for a few rows of a
+        long text. A line without names is its own masked text: its key is its id, apart from the others'."""
         names = self.lines.names
-        return _ByRow(text.ids, self.lines.texts.__getitem__), _ByRow(text.ids, lambda i: names.get(i, []))
+        return _ByRow(text.ids, lambda i: names.get(i) or (-1 - i, ()))
 
     def renamed(self, old: _Working, new: _Working, diff) -> tuple[tuple[int, int], ...]:
         """Pairs of the diff (a Diff or a compare.PassDiff) of old against new."""
@@ -368,15 +373,12 @@ class _Names:
         pieces = [piece for piece in diff.pieces if piece.inserted and piece.deleted]
         if not pieces:
             return ()
-        texts: list = []  # both texts' lines and names, made at the first piece not remembered
         found: list[tuple[int, int]] = []
         for piece in pieces:
             key, b0, a0 = _piece_key(piece.segments, old.ids, new.ids) if self.memo is not None else ((), 0, 0)
             pairs = self.memo.get(key) if self.memo is not None else None
             if pairs is None:
-                texts = texts or [*self.spans(old), *self.spans(new)]
-                old_lines, old_spans, new_lines, new_spans = texts
-                pairs = renumber.in_pieces(old_lines, new_lines, [piece.segments], old_spans, new_spans)
+                pairs = renumber.in_pieces(self.masked(old), self.masked(new), [piece.segments])
                 pairs = [(b - b0, a - a0) for b, a in pairs]
                 if self.memo is not None:
                     self.memo[key] = pairs

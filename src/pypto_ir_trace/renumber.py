@@ -10,16 +10,19 @@ voted correspondences; a pair is kept only if all its correspondences are in the
 The unchanged lines are those the given line diff calls equal: when a renamed line happens to equal
 another line's old text, the diff pins its names to themselves, and pairs that contradict that are
 left out. Exactness never depends on the diff: a reported pair always differs by names only.
+Lines come masked (`masked`), each masked text given as any key equal for equal texts: the caller masks a line
+once, however many passes change it.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 
 from .linediff import Block, diff
 
 Spans = Sequence[tuple[int, int]]  # (start, end) character spans of the names on one line
+Masked = tuple[Hashable, tuple[str, ...]]  # a line's masked text (or a key of it) and its names in order
 
 
 def masked(line: str, spans: Spans) -> tuple[str, tuple[str, ...]]:
@@ -34,28 +37,21 @@ def masked(line: str, spans: Spans) -> tuple[str, tuple[str, ...]]:
     return "".join(parts), tuple(names)
 
 
-def renamed(
-    before: Sequence[str],
-    after: Sequence[str],
-    blocks: Sequence[Block],
-    before_spans: Sequence[Spans],
-    after_spans: Sequence[Spans],
-) -> list[tuple[int, int]]:
-    """(before line, after line) pairs of changed lines that differ only by one consistent renaming; the blocks
-    are one scope's lines in order (its equal and changed blocks, positions in the sequences': only the lines
-    they cover are read)."""
+def renamed(before: Sequence[Masked], after: Sequence[Masked], blocks: Sequence[Block]) -> list[tuple[int, int]]:
+    """(before line, after line) pairs of changed lines that differ only by one consistent renaming; the lines
+    are masked, the blocks one scope's lines in order (its equal and changed blocks, positions in the
+    sequences': only the lines they cover are read)."""
     forward: dict[str, str] = {}
     backward: dict[str, str] = {}
     candidates: list[tuple[int, int, tuple[tuple[str, str], ...]]] = []
     for block in blocks:
         if block.equal:
             for i in range(block.b_start, block.b_start + block.b_len):
-                line = before[i]
-                for name in [line[start:end] for start, end in before_spans[i]]:
+                for name in before[i][1]:
                     forward[name] = backward[name] = name  # an unchanged line keeps its names
             continue
-        b = [masked(before[i], before_spans[i]) for i in range(block.b_start, block.b_start + block.b_len)]
-        a = [masked(after[j], after_spans[j]) for j in range(block.a_start, block.a_start + block.a_len)]
+        b = [before[i] for i in range(block.b_start, block.b_start + block.b_len)]
+        a = [after[j] for j in range(block.a_start, block.a_start + block.a_len)]
         for inner in diff([key for key, _ in b], [key for key, _ in a]):
             if not inner.equal:
                 continue
@@ -70,11 +66,7 @@ def renamed(
 
 
 def in_pieces(
-    before: Sequence[str],
-    after: Sequence[str],
-    pieces: Sequence[Sequence[Sequence[int]]],
-    before_spans: Sequence[Spans],
-    after_spans: Sequence[Spans],
+    before: Sequence[Masked], after: Sequence[Masked], pieces: Sequence[Sequence[Sequence[int]]]
 ) -> list[tuple[int, int]]:
     """`renamed` for each piece of a pass diff (one function, or the lines outside every function: one
     scope of names each), given as its segments [b, a, eq, del, ins, ...]; pairs in whole-text lines."""
@@ -94,5 +86,5 @@ def in_pieces(
                     b, a = b + dels, a + ins
                     has_pair = has_pair or (dels > 0 and ins > 0)
         if has_pair:  # else nothing deleted faces anything inserted: no line can be a renamed one
-            found += renamed(before, after, blocks, before_spans, after_spans)
+            found += renamed(before, after, blocks)
     return sorted(found, key=lambda pair: pair[1])
