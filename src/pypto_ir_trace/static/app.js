@@ -317,11 +317,15 @@ const IRTraceApp = (() => {
 
     // The address bar follows once the reader pauses: history.replaceState is a synchronous call to the
     // browser process (10-30 ms on a busy machine) and Chromium throttles pages that call it too often.
-    let linkTimer = 0;
+    // A pipeline no longer shown keeps quiet; and the write needs the address the view last followed or wrote: a
+    // hash the reader went to meanwhile (Back, a link) has its hashchange still to come, and stands.
+    let linkTimer = 0, address = null;
     function writeLink() {
       win.clearTimeout(linkTimer);
       linkTimer = win.setTimeout(() => {
-        if (el.diff.isConnected) IRTraceState.write(state, passes);  // a pipeline no longer shown keeps quiet
+        if (!el.diff.isConnected || (address !== null && win.location.hash !== address)) return;
+        IRTraceState.write(state, passes);
+        address = win.location.hash;
       }, LINK_DELAY_MS);
     }
 
@@ -365,6 +369,7 @@ const IRTraceApp = (() => {
     function followLink(hash) {
       const link = IRTraceState.parse(hash, passes, pipeline.input.label);
       if (link.pass < 0) return false;
+      address = win.location.hash;
       if (link.layout) setLayout(link.layout);
       if (link.wrap !== null && link.wrap !== state.wrap) setWrap(link.wrap, false);
       state.wantedKey = link.fn !== null && pipeline.texts.some(text => text.byKey.has(link.fn)) ? link.fn : null;

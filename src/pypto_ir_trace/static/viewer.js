@@ -70,8 +70,9 @@ const IRTraceViewer = (() => {
       help: () => toggleHelp(),
       closeHelp: () => (el.help.hidden ? false : toggleHelp(false)),
     });
-    // The hash the reader went to (event.newURL), not location.hash: a delayed link write may have replaced it.
-    win.addEventListener("hashchange", event => pipelines.follow(new URL(event.newURL).hash));
+    // The address bar's hash, not the event's: Back may have moved past a link's navigation before its event came
+    // (a delayed link write never replaces a hash the page has not followed yet: app.js, writeLink).
+    win.addEventListener("hashchange", () => pipelines.follow(win.location.hash));
     if (!pipelines.follow(linked)) app().selectFirst();
     app().opened();
   }
