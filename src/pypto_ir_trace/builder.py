@@ -464,7 +464,7 @@ class _TextReader:
         for first, stop in new_rows:
             for row in range(first, stop):
                 line = split[row]
-                tokens = list(reader.tokens(line))  # read once, for the highlighting and the names
+                tokens = reader.tokens(line)  # read once, for the highlighting and the names
                 found = highlight.token_spans(line, tokens)
                 if found:
                     facts.spans.append((row, found))

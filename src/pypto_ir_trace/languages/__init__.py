@@ -19,7 +19,7 @@ class LineReader:
     alone (a line of LLVM IR is one instruction)."""
 
     analyze: Callable[[list[str]], Structure]  # regions and how far they can be trusted
-    tokens: Callable[[str], Iterable[tuple[int, int, str]]]  # (start, end, highlight class) in characters
+    tokens: Callable[[str], list[tuple[int, int, str]]]  # (start, end, highlight class) in characters, in order
     classes: Callable[[], tuple[str, ...]]  # every highlight class `tokens` gives
     # (line, its tokens) -> the spans of the names a pass may renumber
     names: Callable[[str, list[tuple[int, int, str]]], list[tuple[int, int]]]
