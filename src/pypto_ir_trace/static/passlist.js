@@ -8,10 +8,10 @@ const IRTracePassList = (() => {
   // eslint-disable-next-line max-lines-per-function -- a module's closure: a dozen short functions share the buttons, the marked one and the view's tooltips
   function create(app) {
     const { el, passes } = app;
-    const buttons = [];  // buttons[p]: the button of pass p
+    const buttons = [];  // buttons[p]: the button of pass p (in its <li>; in the DOM while the window shows it)
+    const listed = IRTracePassWindow.create(el.list, p => buttons[p].parentElement);
 
     function build() {
-      const fragment = el.list.ownerDocument.createDocumentFragment();
       passes.forEach((pass, p) => {
         const item = app.make("li");
         const button = app.make("button", "pass" + (pass.changed ? " changed" : " noop") + (pass.failed ? " failed" : ""));
@@ -24,11 +24,10 @@ const IRTracePassList = (() => {
         button.append(app.make("span", "pass-label", pass.label), " ", passName(app.make, pass.name), " ", meta);
         button.addEventListener("click", () => app.select(p));
         item.append(button);
-        fragment.append(item);
         buttons.push(button);
       });
       showCounts();
-      el.list.append(fragment);
+      listed.show(visible());
       el.filterCount.textContent = `${passes.length}/${passes.length}`;
       el.changed.addEventListener("change", applyFilters);
       el.noop.addEventListener("change", applyFilters);
@@ -58,7 +57,7 @@ const IRTracePassList = (() => {
 
     function applyFilters() {
       const shown = visible();
-      buttons.forEach((button, p) => { button.parentElement.hidden = !isVisible(p); });
+      listed.show(shown);
       el.filterCount.textContent = `${shown.length}/${passes.length}`;
       el.listEmpty.hidden = shown.length > 0 || passes.length === 0;
       const { selected, anchor } = app.state;
@@ -94,21 +93,21 @@ const IRTracePassList = (() => {
     /** Scroll the selected pass whole into the list's view, below the filters; keyboard users in the list stay
      * on it. Reads layout: call last. */
     function revealSelected() {
-      if (!current) return;
+      if (!current || !listed.bring(app.state.selected)) return;
       const item = current.parentElement, { top, bottom } = scrollport();
       const box = item.getBoundingClientRect();
       if (box.top < top || box.bottom > bottom) {
         item.scrollIntoView({ block: "nearest" });
         wholeTopRow(item);
-        settled(() => { if (current && current.parentElement === item) wholeTopRow(item); });
+        settled(() => { if (current && current.parentElement === item && item.isConnected) wholeTopRow(item); });
       }
       if (el.list.contains(el.list.ownerDocument.activeElement)) current.focus({ preventScroll: true });
     }
 
     /**
-     * f() once the rows laid out in this frame have their real heights: rows off screen are sized by estimate
-     * (content-visibility, viewer.css), and scroll anchoring moves the list as they are laid out; a row cut
-     * under the filters then needs wholeTopRow again.
+     * f() once the rows laid out in this frame have their real heights: rows not yet seen are sized by estimate
+     * (passwindow.js), which moves the list as they are measured; a row cut under the filters then needs
+     * wholeTopRow again.
      */
     function settled(f) {
       const win = el.list.ownerDocument.defaultView;
@@ -136,9 +135,9 @@ const IRTracePassList = (() => {
       if (item.getBoundingClientRect().top - by >= top) el.list.scrollTop += by;
     }
 
-    /** The first shown row whose bottom lies below y (a binary search: only a few rows' layout read). */
+    /** The first row in the DOM whose bottom lies below y (a binary search: only a few rows' layout read). */
     function firstBelow(y) {
-      const shown = visible();
+      const shown = listed.placed();
       let low = 0, high = shown.length;
       while (low < high) {
         const mid = (low + high) >> 1;
