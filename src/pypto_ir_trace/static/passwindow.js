@@ -19,9 +19,13 @@ const IRTracePassWindow = (() => {
       if (!frame) frame = list.ownerDocument.defaultView.requestAnimationFrame(() => { frame = 0; render(); });
     });
 
+    /** The offsets of the entries listed: an entry not yet seen is as tall as the mean of those seen. */
     function measureAll() {
+      let sum = 0;
+      heights.forEach(h => { sum += h; });
+      const estimate = heights.size ? sum / heights.size : ESTIMATE;
       offsets = [0];
-      shown.forEach(p => offsets.push(offsets[offsets.length - 1] + (heights.get(p) || ESTIMATE)));
+      shown.forEach(p => offsets.push(offsets[offsets.length - 1] + (heights.get(p) || estimate)));
     }
 
     /** The index of the entry at y (below the first entry's top): the last whose top is at or above it. */
@@ -35,8 +39,9 @@ const IRTracePassWindow = (() => {
       return Math.max(low, 0);
     }
 
-    /** List these passes (the filters changed): from the top, or where the list was. */
+    /** List these passes (the filters changed), where the list was scrolled; the same passes: the DOM stays. */
     function show(passes) {
+      if (passes.length === shown.length && passes.every((p, i) => p === shown[i])) return render();
       shown = passes;
       measureAll();
       list.replaceChildren();
@@ -46,11 +51,11 @@ const IRTracePassWindow = (() => {
 
     /** Bring the entries near the scroll position into the DOM, and measure them. */
     function render() {
-      const top = list.scrollTop, height = list.clientHeight;
+      const top = list.scrollTop, height = list.clientHeight, atEnd = top > 0 && top + height >= list.scrollHeight - 1;
       const from = Math.max(0, indexAt(top) - OVERSCAN);
       const to = Math.min(shown.length, indexAt(top + height) + 1 + OVERSCAN);
       place(from, to);
-      remeasure(top);
+      remeasure(top, atEnd);
     }
 
     /**
@@ -69,8 +74,11 @@ const IRTracePassWindow = (() => {
       [first, last] = [from, to];
     }
 
-    /** The heights of the entries in the DOM as laid out; the entry at the top stays where the reader saw it. */
-    function remeasure(top) {
+    /**
+     * The heights of the entries in the DOM as laid out; the entry at the top stays where the reader saw it, and
+     * a list scrolled to its end (`atEnd`) stays at its end.
+     */
+    function remeasure(top, atEnd) {
       const anchor = indexAt(top), into = top - offsets[anchor];
       let moved = false;
       for (let i = first; i < last; i++) {
@@ -80,7 +88,9 @@ const IRTracePassWindow = (() => {
       if (moved) measureAll();
       list.style.setProperty("--above", `${offsets[first]}px`);
       list.style.setProperty("--below", `${offsets[shown.length] - offsets[last]}px`);
-      if (moved && shown.length && Math.abs(list.scrollTop - (offsets[anchor] + into)) >= 1) list.scrollTop = offsets[anchor] + into;
+      if (!moved || !shown.length) return;
+      if (atEnd) list.scrollTop = list.scrollHeight;
+      else if (Math.abs(list.scrollTop - (offsets[anchor] + into)) >= 1) list.scrollTop = offsets[anchor] + into;
     }
 
     /** Pass p's entry in the DOM (the list scrolled near it when it was far); false if p is not listed. */
