@@ -105,6 +105,9 @@ def test_the_changed_filter_lists_the_changed_passes_to_the_end(open_report, lon
     shown = _screen(page)
     assert not shown["gap"] and shown["labels"][-1] == changed[-1]
     assert all(label % 3 == 0 for label in shown["labels"])
+    # a screen reader hears where the entry stands in the whole list, not in the few entries in the DOM
+    last = page.locator("#pass-list li").last
+    assert (last.get_attribute("aria-posinset"), last.get_attribute("aria-setsize")) == (str(len(changed)),) * 2
 
 
 def test_a_focused_entry_stays_focused_while_the_list_scrolls_a_little(open_report, long_list):

@@ -60,10 +60,10 @@ const IRTracePassWindow = (() => {
 
     /**
      * shown[from, to) in the DOM, keeping the entries already there in place (a focused button stays focused
-     * while the list scrolls).
+     * while the list scrolls). Each says its place in the whole list, for a screen reader.
      */
     function place(from, to) {
-      const items = (a, b) => shown.slice(a, b).map(itemOf);
+      const items = (a, b) => shown.slice(a, b).map((p, k) => numbered(itemOf(p), a + k + 1, shown.length));
       if (to <= first || from >= last) list.replaceChildren(...items(from, to));
       else {
         items(first, Math.min(from, last)).forEach(item => item.remove());
@@ -108,6 +108,13 @@ const IRTracePassWindow = (() => {
     const placed = () => shown.slice(first, last);
 
     return { show, render, bring, placed };
+  }
+
+  /** The entry, saying it is the position-th of size. */
+  function numbered(item, position, size) {
+    item.setAttribute("aria-posinset", String(position));
+    item.setAttribute("aria-setsize", String(size));
+    return item;
   }
 
   return { create };
