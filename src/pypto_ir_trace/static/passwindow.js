@@ -1,8 +1,9 @@
 "use strict";
 /*
  * The pass list's window: of the passes listed, only those near the list's scroll position are in the DOM,
- * the rest stand in as padding of their height (measured once seen, estimated before). An LLVM dump lists
- * 10,000 passes; laying them all out cost its report 3 s before it showed (and the same on every filter change).
+ * the rest stand in as room of their height above and below them (viewer.css: the list's ::before and ::after;
+ * measured once seen, estimated before). An LLVM dump lists 10,000 passes; laying them all out cost its report
+ * 3 s before it showed (and the same on every filter change).
  */
 const IRTracePassWindow = (() => {
   const ESTIMATE = 26;  // an unseen entry's height: one line (viewer.css .pass min-height)
@@ -107,7 +108,7 @@ const IRTracePassWindow = (() => {
     /** The passes whose entries are in the DOM, in order. */
     const placed = () => shown.slice(first, last);
 
-    return { show, render, bring, placed };
+    return { show, bring, placed };
   }
 
   /** The entry, saying it is the position-th of size. */
