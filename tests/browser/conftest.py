@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from dumptools import made_once
+from pagetools import reload
 from pypto_ir_trace import cli, render
 
 try:
@@ -125,6 +126,10 @@ class Opened:
 # whole time. What a test may change is undone or checked (`reusable`); anything else closes the context.
 NATIVE_TIMERS = """() => [Date.now, setTimeout, performance.now].every(f => /\\[native code\\]/.test(Function.prototype.toString.call(f)))"""
 MODIFIERS = ("Shift", "Control", "Alt", "Meta")
+START_STORAGE = """elide => {
+  localStorage.clear(); sessionStorage.clear();
+  if (!elide) localStorage.setItem('pypto-ir-trace-elide', 'off');
+}"""
 
 
 @pytest.fixture(scope="session")
@@ -138,15 +143,20 @@ def warm_pages(browser):
 
 
 def new_page(browser, key: tuple):
-    color_scheme, viewport, init_script, permissions, elide = key
+    color_scheme, viewport, init_script, permissions, _ = key
     context = browser.new_context(color_scheme=color_scheme, viewport={"width": viewport[0], "height": viewport[1]})
     if permissions:
         context.grant_permissions(list(permissions))
     if init_script:
         context.add_init_script(init_script)
-    if not elide:  # Elide types is on by default; the tests of what else the panes show read lines whole
-        context.add_init_script("try { localStorage.setItem('pypto-ir-trace-elide', 'off'); } catch {}")
     return context, context.new_page()
+
+
+def start_storage(page, elide: bool) -> None:
+    """The settings a test's page starts with: none, but Elide types off unless the test asks for it (on by
+    default; the tests of what else the panes show read lines whole). Set in the page, never by an init
+    script: Chromium's new document, touching storage that early, can miss what the last one stored."""
+    page.evaluate(START_STORAGE, elide)
 
 
 def reusable(context, page, key: tuple) -> bool:
@@ -157,7 +167,7 @@ def reusable(context, page, key: tuple) -> bool:
     try:
         if not page.evaluate(NATIVE_TIMERS):
             return False
-        page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
+        start_storage(page, key[4])
         page.emulate_media(media="null", color_scheme=key[0])
         page.set_viewport_size({"width": key[1][0], "height": key[1][1]})
         for key_name in MODIFIERS:
@@ -186,6 +196,7 @@ def open_report(browser, report, warm_pages):
     ) -> Opened:
         key = (color_scheme, tuple(viewport), init_script, tuple(permissions or ()), elide)
         kept = warm_pages.get(key)
+        fresh = not kept
         context, page = kept.pop() if kept else new_page(browser, key)
         page.set_default_timeout(5000)
         result = Opened(page)
@@ -205,6 +216,9 @@ def open_report(browser, report, warm_pages):
         used.append((key, context, page, handlers))
         page.goto(report(case, *extra).as_uri() + fragment)
         page.wait_for_selector("body[data-ready='true']", state="attached")
+        if fresh and not elide:  # a new context's storage is the report's (file:) origin: set there, then opened again
+            start_storage(page, elide)
+            reload(page)
         opened.append(result)
         return result
 

@@ -11,6 +11,7 @@ import pytest
 
 from blamecases import Pipeline
 from dumptools import write_dump
+from pagetools import open_link
 
 QWEN3 = "models_qwen3_decode_explicit/passes_dump"
 MLIR = "mlir/affine_matmul/variant_tree_dir_after_change"
@@ -139,9 +140,7 @@ def test_blame_gutter_names_the_pass_that_last_changed_each_line(open_report, ge
             checked += 1
     assert checked > 10
     # a link with blame=1 opens with the gutter on; without it, off
-    page.goto(page.url.split("#")[0] + "#pass=01&blame=1")
-    page.reload()
-    page.wait_for_selector("body[data-ready='true']", state="attached")
+    open_link(page, "#pass=01&blame=1")
     page.get_by_role("region", name="After").locator(".bl").first.wait_for()
     assert page.get_by_role("checkbox", name="Blame").is_checked()
 

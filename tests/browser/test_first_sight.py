@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from pagetools import open_link, reload
 from pypto_ir_trace import cli
 
 pytestmark = pytest.mark.browser
@@ -186,8 +187,7 @@ def test_the_choice_is_kept_and_a_report_without_types_to_elide_has_no_switch(op
     page = open_report(EXPLICIT, elide=True).page
     assert page.get_by_role("checkbox", name="Elide types").is_checked()
     page.get_by_role("checkbox", name="Elide types").uncheck()
-    page.reload()
-    page.wait_for_selector("body[data-ready='true']", state="attached")
+    reload(page)
     assert not page.get_by_role("checkbox", name="Elide types").is_checked()
     mlir = open_report("mlir/multi_func/tree_dir").page
     assert mlir.get_by_role("checkbox", name="Elide types").count() == 0
@@ -383,9 +383,7 @@ def test_both_panes_scroll_one_width(open_report, elide):
     types, cut rows' arrows and text a fraction of a pixel wider than counted never widen one pane alone."""
     page = open_report("real/models_03_flash_attention_concise", viewport=(1400, 900), elide=elide).page
     for fragment in ("#pass=04", "#pass=22", "#pass=24"):
-        page.goto(page.url.split("#")[0] + fragment)
-        page.reload()
-        page.wait_for_selector("body[data-ready='true']", state="attached")
+        open_link(page, fragment)
         page.get_by_role("button", name="Expand all").click()
         before, after = page.evaluate(SCROLL_WIDTHS)
         assert before == after > 0, fragment

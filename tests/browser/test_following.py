@@ -10,6 +10,7 @@ from itertools import combinations
 import pytest
 
 from dumptools import CONCISE, write_dump
+from pagetools import reload
 from pypto_ir_trace import render
 from pypto_ir_trace.formats import FORMATS
 
@@ -287,8 +288,7 @@ def test_the_sidebar_is_widened_by_keyboard_and_by_mouse_and_remembered(open_rep
     for _ in range(5):
         page.keyboard.press("ArrowRight")
     remembered = width()
-    page.reload()
-    page.wait_for_selector("body[data-ready='true']", state="attached")
+    reload(page)
     assert width() == remembered
     assert page.evaluate(CLIPPED_NAMES) == []
 

@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from pagetools import reload
 from pypto_ir_trace import render
 
 pytestmark = pytest.mark.browser
@@ -98,8 +99,7 @@ def test_silus_lowering_is_one_page_of_the_passes_that_change_it(open_report, qw
         assert page.get_by_role("button", name="Lowering").get_attribute("aria-pressed") == "false"
         page.go_back()  # the link is a link: Back shows the page again
         lowering(page, SILU).wait_for()
-    page.reload()
-    page.wait_for_selector("body[data-ready='true']", state="attached")
+    reload(page)
     lowering(page, SILU).wait_for()
     assert sections(page, SILU).count() == len(marked)
 

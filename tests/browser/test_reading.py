@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from pagetools import open_link
 from pypto_ir_trace import cli
 
 pytestmark = pytest.mark.browser
@@ -204,9 +205,7 @@ def test_wrap_lines_aligns_pairs_and_never_scrolls_sideways(open_report):
     }""")
     assert row_boxes(page, "Before") == row_boxes(page, "After")
     # remembered in the page: a plain link opens wrapped
-    page.goto(page.url.split("#")[0] + "#pass=01")
-    page.reload()
-    page.wait_for_selector("body[data-ready='true']", state="attached")
+    open_link(page, "#pass=01")
     assert page.get_by_role("checkbox", name="Wrap lines").is_checked()
     page.wait_for_function("() => location.hash.includes('wrap=1')")  # the address bar says so after its pause
     page.get_by_role("checkbox", name="Wrap lines").uncheck()

@@ -10,6 +10,7 @@ import shutil
 import pytest
 
 from dumptools import INSERTED_OP, NUMBERED, insert_op_at_top
+from pagetools import open_link
 from pypto_ir_trace import render
 
 pytestmark = pytest.mark.browser
@@ -225,9 +226,7 @@ def test_the_unified_layout_works_in_both_views(open_report):
     page.get_by_role("button", name="Side by side").click()
     assert not baseline.is_visible() and page.get_by_role("region", name="Baseline pass output").is_visible()
     link_says(page, "#pass=37&view=effect", without=("layout",))  # written after a pause: not over the link below
-    page.goto(page.url.split("#")[0] + "#pass=37&view=effect&layout=unified")  # a link to the layout
-    page.reload()
-    page.wait_for_selector("body[data-ready='true']", state="attached")
+    open_link(page, "#pass=37&view=effect&layout=unified")  # a link to the layout
     assert page.get_by_role("region", name="Baseline pass changes").is_visible()
 
 
