@@ -6,7 +6,8 @@ own `Tree.edit`, widened to unchanged lines where the language says a boundary i
 
 Structure must be a function of the text alone. tree-sitter's error recovery can take another path
 when it starts from an old tree (a `'''` that closes an earlier string re-reads as a new one), so a
-tree with errors is parsed again from scratch: clean snapshots, the common case, stay incremental.
+tree with errors is parsed again from scratch, and so is the text after it (from a tree with errors, its
+own would have errors too): clean snapshots, the common case, stay incremental.
 
 The structure is re-used the same way where the language can check one function's extent cheaply
 (Language.function_span): when both trees are clean and every edit lies inside one function's body
@@ -53,6 +54,11 @@ class IncrementalParser:
         `deep`: the rows that may nest brackets past structure.MAX_NESTING, when known (structure.source)."""
         source, offsets = structure.source(lines, deep)
         tree, self._edits = self._tree, None
+        if tree is not None and tree.root_node.has_error:
+            # Its successor, nearly the same text, has the same error, and a tree with errors is parsed
+            # again from scratch below: go there at once. (Real MLIR in a dialect's own syntax has errors in
+            # every snapshot: IREE's 600 dumps were each parsed twice.)
+            self._tree = tree = None
         if tree is not None:
             self._edits = self._changes(ids)
             for b0, b1, a0, a1 in reversed(self._edits):  # back to front: earlier offsets stay valid
