@@ -72,6 +72,8 @@ def single_op(text: str) -> str | None:
         found = ops_of(opener + ("\n}\n" if body else "\n"))
         if len(found.regions) == 1 and found.regions[0].start == 0:
             return found.regions[0].key
+        if not any(region.start == 0 for region in found.regions):
+            return None  # an op the language names no region for (`util.initializer`): nor would the whole dump
     return _parsed_single_op(text)
 
 
