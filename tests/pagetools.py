@@ -4,10 +4,8 @@ from __future__ import annotations
 
 # The next page must read what the last one stored (the report writes storage only when the reader changes
 # a setting): checked on every step, as a reload that lost a setting once failed a test far from its cause.
-# The pause stands for the reader, never as quick as a script between a keypress and a reload.
 STORED = "() => JSON.stringify(Object.entries(localStorage).sort())"
 READY = "body[data-ready='true']"
-SETTLE_MS = 400
 
 
 def reload(page) -> None:
@@ -29,7 +27,6 @@ def open_link(page, fragment: str) -> None:
 
 def _open_with_storage(page, open_) -> None:
     stored = page.evaluate(STORED)
-    page.wait_for_timeout(SETTLE_MS)
     open_()
     page.wait_for_selector(READY, state="attached")
     now = page.evaluate(STORED)
