@@ -37,6 +37,7 @@ def dump(source: Path, entries: list[Entry], notes: list[str], format_name: str)
     )
     found = splice.bases(_printed(entries), scope.grammar(entries), _names(entries))
     notes.extend(_scope_notes(entries, found))
+    ops_of.cache_clear()  # the whole dumps it holds: the report is built without them
     snapshots = [Snapshot(0, "0", "input", INPUT, "", None, detail="the pipeline's input is not dumped")]
     for index, (entry, base) in enumerate(zip(entries, found.bases), start=1):
         at = None if base.dump is None else 0 if base.dump == splice.INPUT else base.dump + 1
