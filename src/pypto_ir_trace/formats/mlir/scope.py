@@ -17,12 +17,22 @@ from .ops import Ops, ops_of, single_op, unquoted
 _ALIAS = re.compile(r"^(?P<name>[#!][A-Za-z_][\w.$-]*) = ")  # an attribute or type alias definition
 
 
-def grammar(entries: Sequence[Entry]) -> splice.Grammar:
+def grammar(entries: Sequence[Entry], shared: set[tuple[int, int]]) -> splice.Grammar:
     """The splice's grammar for these dumps (dump k is entries[k]): each local dump's op is found by what it names.
-    An op a whole dump does not hold cannot be put into it (MLIR prints no op outside its parent)."""
+    An op a whole dump does not hold cannot be put into it (MLIR prints no op outside its parent). `shared`
+    gathers (dump, hash of the text) of each local dump not found in a text because several ops there carry
+    its name (the notes say so; asked again later, the text would be parsed again)."""
     key_of = cache(lambda at: _op_key(entries[at]))  # a tree's is read from its file: once
+
+    def find(text: str, key: str, at: int) -> tuple[int, int] | None:
+        ops = ops_of(text)
+        span = _span(ops, entries[at], key_of(at))
+        if span is None and _defined_more_than_once(ops, entries[at], key_of(at)):
+            shared.add((at, hash(text)))
+        return span
+
     return splice.Grammar(
-        find=lambda text, key, at: _span(ops_of(text), entries[at], key_of(at)),
+        find=find,
         cut=_cut,
         place=_place,
         finish=_finish,
@@ -30,10 +40,9 @@ def grammar(entries: Sequence[Entry]) -> splice.Grammar:
     )
 
 
-def defined_more_than_once(source: Ops, entry: Entry) -> bool:
-    """Whether several ops of an enclosing dump carry the local entry's name and its folder cannot choose:
-    a stream's local dump names only `@f`, and `module @a` and `module @b` may both define one."""
-    key = _op_key(entry)
+def _defined_more_than_once(source: Ops, entry: Entry, key: str | None) -> bool:
+    """Whether several ops of an enclosing dump carry the local entry's name (its key `key`) and its folder cannot
+    choose: a stream's local dump names only `@f`, and `module @a` and `module @b` may both define one."""
     if key is None:
         return False
     name = key.rsplit("::", 1)[-1]

@@ -35,8 +35,9 @@ def dump(source: Path, entries: list[Entry], notes: list[str], format_name: str)
     notes.insert(
         0, "MLIR dumps hold no copy of the pipeline's input: snapshot 0 is empty, so the first dump shows as added"
     )
-    found = splice.bases(_printed(entries), scope.grammar(entries), _names(entries))
-    notes.extend(_scope_notes(entries, found))
+    shared: set[tuple[int, int]] = set()
+    found = splice.bases(_printed(entries), scope.grammar(entries, shared), _names(entries))
+    notes.extend(_scope_notes(entries, found, shared))
     ops_of.cache_clear()  # the whole dumps it holds: the report is built without them
     snapshots = [Snapshot(0, "0", "input", INPUT, "", None, detail="the pipeline's input is not dumped")]
     for index, (entry, base) in enumerate(zip(entries, found.bases), start=1):
@@ -91,7 +92,7 @@ def _names(entries: list[Entry]) -> splice.Names:
     )
 
 
-def _scope_notes(entries: list[Entry], found: splice.Found) -> list[str]:
+def _scope_notes(entries: list[Entry], found: splice.Found, shared_at: set[tuple[int, int]]) -> list[str]:
     notes = []
     if any(e.local for e in entries):
         notes.append(
@@ -111,7 +112,7 @@ def _scope_notes(entries: list[Entry], found: splice.Found) -> list[str]:
             f"the first dump of the whole IR ({first}) comes after local dumps only: the IR its pass received "
             "was never printed whole, so it is shown against the empty input and its counts are the whole IR's"
         )
-    shared = _shared(entries, found.unfound)
+    shared = _shared(entries, found.unfound, shared_at)
     if shared:
         notes.append(
             f"local-scope dumps of {', '.join(shared)} cannot be told apart: several modules define that name "
@@ -126,13 +127,14 @@ def _scope_notes(entries: list[Entry], found: splice.Found) -> list[str]:
     return notes
 
 
-def _shared(entries: list[Entry], unfound: list[tuple[int, int]]) -> list[str]:
-    """The ops whose local dumps were not found in an enclosing dump because several ops there carry their name."""
-    text = lru_cache(maxsize=2)(lambda at: entries[at].text())  # an enclosing dump, read once
+def _shared(entries: list[Entry], unfound: list[tuple[int, int]], shared_at: set[tuple[int, int]]) -> list[str]:
+    """The ops whose local dumps were not found in an enclosing dump because several ops there carry their name
+    (`shared_at`: what the splice's search found, by dump and hash of the text searched)."""
+    text = lru_cache(maxsize=2)(lambda at: entries[at].body.read())  # the text searched, read once
     shared: list[str] = []
     for at, source in unfound:
         entry = entries[at]
-        if entry.op_id not in shared and scope.defined_more_than_once(ops_of(text(source)), entry):
+        if entry.op_id not in shared and (at, hash(text(source))) in shared_at:
             shared.append(entry.op_id)
     return shared
 
