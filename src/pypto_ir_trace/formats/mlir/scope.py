@@ -25,9 +25,9 @@ def grammar(entries: Sequence[Entry], shared: set[tuple[int, int]]) -> splice.Gr
     key_of = cache(lambda at: _op_key(entries[at]))  # a tree's is read from its file: once
 
     def find(text: str, key: str, at: int) -> tuple[int, int] | None:
-        ops = ops_of(text)
-        span = _span(ops, entries[at], key_of(at))
-        if span is None and _defined_more_than_once(ops, entries[at], key_of(at)):
+        ops, entry, own = ops_of(text), entries[at], key_of(at)
+        span = _span(ops, entry, own)
+        if span is None and _defined_more_than_once(ops, entry, own):
             shared.add((at, hash(text)))
         return span
 
