@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from dumptools import made_once
-from pagetools import reload
+from pagetools import STORED, reload
 from pypto_ir_trace import cli, render
 
 try:
@@ -159,18 +159,22 @@ def start_storage(page, elide: bool) -> None:
     page.evaluate(START_STORAGE, elide)
 
 
-def first_storage(page, elide: bool, tries: int = 3) -> None:
-    """A new context's settings, then the report opened again with them. Its first write may not reach the next
-    document yet (Chromium hands storage to its browser process asynchronously; lost once in five CI runs): it is
-    written again until a reload keeps it. Every later reload must keep what the page stored (pagetools)."""
+def settle_storage(page, elide: bool, tries: int = 3) -> None:
+    """The report just opened starts with the test's settings (start_storage): else they are written in it and it
+    is opened again. A write straight before a navigation may not reach the next document (Chromium hands storage
+    to its browser process asynchronously: a new context's first settings, or a reused page's, were lost in 2 of 6
+    CI runs); every later reload must keep what the page stored (pagetools)."""
+    wanted = json.dumps([] if elide else [["pypto-ir-trace-elide", "off"]], separators=(",", ":"))
     for attempt in range(tries):
+        if page.evaluate(STORED) == wanted:
+            return
         start_storage(page, elide)
         try:
             reload(page)
-            return
         except AssertionError:
             if attempt == tries - 1:
                 raise
+    assert page.evaluate(STORED) == wanted, f"the test's settings {wanted} did not reach the report"
 
 
 def reusable(context, page, key: tuple) -> bool:
@@ -210,7 +214,6 @@ def open_report(browser, report, warm_pages):
     ) -> Opened:
         key = (color_scheme, tuple(viewport), init_script, tuple(permissions or ()), elide)
         kept = warm_pages.get(key)
-        fresh = not kept
         context, page = kept.pop() if kept else new_page(browser, key)
         page.set_default_timeout(5000)
         result = Opened(page)
@@ -230,8 +233,7 @@ def open_report(browser, report, warm_pages):
         used.append((key, context, page, handlers))
         page.goto(report(case, *extra).as_uri() + fragment)
         page.wait_for_selector("body[data-ready='true']", state="attached")
-        if fresh and not elide:  # a new context's storage is the report's (file:) origin: set there, then opened again
-            first_storage(page, elide)
+        settle_storage(page, elide)
         opened.append(result)
         return result
 
