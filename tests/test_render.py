@@ -6,6 +6,7 @@ import base64
 import gzip
 import json
 import re
+import tracemalloc
 import zlib
 
 import pytest
@@ -60,6 +61,21 @@ def test_streamed_encoding_is_one_gzip_member_of_the_safe_json(monkeypatch, batc
     assert inflater.decompress(stream) == text and inflater.eof and not inflater.unused_data
     assert stream[4:8] == bytes(4)  # no time stamp: the same model gives the same bytes
     assert len(stream) <= 1.02 * len(gzip.compress(text, compresslevel=6))
+
+
+def test_encoding_holds_a_few_batches_not_the_report():
+    """The JSON is deflated as it is made: what is held at once is a few batches (those in the threads, the
+    one being joined) and the deflated bytes, not the whole text nor a batch's pieces beside its bytes."""
+    data = {"lines": [f"  %{i} = arith.addi %arg{i % 7}, %c{i % 13} : i32 // line {i}" for i in range(300_000)]}
+    size = len(pagedata.dumps(data))  # about 18 MB
+    tracemalloc.start()
+    try:
+        base = tracemalloc.get_traced_memory()[0]
+        deflated = pagedata.gzip_json(data)
+        held = tracemalloc.get_traced_memory()[1] - base
+    finally:
+        tracemalloc.stop()
+    assert held < min(6 * pagedata._BATCH + 2 * len(deflated), size / 2), (held, size)
 
 
 def test_same_model_same_bytes():

@@ -31,6 +31,7 @@ Change = tuple[int, int, int, int]  # a changed block: before lines [b, b + dele
 HEAD_TRIES = 8  # places a region's head is checked at before it counts as gone
 
 MAX_WIDENING = 64  # lines; past that the edit stays where it is (slower parse, same tree)
+MOSTLY_NEW = 0.5  # share of the new text's lines inside edits past which it is parsed from scratch
 
 
 class IncrementalParser:
@@ -61,6 +62,11 @@ class IncrementalParser:
             self._tree = tree = None
         if tree is not None:
             self._edits = self._changes(ids)
+            if sum(a1 - a0 for _, _, a0, a1 in self._edits) > MOSTLY_NEW * len(lines):
+                # A pass that rewrote most of the text (MLIR's convert-to-llvm): the old tree would save little
+                # parsing and stay alive beside the new one (2 x 14 MB on IREE's 5,600-line dump): let it go.
+                self._tree = tree = None
+        if tree is not None:
             for b0, b1, a0, a1 in reversed(self._edits):  # back to front: earlier offsets stay valid
                 tree.edit(
                     start_byte=self._offsets[b0],
