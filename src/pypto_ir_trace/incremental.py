@@ -60,14 +60,14 @@ class IncrementalParser:
             # again from scratch below: go there at once. (Real MLIR in a dialect's own syntax has errors in
             # every snapshot: IREE's 600 dumps were each parsed twice.)
             self._tree = tree = None
+        edits = self._changes(ids) if tree is not None else []
+        if sum(a1 - a0 for _, _, a0, a1 in edits) > MOSTLY_NEW * len(lines):
+            # A pass that rewrote most of the text (MLIR's convert-to-llvm): the old tree would save little
+            # parsing and stay alive beside the new one (2 x 14 MB on IREE's 5,600-line dump): let it go.
+            self._tree = tree = None
         if tree is not None:
-            self._edits = self._changes(ids)
-            if sum(a1 - a0 for _, _, a0, a1 in self._edits) > MOSTLY_NEW * len(lines):
-                # A pass that rewrote most of the text (MLIR's convert-to-llvm): the old tree would save little
-                # parsing and stay alive beside the new one (2 x 14 MB on IREE's 5,600-line dump): let it go.
-                self._tree = tree = None
-        if tree is not None:
-            for b0, b1, a0, a1 in reversed(self._edits):  # back to front: earlier offsets stay valid
+            self._edits = edits
+            for b0, b1, a0, a1 in reversed(edits):  # back to front: earlier offsets stay valid
                 tree.edit(
                     start_byte=self._offsets[b0],
                     old_end_byte=self._offsets[b1],
