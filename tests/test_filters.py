@@ -20,6 +20,7 @@ PLAIN = LLVM / "lz4-renorm-O2.txt"
 SCOPE = LLVM / "version-module-scope-O1.txt"  # whole modules: metadata lines and attribute groups
 
 DEBUG = re.compile(r"!dbg |!DIAssignID |#dbg_|@llvm\.dbg\.|\bDBG_[A-Z_]+\b|debug-location|^!\d+ = (distinct )?!DI")
+DEBUG_INSTRUCTION = re.compile(r"^[ \t]+(DBG_[A-Z_]+)\b")  # in machine code: the only hidden lines that run an op
 METADATA = re.compile(r", !(?!dbg )[a-z][-\w.]* !\d| #\d+\b|^![-\w.]+ = |^attributes #|^; Function Attrs:")
 
 
@@ -67,3 +68,14 @@ def test_in_machine_code_a_pass_that_only_moved_debug_values_changes_nothing_onc
     label = next(k + 1 for k, (header, _) in enumerate(dumps(LLC)) if "(livedebugvalues)" in header)
     assert changes(LLC)[label, "LZ4_setStreamDecode"]
     assert not changes(LLC, ("debug",))[label, "LZ4_setStreamDecode"]
+
+
+@pytest.mark.parametrize("path", [LLC, G, PLAIN], ids=lambda p: p.name)
+def test_the_ops_of_the_lines_a_filter_hides_are_in_the_data(path):
+    """The page takes these out of the op counts while their lines are hidden: every distinct line of the dump
+    that a filter hides whole and that runs an instruction (llc's DBG_VALUE; -g clang's records run none)."""
+    data = build(load_dump(path))
+    hidden = {data["lines"][line_id]: ops for line_id, *ops in data.get("hiddenOps", [])}
+    instructions = {line for line in _lines(path) if DEBUG_INSTRUCTION.match(line)}
+    assert hidden == {line: [DEBUG_INSTRUCTION.match(line)[1]] for line in instructions}
+    assert bool(hidden) == (path == LLC)

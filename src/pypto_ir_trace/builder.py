@@ -222,6 +222,7 @@ def build(
         line_elisions=tuple(lines.line_elisions) if len(lines.elisions) > 1 else (),
         pipelines=pipelines,
         runs=_runs(pipelines, workings, baseline, across, lines),
+        hidden_ops=filters.hidden_ops({f for p in pipelines for f in p.filters}, lines.texts, lines.ops),
     )
 
 

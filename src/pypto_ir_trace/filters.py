@@ -11,6 +11,7 @@ apply them the same way in one pass over a line.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -75,3 +76,16 @@ def offered(language: str, lines: list[str]) -> tuple[LineFilter, ...]:
         return ()
     text = "\n".join(lines)
     return tuple(f for f in found if any(re.search(p, text, re.MULTILINE) for p in (f.line, f.part) if p))
+
+
+def hidden_ops(
+    offered: Iterable[LineFilter], lines: Sequence[str], ops: Mapping[int, tuple[str, ...]]
+) -> tuple[tuple[int, tuple[str, ...]], ...]:
+    """(line id, its ops) of the lines that run ops and that one of the filters hides whole (llc's `DBG_VALUE`, a
+    call of `llvm.dbg.value`), in id order: while such a line is hidden, the page takes its ops out of the counts
+    of the passes that add or drop it (static/filtered.js). A line cut, not hidden, runs the ops it ran."""
+    whole = _compiled(_joined([f.line for f in offered if f.line]))
+    if whole is None:
+        return ()
+    search = whole.search
+    return tuple((line_id, ops[line_id]) for line_id in sorted(ops) if search(lines[line_id]))

@@ -215,6 +215,8 @@ class Report:
     # and line id -> its list's index in elisions (0: none); both empty when no line has any
     elisions: tuple[tuple[int, ...], ...] = ()
     line_elisions: tuple[int, ...] = ()
+    # (line id, its ops) of the lines that run ops and that a pipeline's filter hides whole (filters.hidden_ops)
+    hidden_ops: tuple[tuple[int, tuple[str, ...]], ...] = ()
 
 
 def to_json(report: Report) -> dict:
@@ -234,6 +236,8 @@ def to_json(report: Report) -> dict:
     if report.elisions:  # absent for languages without elide.scm
         data["elisions"] = list(report.elisions)
         data["lineElisions"] = list(report.line_elisions)
+    if report.hidden_ops:  # absent unless a filter hides lines that run ops
+        data["hiddenOps"] = [[line_id, *ops] for line_id, ops in report.hidden_ops]
     if report.runs is not None:  # absent otherwise: a single run's report is unchanged
         data["runs"] = _runs(report.runs)
     return data

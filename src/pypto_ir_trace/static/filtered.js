@@ -12,7 +12,8 @@
  * line (one id per distinct text, so that equal lines diff equal); a line with parts cut out gets an id past the
  * report's, its highlights and elisions those of its line moved past the cuts. A pass whose filtered texts are
  * equal is a no-op (before is after), `hiddenOnly` when its own texts differ: it changed only what is hidden.
- * What cannot be filtered after the fact is left as the pass had it: its op count deltas (a no-op has none).
+ * A pass's op counts are its own less the ops of the lines hidden (report.hiddenOps: llc's DBG_VALUE): a count is
+ * the ops after the pass less those before it, and a line cut, not hidden, runs the ops it ran.
  *
  * Pure: data in, new objects out. The work is cut in steps (the lines, then a pass each) so that the page can do
  * it between frames: start(...).step() until it returns true, then result().
@@ -100,14 +101,30 @@ const IRTraceFiltered = (() => {
     };
   }
 
-  /** Text t's filtered line ids and, by raw line, its filtered line (-1: hidden). */
-  function filterIds(raw, map) {
-    const at = new Int32Array(raw.length);
+  /** Text t's filtered line ids, by raw line its filtered line (-1: hidden), and the ops its hidden lines run. */
+  function filterIds(raw, map, hiddenOps) {
+    const at = new Int32Array(raw.length), hidden = new Map();
     let kept = 0;
-    for (let i = 0; i < raw.length; i++) at[i] = map[raw[i]] >= 0 ? kept++ : -1;
+    for (let i = 0; i < raw.length; i++) {
+      if (map[raw[i]] >= 0) at[i] = kept++;
+      else {
+        at[i] = -1;
+        for (const op of hiddenOps.get(raw[i]) || []) hidden.set(op, (hidden.get(op) || 0) + 1);
+      }
+    }
     const ids = new Int32Array(kept);
     for (let i = 0; i < raw.length; i++) if (at[i] >= 0) ids[at[i]] = map[raw[i]];
-    return { ids, at };
+    return { ids, at, hidden };
+  }
+
+  /** A pass's [op, delta] less what the hidden lines of its two texts ran, ordered as the builder orders them. */
+  function filteredOps(ops, before, after) {
+    if (!before.hidden.size && !after.hidden.size) return ops;
+    const delta = new Map(ops);
+    for (const [op, n] of after.hidden) delta.set(op, (delta.get(op) || 0) - n);
+    for (const [op, n] of before.hidden) delta.set(op, (delta.get(op) || 0) + n);
+    return [...delta].filter(([, n]) => n !== 0)
+      .sort(([a, x], [b, y]) => Math.abs(y) - Math.abs(x) || (a < b ? -1 : a > b ? 1 : 0));
   }
 
   /** A text's regions over its filtered lines (a region left with no line is dropped). */
@@ -137,7 +154,7 @@ const IRTraceFiltered = (() => {
     function filtered(t) {
       let found = recent.get(t);
       if (found) { recent.delete(t); recent.set(t, found); return found; }
-      found = filterIds(pipeline.ids(t), table.map);
+      found = filterIds(pipeline.ids(t), table.map, report.hiddenOps);
       recent.set(t, found);
       if (recent.size > RECENT) recent.delete(recent.keys().next().value);
       if (!texts[t]) { texts[t] = filterText(pipeline.texts[t], found.at, found.ids.length); lengths[t] = found.ids.length; }
@@ -182,7 +199,7 @@ const IRTraceFiltered = (() => {
         deleted: 0, pieces: null, insertedIds: [], byRegion: new Map(), paired: new Map(), renamed: [], ops: [] };
     }
     const renamed = raw.renamed.map(([b, a]) => [before.at[b], after.at[a]]).filter(([b, a]) => b >= 0 && a >= 0);
-    return { ...own, ...compare(raw.before, raw.after), changed: true, hiddenOnly: false, renamed, ops: raw.ops };
+    return { ...own, ...compare(raw.before, raw.after), changed: true, hiddenOnly: false, renamed, ops: filteredOps(raw.ops, before, after) };
   }
 
   /** The pipeline map of the filtered passes: its rows the pipeline's, each figure counted on the filtered texts. */

@@ -9,13 +9,14 @@
  * reads every field the schema declares, and no other.
  *
  * What the viewer reads (all indices 0-based, line ranges [start, end)):
- *   report = {title, generator, context, limits, classes, lines, highlights(id), elisions(id), elides, pipelines, runs}
+ *   report = {title, generator, context, limits, classes, lines, highlights(id), elisions(id), elides, hiddenOps, pipelines, runs}
  *     lines[id]          each distinct line's text, stored once (no newline)
  *     highlights(id)     its highlight spans [{start, end, name}], sorted, in UTF-16 units; name is a
  *                        highlight class ("keyword", ...)
  *     elisions(id)       the sub-expressions of the line the viewer may elide ("Elide types"): [[start, end]]
  *                        in UTF-16 units, by start, an enclosing one first; elides: whether any line has some
  *     context            unchanged lines kept around a change (--context)
+ *     hiddenOps          Map line id -> [op, ...] of the lines that run ops and that a pipeline's filter hides whole
  *   pipeline = {name, format, title, level, levelTitle, advice, implicit, notes, renumbering, filters, input: {file, label, name, text},
  *               texts, passes, map, ids(t), source(t), compare(tb, ta)}
  *     map                {functions, start, lines, cells: per pass [{row, inserted, deleted, lines}]}, as in the JSON,
@@ -103,6 +104,7 @@ const IRTraceModel = (() => {
       highlights: id => highlights(raw.spans[raw.lineSpans[id]], classes),
       elisions: id => (raw.lineElisions ? ranges(raw.elisions[raw.lineElisions[id]]) : []),
       elides: Boolean(raw.lineElisions),
+      hiddenOps: new Map((raw.hiddenOps || []).map(([id, ...ops]) => [id, ops])),
       pipelines: raw.pipelines.map(entry => readPipeline(entry, raw)),
     };
     report.runs = raw.runs ? readRuns(raw.runs, report) : null;
