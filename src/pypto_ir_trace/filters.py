@@ -11,7 +11,7 @@ apply them the same way in one pass over a line.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -79,7 +79,7 @@ def offered(language: str, lines: list[str]) -> tuple[LineFilter, ...]:
 
 
 def hidden_ops(
-    offered: Iterable[LineFilter], lines: Sequence[str], ops: Mapping[int, tuple[str, ...]]
+    offered: Iterable[LineFilter], lines: Sequence[str], ops: Sequence[tuple[str, ...]]
 ) -> tuple[tuple[int, tuple[str, ...]], ...]:
     """(line id, its ops) of the lines that run ops and that one of the filters hides whole (llc's `DBG_VALUE`, a
     call of `llvm.dbg.value`), in id order: while such a line is hidden, the page takes its ops out of the counts
@@ -88,4 +88,4 @@ def hidden_ops(
     if whole is None:
         return ()
     search = whole.search
-    return tuple((line_id, ops[line_id]) for line_id in sorted(ops) if search(lines[line_id]))
+    return tuple((line_id, run) for line_id, run in enumerate(ops) if run and search(lines[line_id]))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 
 QUERY = "ops"
 
@@ -34,19 +34,19 @@ def deltas(
     segments: Sequence[Sequence[Sequence[int]]],
     before: Sequence[int],
     inserted_ids: Sequence[int],
-    ops: Mapping[int, tuple[str, ...]],
+    ops: Sequence[tuple[str, ...]],
 ) -> tuple[tuple[str, int], ...]:
     """(op, count after minus count before) of a diff, the largest change first, then by name; `segments`:
     each piece's (model.Piece), `before`: the before text's line ids, `ops`: line id -> its op names."""
     count: Counter[str] = Counter()
     for line_id in inserted_ids:
-        count.update(ops.get(line_id, ()))
+        count.update(ops[line_id])
     for piece in segments:
         for segment in piece:
             b = segment[0]
             for at in range(2, len(segment), 3):
                 b += segment[at]
                 for line_id in before[b : b + segment[at + 1]]:
-                    count.subtract(ops.get(line_id, ()))
+                    count.subtract(ops[line_id])
                 b += segment[at + 1]
     return tuple(sorted(((op, n) for op, n in count.items() if n), key=lambda item: (-abs(item[1]), item[0])))

@@ -51,7 +51,7 @@ def gzip_json(data: object) -> bytes:
             pending.append(threads.submit(_deflate, batch, primer))
             primer = batch[-_WINDOW:]  # all that is kept of the batch once deflated
             del batch
-            if len(pending) > 2 * THREADS:  # bounds what is held
+            if len(pending) > THREADS:  # bounds what is held: one batch a thread and the next, queued
                 deflated.append(pending.popleft().result())
         deflated += (future.result() for future in pending)
     trailer = struct.pack("<II", crc, size & 0xFFFFFFFF)  # RFC 1952: CRC-32 and length of the JSON

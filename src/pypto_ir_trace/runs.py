@@ -10,7 +10,7 @@ are read only to compare two lines word by word.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from . import compare, effect, opcounts
@@ -27,7 +27,7 @@ def section(
     baseline: int,
     renamed: Renamed = lambda old, new, diff: (),
     lines: Sequence[str] = (),
-    ops: Mapping[int, tuple[str, ...]] | None = None,
+    ops: Sequence[tuple[str, ...]] = (),
 ) -> Runs:
     """The runs section of pipelines[this] against pipelines[baseline]; texts[i]: pipeline i's working texts;
     lines: the report's lines by id; ops: line id -> the ops it runs (languages that name them)."""
