@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from dumptools import PROGRAM, REAL, subprocess_env, write_dump
-from pypto_ir_trace import cli
+from pypto_ir_trace import cli, output
 
 SPLIT_K = REAL / "advanced_01_split_k_concise" / "passes_dump"
 CHANGED = PROGRAM.replace("[0], [64]", "[0], [32]")
@@ -393,3 +393,15 @@ def test_a_report_the_reader_left_before_is_not_said_to_be_written(monkeypatch, 
     assert cli.main([str(SPLIT_K), "-o", "-"]) == 0  # ends quietly, as shell tools do
     err = capsys.readouterr().err
     assert "wrote" not in err and "error" not in err
+
+
+@pytest.mark.parametrize("kind", ["file", "stdout"])
+def test_a_text_written_a_slice_at_a_time_is_its_utf_8_whole(tmp_path, monkeypatch, kind, capsysbinary):
+    """The page is encoded a slice at a time: characters of several bytes, and one past the BMP, at every slice
+    edge come out as the text's own UTF-8."""
+    monkeypatch.setattr(output, "_SLICE", 7)
+    text = "".join(f"{i}:é∑\U0001f600\n" for i in range(50))
+    target = tmp_path / "report.html"
+    assert output.write("-" if kind == "stdout" else str(target), text)
+    written = capsysbinary.readouterr().out if kind == "stdout" else target.read_bytes()
+    assert written == text.encode("utf-8")
