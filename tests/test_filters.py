@@ -10,8 +10,8 @@ import pytest
 
 from dumptools import FIXTURES
 from llvmoracle import changes, dumps
-from modeltools import build, load_dump
-from pypto_ir_trace import filters
+from modeltools import build, load_dump, model_json
+from pypto_ir_trace import builder, filters
 
 LLVM = FIXTURES / "llvm"
 G = LLVM / "lz4-renorm-O2-g.txt"
@@ -79,3 +79,9 @@ def test_the_ops_of_the_lines_a_filter_hides_are_in_the_data(path):
     instructions = {line for line in _lines(path) if DEBUG_INSTRUCTION.match(line)}
     assert hidden == {line: [DEBUG_INSTRUCTION.match(line)[1]] for line in instructions}
     assert bool(hidden) == (path == LLC)
+
+
+def test_a_report_of_two_runs_carries_no_ops_for_filters_it_does_not_offer():
+    runs = model_json(builder.build((load_dump(LLC), load_dump(LLC)), 3, baseline=1))
+    assert runs["runs"] and "hiddenOps" not in runs
+    assert build(load_dump(LLC))["hiddenOps"]
