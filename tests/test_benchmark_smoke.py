@@ -110,3 +110,22 @@ def test_jobs_benchmark_on_the_fixtures_real_dumps():
     assert "programs: 6 from" in proc.stdout and "speed-up at 2 jobs" in proc.stdout
     assert "every job count wrote the same bytes: yes" in proc.stdout
     assert "first divergent pass, the others none: yes" in proc.stdout
+
+
+def test_memory_phases_on_a_real_dump():
+    """benchmarks/memory_phases.py renders a dump in a child and reads its peak RSS at each phase."""
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(BENCH / "memory_phases.py"),
+            str(BENCH.parent / "fixtures" / "llvm" / "lz4-renorm-O2.txt"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    figures = [int(line.split()[-1]) for line in proc.stdout.splitlines()[1:]]
+    phases = [" ".join(line.split()[:-1]) for line in proc.stdout.splitlines()[1:]]
+    assert phases == ["before build", "after build", "before render", "after render", "end"]
+    assert figures == sorted(figures) and figures[0] > 0  # a peak so far never falls
