@@ -61,6 +61,32 @@ def test_capture_names_are_the_contract():
     assert capture_names("highlights") - python == {"variable", "label"}
 
 
+def test_a_custom_function_op_takes_one_bare_word_before_its_symbol_and_nothing_else():
+    """`util.func public @f` is a function; a `.func` op with a string, an attribute or a number before its symbol
+    is not one (regions.scm reads any node there, languages/mlir.py keeps a bare word only)."""
+    text = """module {
+  util.func public @kept(%arg0: i32) -> i32 {
+    util.return %arg0 : i32
+  }
+  foo.func "tag" @with_string(%arg0: i32) {
+    foo.return
+  }
+  foo.func #foo.attr @with_attribute(%arg0: i32) {
+    foo.return
+  }
+  foo.func 3 @with_number(%arg0: i32) {
+    foo.return
+  }
+}
+"""
+    lines, _ = split_lines(text)
+    tree = parse(lines, MLIR)
+    assert not tree.root_node.has_error
+    assert [(r.key, r.start, r.end) for r in mlir.analyze(tree, lines).regions] == [("@kept", 1, 4)]
+    assert mlir.function_span(tree, 1) == (1, 4)
+    assert [mlir.function_span(tree, row) for row in (4, 7, 10)] == [None, None, None]
+
+
 def test_fixtures_cover_enough_snapshots():
     assert len(SNAPSHOTS) > 100
 

@@ -100,7 +100,7 @@ def function_span(tree: Tree, def_line: int) -> tuple[int, int] | None:
     spans = [
         (captures["function"][0].start_point.row, end_line(captures["function"][0]))
         for _, captures in cursor.matches(tree.root_node)
-        if "function" in captures and captures["function.name"][0].start_point.row == def_line
+        if "function" in captures and _kept(captures) and captures["function.name"][0].start_point.row == def_line
     ]
     return min(spans, key=lambda span: (span[0], -span[1]), default=None)
 
@@ -201,11 +201,17 @@ def _matches(cursor: QueryCursor, root: Node):
     errors is searched whole: recovery may build an op around a missing keyword, on a line that spells none."""
     source = root.text
     if root.has_error or source is None:
-        yield from (captures for _, captures in cursor.matches(root))
+        yield from (captures for _, captures in cursor.matches(root) if _kept(captures))
         return
     for start, stop in _op_lines(source):
         cursor.set_byte_range(root.start_byte + start, root.start_byte + stop)
-        yield from (captures for _, captures in cursor.matches(root))
+        yield from (captures for _, captures in cursor.matches(root) if _kept(captures))
+
+
+def _kept(captures: dict) -> bool:
+    """A match of regions.scm as it means it: the node between a function op's name and its symbol, when the
+    pattern has one, is a bare word (`util.func public @f`)."""
+    return all(node.type == "bare_id" for node in captures.get("_keyword", ()))
 
 
 def _op_lines(source: bytes) -> list[tuple[int, int]]:
