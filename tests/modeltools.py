@@ -51,7 +51,7 @@ def text_ids(data: dict, t: int, cache: dict | None = None) -> list[int]:
     if t not in cache:
         entry = data["texts"][t]
         if "ids" in entry:
-            cache[t] = entry["ids"]
+            cache[t] = list(entry["ids"])  # the model gives the text's own tuple, JSON's array
         else:
             p = data["passes"][entry["producedBy"]]
             before = text_ids(data, p["before"], cache)
