@@ -19,7 +19,7 @@
 
 ; The keyword is any node here, and languages/mlir.py keeps the match only when it is a bare word (@_keyword of
 ; type bare_id): spelled `(bare_id)`, this one pattern took tree-sitter 130 ms to compile, every MLIR report's
-; start (the whole query now 30 ms).
+; start (the whole query now 20 ms).
 ((custom_operation
    name: (custom_op_name) @_op
    .
