@@ -18,7 +18,7 @@ from ...dump import decode, split_lines
 from ...errors import DumpError
 from .headers import HEADER_PREFIX, Header, parse_header
 
-CHUNK = 1 << 23  # bytes read at a time; a chunk is then cut after its last line break
+CHUNK = 1 << 20  # bytes read at a time; a chunk is then cut after its last line break
 # A diagnostic starts at column 0 with its location: input.mlir:5:3, file.mlir:7, <unknown>:0; under
 # --split-input-file, "within split at input.mlir:20 offset :19:5" (the chunk's first line, then the line in it).
 DIAGNOSTIC = re.compile(
