@@ -2,9 +2,9 @@
 
     python benchmarks/memory_phases.py DUMP [--src OTHER/src]
 
-The CLI runs in a child process (so this one's memory is not counted), with builder.build and render.render
-wrapped to read /proc/self/status as each begins and ends: reading the dump is what comes before the build,
-writing the page what comes after the render. A phase's figure is the peak so far, so the phase that raised it
+The CLI runs in a child process (so this one's memory is not counted), with builder.build and output.write
+wrapped to read /proc/self/status as each begins and ends: reading the dump is what comes before the build; the
+page is rendered as it is written (render.pieces), so the write is the render too. A phase's figure is the peak so far, so the phase that raised it
 is the one whose figure is higher than the one before. Linux only (VmHWM). Nothing is asserted.
 """
 
@@ -23,7 +23,7 @@ import bounds
 
 _CHILD = """
 import json, sys
-from pypto_ir_trace import builder, cli, render
+from pypto_ir_trace import builder, cli, output
 
 def peak():
     with open("/proc/self/status") as status:
@@ -41,7 +41,7 @@ def marked(module, name):
     setattr(module, name, run)
 
 marked(builder, "build")
-marked(render, "render")
+marked(output, "write")
 cli.main([sys.argv[1], "-o", sys.argv[2], "-q"])
 marks.append(("end", peak()))
 print(json.dumps(marks))

@@ -127,5 +127,5 @@ def test_memory_phases_on_a_real_dump():
     assert proc.returncode == 0, proc.stderr
     figures = [int(line.split()[-1]) for line in proc.stdout.splitlines()[1:]]
     phases = [" ".join(line.split()[:-1]) for line in proc.stdout.splitlines()[1:]]
-    assert phases == ["before build", "after build", "before render", "after render", "end"]
+    assert phases == ["before build", "after build", "before write", "after write", "end"]
     assert figures == sorted(figures) and figures[0] > 0  # a peak so far never falls

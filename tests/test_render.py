@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import base64
+import dataclasses
 import gzip
 import json
+import random
 import re
 import tracemalloc
 import zlib
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from dumptools import PROGRAM, REAL
 from modeltools import load_dump, report_of, safe_json
@@ -76,6 +80,39 @@ def test_encoding_holds_a_few_batches_not_the_report():
     finally:
         tracemalloc.stop()
     assert held < min(6 * pagedata._BATCH + 2 * len(deflated), size / 2), (held, size)
+
+
+def test_the_page_is_encoded_as_it_is_written_never_whole(monkeypatch):
+    """The writer takes the page's base64 a deflated batch at a time: what is held at once is a few batches
+    (the threads', the one being made, the deflated ones waiting their turn) and the deflaters' own state,
+    however large the data's member is (hex deflates to about half: the member here is 36 batches)."""
+    monkeypatch.setattr(pagedata, "_BATCH", 1 << 18)
+    rng = random.Random(7)
+    data = {"lines": [rng.randbytes(40).hex() for _ in range(200_000)]}  # 16.6 MB of JSON
+    written = 0
+    tracemalloc.start()
+    try:
+        base = tracemalloc.get_traced_memory()[0]
+        for piece in pagedata.base64_pieces(pagedata.gzip_pieces(data)):
+            written += len(piece)
+        held = tracemalloc.get_traced_memory()[1] - base
+    finally:
+        tracemalloc.stop()
+    member = written * 3 // 4
+    assert held < 16 * pagedata._BATCH < member / 2, (held, member)  # measured: 3.5 MB held, member 9.4 MB
+
+
+@given(st.lists(st.binary(max_size=40), max_size=12))
+def test_base64_in_pieces_is_the_base64_of_the_whole(pieces):
+    assert "".join(pagedata.base64_pieces(pieces)) == base64.b64encode(b"".join(pieces)).decode("ascii")
+
+
+def test_a_title_holding_the_pages_data_marker_leaves_the_data_in_its_place(make_dump):
+    dump = make_dump({"00_frontend.py": PROGRAM})
+    report = dataclasses.replace(report_of(load_dump(dump)), title=render._DATA_PLACE)
+    page = render.render(report)
+    assert render.decode_data(page)["title"] == render._DATA_PLACE
+    assert page.endswith("</script>\n</body>\n</html>\n") and "document.body.append(script)" in page
 
 
 def test_same_model_same_bytes():

@@ -9,13 +9,14 @@ import gzip
 import hashlib
 import json
 import re
+from collections.abc import Iterator
 from importlib import resources
 
 import jinja2
 from markupsafe import Markup  # jinja2's own dependency
 
 from .model import Report, to_json
-from .pagedata import encode_data
+from .pagedata import base64_pieces, gzip_pieces
 from .terminal import decodable
 
 
@@ -29,6 +30,7 @@ def scripts() -> dict[str, list[dict]]:
     return json.loads(asset("static", "scripts.json"))
 
 
+_DATA_PLACE = "\0report data\0"
 _DATA_ELEMENT = re.compile(r'<script type="application/octet-stream" id="report-data"[^>]*>([A-Za-z0-9+/=]*)</script>')
 _CODE_ELEMENT = re.compile(r'<script type="application/octet-stream" id="viewer-code"[^>]*>([A-Za-z0-9+/=]*)</script>')
 
@@ -38,7 +40,7 @@ def asset(*parts: str) -> str:
 
 
 def decode_data(page: str) -> dict:
-    """The model back from a rendered page: the inverse of encode_data, for tests and tools."""
+    """The model back from a rendered page: the inverse of pieces(), for tests and tools."""
     return json.loads(_inflated(page, _DATA_ELEMENT, "report data"))
 
 
@@ -84,6 +86,13 @@ def environment() -> jinja2.Environment:
 
 
 def render(report: Report) -> str:
+    """The page, whole (pieces() gives it as it is encoded)."""
+    return "".join(pieces(report))
+
+
+def pieces(report: Report) -> Iterator[str]:
+    """The page in pieces: the template around the data, and the data's base64 as each batch is deflated (the
+    writer takes each as it comes: the page is never whole in memory)."""
     model = to_json(report)
     template = _template()
     runs = report.runs is not None  # the runs view ships only in the reports that compare two runs
@@ -100,12 +109,15 @@ def render(report: Report) -> str:
         "worker-src blob:; "  # the search worker (searchworker.js), started from its own source
         "img-src data:; base-uri 'none'; form-action 'none'"
     )
-    return template.render(
+    head, _, tail = template.render(
         title=model["title"],
         csp=csp,
         runs=runs,
         style=Markup(style),  # trusted assets of the package, inlined verbatim
         script=Markup(loader),
-        viewer=viewer,  # base64: nothing to escape
-        data=encode_data(model),  # base64: nothing to escape
-    )
+        viewer=Markup(viewer),  # base64: nothing to escape
+        data=Markup(_DATA_PLACE),  # where the data goes: the last thing of the page that is not a trusted asset
+    ).rpartition(_DATA_PLACE)
+    yield head
+    yield from base64_pieces(gzip_pieces(model))
+    yield tail
