@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import __version__, api, outdir, output, programs, summary
+from . import __version__, allocator, api, outdir, output, programs, summary
 from .errors import IRTraceError, UsageError
 from .formats import FORMATS
 from .terminal import decodable, decodable_json, visible
@@ -260,6 +260,7 @@ def main(argv: list[str] | None = None) -> int:
     except UsageError as err:
         _say("error", f"{err} (see {hint})")
         return EXIT_USAGE
+    allocator.return_large_blocks()
     try:
         with _stop_on_signals():
             return _merge(args) if merging else _run(args)
