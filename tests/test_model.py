@@ -272,3 +272,24 @@ def test_a_text_first_met_as_an_explicit_base_is_rebuilt_without_a_cycle():
     data = build(Dump("t", snapshots, format="mlir-tree"))
     assert [source(data, p["after"]) for p in data["passes"]] == [a, b, a]
     assert [source(data, p["before"]) for p in data["passes"]] == [a, a, b]
+
+
+def _spans_by_line(data: dict) -> dict[str, list[int]]:
+    return {line: data["spans"][data["lineSpans"][i]] for i, line in enumerate(data["lines"])}
+
+
+@pytest.mark.parametrize("indent", [4, 8])
+def test_a_line_met_again_at_another_indent_is_highlighted_as_its_own_tree_says(make_dump, indent):
+    """A pass that nests the program one level deeper (or less) prints every line again at another indent: those
+    lines take the facts of the lines they were, columns moved (builder._Lines), and are highlighted exactly as
+    a report of the nested program alone highlights them."""
+    nested = "\n".join((" " * indent + line if line.strip() else line) for line in PROGRAM.split("\n"))
+    nested = nested.replace(" " * indent + "@pl.program", "class outer:\n" + " " * indent + "@pl.program", 1)
+    # The nested text is read after the first two are (a text is read while the pass before it is diffed)
+    steps = {"00_frontend.py": PROGRAM, "01_after_A.py": PROGRAM + "\n# a\n", "02_after_B.py": PROGRAM + "\n# b\n"}
+    both = _spans_by_line(build(load_dump(make_dump({**steps, "03_after_Nest.py": nested}))))
+    alone = _spans_by_line(build(load_dump(make_dump({"00_frontend.py": nested}, name="alone"))))
+    moved = [line for line in nested.split("\n") if line.strip() and line not in PROGRAM.split("\n")]
+    assert len(moved) > 10
+    assert {line: both[line] for line in moved} == {line: alone[line] for line in moved}
+    assert any(both[line] for line in moved)  # highlighted, not merely equal

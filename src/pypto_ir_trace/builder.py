@@ -53,12 +53,21 @@ class _Lines:
         # One copy of each value name and op list: lines repeat them (`%c0`, `arith.constant`), and a copy per
         # line was most of the facts' memory (IREE mlp's local stream: 23 of 74 MB at its peak)
         self._one: dict = {}
+        # A line's text less its indent (by its hash) -> the first line of that text whose facts are read: a line
+        # that differs from it only by its indent takes its facts, moved, and is not read from a tree again. MLIR's
+        # local scope prints each op at column 0 and again inside the module (IREE mlp: 63,469 of 70,665 lines).
+        self._settled: dict[int, int] = {}
+        self._span_list: list[tuple[int, ...]] = [()]  # the span and elision tables and the masked texts by index
+        self._elision_list: list[tuple[int, ...]] = [()]
+        self._masked_list: list[str] = []
 
     def intern(self, lines: list[str]) -> tuple[list[int], list[tuple[int, int]]]:
-        """Line ids, and the [first, stop) row ranges of lines never seen before (only those get highlighted)."""
-        table, texts = self.ids, self.texts
+        """Line ids, and the [first, stop) row ranges of lines never seen before (only those get highlighted): a
+        line seen before at another indent takes that line's facts and is not among them."""
+        table, texts, settled = self.ids, self.texts, self._settled
         ids = list(map(table.get, lines, repeat(-1)))  # -1 until interned below
         new_rows: list[tuple[int, int]] = []
+        moved: list[tuple[int, int]] = []  # (line id, the line at another indent whose facts it takes)
         first = stop = -1  # the stretch of new rows being gathered
         for row in _positions(ids, -1):
             line = lines[row]
@@ -68,6 +77,10 @@ class _Lines:
                 texts.append(line)
                 if structure.may_nest_deep(line):
                     self.deep.add(line_id)
+                source = settled.get(hash(line.lstrip(" ")), -1) if settled else -1
+                if source >= 0 and self._movable(source, line):
+                    moved.append((line_id, source))
+                    continue
                 if row != stop:  # measured: merging across gaps costs more than it saves
                     if first >= 0:
                         new_rows.append((first, stop))
@@ -81,21 +94,73 @@ class _Lines:
         self.masked += [-1] * added
         self.names += [()] * added
         self.ops += [()] * added
+        for line_id, source in moved:
+            self._move(line_id, source)
         return ids, new_rows
+
+    def settle(self, ids: list[int], rows: list[tuple[int, int]]) -> None:
+        """The lines of the row ranges have their facts for good (their text is read): lines that differ from
+        one of them only by their indent may take them."""
+        settled, texts = self._settled, self.texts
+        for first, stop in rows:
+            for line_id in ids[first:stop]:
+                settled.setdefault(hash(texts[line_id].lstrip(" ")), line_id)
+
+    def _movable(self, source: int, line: str) -> bool:
+        """Whether the line is the source line at another indent, with nothing of the source's facts in its indent."""
+        text = self.texts[source]
+        indent = len(text) - len(text.lstrip(" "))
+        if text[indent:] != line.lstrip(" "):  # the same hash, another text
+            return False
+        spans, elided = self._span_list[self.line_spans[source]], self._elision_list[self.line_elisions[source]]
+        return (not spans or spans[0] >= indent) and (not elided or elided[0] >= indent)
+
+    def _move(self, line_id: int, source: int) -> None:
+        """The source line's facts for this line, which is it at another indent: columns moved by the difference."""
+        text, line = self.texts[source], self.texts[line_id]
+        old, new = len(text) - len(text.lstrip(" ")), len(line) - len(line.lstrip(" "))
+        if spans := self._span_list[self.line_spans[source]]:
+            self.line_spans[line_id] = self._shape(self.spans, self._span_list, (spans[0] - old + new, *spans[1:]))
+        if elided := self._elision_list[self.line_elisions[source]]:
+            moved = (elided[0] - old + new, *elided[1:])
+            self.line_elisions[line_id] = self._shape(self.elisions, self._elision_list, moved)
+        if self.masked[source] >= 0:
+            masked = line[:new] + self._masked_list[self.masked[source]][old:]
+            self.masked[line_id] = self._masked_id(masked)
+            self.names[line_id] = self.names[source]
+        self.ops[line_id] = self.ops[source]
+        if source in self.marks:
+            self.marks[line_id] = self.marks[source]
+        if source in self.keys:
+            self.keys[line_id] = self.keys[source]
+
+    @staticmethod
+    def _shape(table: dict[tuple[int, ...], int], listed: list[tuple[int, ...]], shape: tuple[int, ...]) -> int:
+        """The index of a span or elision list in its table, added when new."""
+        index = table.setdefault(shape, len(table))
+        if index == len(listed):
+            listed.append(shape)
+        return index
+
+    def _masked_id(self, masked: str) -> int:
+        index = self.masked_texts.setdefault(masked, len(self.masked_texts))
+        if index == len(self._masked_list):
+            self._masked_list.append(masked)
+        return index
 
     def store(self, ids: list[int], facts: LineFacts) -> None:
         """What _facts read of a text's new rows, kept per line: the first tree a line is seen in speaks."""
         table, line_spans = self.spans, self.line_spans
         for row, spans in facts.spans:
             if not line_spans[ids[row]]:
-                line_spans[ids[row]] = table.setdefault(spans, len(table))
+                line_spans[ids[row]] = self._shape(table, self._span_list, spans)
         for row, elided in facts.elisions:
             if not self.line_elisions[ids[row]]:
-                self.line_elisions[ids[row]] = self.elisions.setdefault(elided, len(self.elisions))
+                self.line_elisions[ids[row]] = self._shape(self.elisions, self._elision_list, elided)
         one = self._one
         for row, named in facts.names:
             masked, names = renumber.masked(self.texts[ids[row]], named)
-            self.masked[ids[row]] = self.masked_texts.setdefault(masked, len(self.masked_texts))
+            self.masked[ids[row]] = self._masked_id(masked)
             self.names[ids[row]] = tuple([one.setdefault(name, name) for name in names])
         for row, mark in facts.marks:
             self.marks[ids[row]] = self.marks.get(ids[row], 0) | mark
@@ -261,6 +326,7 @@ def _pipeline(
         names = _Names(record.language.renumbers, lines)
         snapshot_text: list[int] = []  # snapshot index -> text index
         passes: list[Pass] = []
+        finished = 0  # the texts before this index are read to the end
 
         def text_index(text: str) -> int:
             # Keyed by language too: the same bytes in two languages have two structures. SHA-256: CPUs hash it
@@ -285,6 +351,7 @@ def _pipeline(
                 diff, renamed, ops = None, (), ()
                 if before != after:
                     old, new = texts[before], texts[after]
+                    finished = _finish_owners(texts, max(before, after), finished)
                     if (old.digest, new.digest) not in diffs:  # the other run may have made this very change
                         old_structure, new_structure = old.structure, new.structure  # new's parse diffed them
                         found = _diff(
@@ -338,6 +405,16 @@ def _pipeline(
             labels=_labels(record.language.label, texts),
             filters=filters.offered(record.language.name, lines.texts),
         )
+
+
+def _finish_owners(texts: list[_Working], stop: int, finished: int) -> int:
+    """Reads every text before `stop` to the end, from `finished` on: a line's facts (its ops, its names) come
+    from the first text it was seen in, and a pass may diff texts whose lines were first seen in a text started
+    before them but not yet read, the dump after the pass (started ahead) when the pass's own before text is
+    made later (an MLIR local dump's base). Texts in order are read in order; this only reads the one ahead early."""
+    for text in texts[finished:stop]:
+        text.read.finish()
+    return max(finished, stop)
 
 
 def _labels(label: Callable[[str], str | None] | None, texts: list[_Working]) -> tuple[tuple[str, str], ...]:
@@ -470,6 +547,7 @@ class _TextReader:
             tree = self.parser.parse(split, ids, rows)
             found = self.parser.structure(tree, split)
             self.lines.store(ids, _facts(self.record, tree, split, new_rows, self.parser.offsets))
+        self.lines.settle(ids, new_rows)
         return structure.too_deep(found, split, rows)
 
     def _finish_lines(self, split: list[str], ids: list[int], new_rows: list[tuple[int, int]]) -> Structure:
@@ -487,6 +565,7 @@ class _TextReader:
                 if run := reader.ops(line):
                     facts.ops.append((row, run))
         self.lines.store(ids, facts)
+        self.lines.settle(ids, new_rows)
         return reader.analyze(split)
 
 
