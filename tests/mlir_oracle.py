@@ -10,6 +10,12 @@ added to the other. So its counts are bounded, not fixed, by what GNU diff says:
   (patience), which is not always minimal (one line more on 3 of 1,000 real passes);
 - and added minus removed is exact: the change in the number of lines.
 Most passes change one function, and then the bounds meet: the count is GNU diff's.
+
+Ops. A pass's op counts are the ops of its after text less those of its before text, each op counted where the
+printer starts it: at the start of its line, after its results (`%0 = arith.constant`). Only ops in custom form
+(an unquoted dotted name) are counted, and no function or module (the map's rows, not ops): tree-sitter-mlir
+reads a generic op (`"llvm.intr.memcpy"(...)`) printed after a custom op as that op's operands, so the report
+cannot count those; `generic_ops` names them, for a caller to leave out.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from __future__ import annotations
 import re
 import subprocess
 import tempfile
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -178,3 +185,28 @@ def function_text(text: str, sym: str) -> str:
     """The function `sym` (as a header names it: unquoted) as a module-scope text prints it, aliases written out."""
     found = functions(written_out(text))
     return _joined(found.get(sym) or found.get('@"' + sym[1:] + '"'))
+
+
+# An op where the printer starts it: its results, then its name, quoted (generic form) or not (custom form)
+OP_START = re.compile(r'^\s*(?:%[^=]*?=\s*)?(?P<quote>"?)(?P<name>[a-z_][\w$]*(?:\.[\w$]+)+)(?P=quote)(?=[\s(<{:]|$)')
+
+
+def _ops(text: str, quoted: bool) -> Counter[str]:
+    found: Counter[str] = Counter()
+    for line in text.split("\n"):
+        match = OP_START.match(line)
+        if match and bool(match["quote"]) == quoted and not match["name"].endswith((".func", ".module")):
+            found[match["name"]] += 1
+    return found
+
+
+def op_counts(before: str, after: str) -> dict[str, int]:
+    """{op: count after less count before} of the ops in custom form, those whose count changed."""
+    delta = _ops(after, False)
+    delta.subtract(_ops(before, False))
+    return {op: n for op, n in delta.items() if n}
+
+
+def generic_ops(*texts: str) -> set[str]:
+    """The names of the ops the texts print in generic form."""
+    return {op for text in texts for op in _ops(text, True)}

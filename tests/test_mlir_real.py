@@ -6,12 +6,13 @@ tells; a --split-input-file stream is a pipeline per chunk of its input; C++ pas
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 import mlir_oracle as oracle
-from pypto_ir_trace import build_report, cli
+from pypto_ir_trace import build_report, builder, cli, formats
 
 # Module-scope streams: every dump holds the whole IR, so the oracle diffs each against the one before it.
 STREAMS = [
@@ -69,17 +70,17 @@ def test_every_pass_of_a_stream_is_what_the_oracle_computes(real_mlir, form):
     assert longer == {key: counts for key, counts in LONGER_THAN_MINIMAL.items() if key[0] == form}
 
 
-@pytest.mark.parametrize(
-    "case", ["sparsifier", "transform_narrow_types", "split_bufferize_failed", "split_tile_and_fuse"]
-)
-def test_every_pass_of_a_local_scope_stream_changes_what_the_module_scope_run_shows(real_mlir, case):
-    """Without --mlir-print-ir-module-scope a function pass prints its function alone: its counts are that
-    function's change in the module-scope run of the same compile (aliases written out, as a local dump prints
-    attributes); a module pass's are the module's; an op's first dump with no whole dump before it is shown
-    against nothing (MLIR prints no input). Same passes, same order."""
+LOCAL_CASES = ["sparsifier", "transform_narrow_types", "split_bufferize_failed", "split_tile_and_fuse"]
+
+
+def local_pairs(real_mlir: Path, case: str) -> Iterator[tuple[str, dict, str, str]]:
+    """(pipeline, pass, before, after) of each pass of a local-scope stream, the two texts those of the
+    module-scope run of the same compile: a function pass's its function before and after (aliases written out,
+    as a local dump prints attributes), a module pass's the module's; an op's first dump with no whole dump
+    before it is shown against nothing (MLIR prints no input)."""
     form = f"{case}/stream_local_scope.txt"
     local, scoped = oracle.stream(real_mlir / form), oracle.stream(real_mlir / case / "stream_module_scope.txt")
-    wrong, longer, k = [], {}, 0
+    k = 0
     for pipe in summary(real_mlir, form)["pipelines"]:
         seen: set[str] = set()
         whole_seen = False
@@ -96,14 +97,74 @@ def test_every_pass_of_a_local_scope_stream_changes_what_the_module_scope_run_sh
                 seen.add(sym)
             else:
                 pair, whole_seen = (before if whole_seen else "", now), True
-            why = oracle.check_counts(*pair, p["inserted"], p["deleted"])
-            if (form.replace("local", "module"), pipe["name"], p["label"]) in LONGER_THAN_MINIMAL:
-                longer[pipe["name"], p["label"]] = (p["inserted"], p["deleted"])
-            elif why is not None:
-                wrong.append(f"{pipe['name']} {p['label']} {p['name']}: {why}")
+            yield pipe["name"], p, *pair
             k += 1
-    assert k == len(local) == len(scoped) and wrong == []
+    assert k == len(local) == len(scoped)
+
+
+@pytest.mark.parametrize("case", LOCAL_CASES)
+def test_every_pass_of_a_local_scope_stream_changes_what_the_module_scope_run_shows(real_mlir, case):
+    """Without --mlir-print-ir-module-scope a function pass prints its function alone: its counts are that
+    function's change in the module-scope run of the same compile; a module pass's are the module's. Same
+    passes, same order."""
+    form = f"{case}/stream_local_scope.txt"
+    wrong, longer = [], {}
+    for pipe, p, before, after in local_pairs(real_mlir, case):
+        why = oracle.check_counts(before, after, p["inserted"], p["deleted"])
+        if (form.replace("local", "module"), pipe, p["label"]) in LONGER_THAN_MINIMAL:
+            longer[pipe, p["label"]] = (p["inserted"], p["deleted"])
+        elif why is not None:
+            wrong.append(f"{pipe} {p['label']} {p['name']}: {why}")
+    assert wrong == []
     assert longer == {key[1:]: counts for key, counts in LONGER_THAN_MINIMAL.items() if key[0].startswith(case)}
+
+
+def reported_ops(real_mlir: Path, form: str) -> list[dict[str, int]]:
+    """Each pass's op counts as the report gives them, all pipelines one after the other: dotted names only (the
+    oracle's), no function or module."""
+    report = builder.build(formats.load(real_mlir / form), 3)
+    return [
+        {op: n for op, n in p.ops if "." in op and not op.endswith((".func", ".module"))}
+        for pipe in report.pipelines
+        for p in pipe.passes
+    ]
+
+
+def _without(counts: dict[str, int], names: set[str]) -> dict[str, int]:
+    return {op: n for op, n in counts.items() if op not in names}
+
+
+@pytest.mark.parametrize("form", STREAMS)
+def test_every_pass_of_a_stream_counts_the_ops_the_oracle_counts(real_mlir, form):
+    """A pass's op counts (`arith.constant +3`) are its after text's ops less its before text's, by the oracle's
+    own count of each op where the printer starts it; generic-form ops aside (mlir_oracle.py says why)."""
+    dumps, reported = oracle.stream(real_mlir / form), reported_ops(real_mlir, form)
+    pipelines = summary(real_mlir, form)["pipelines"]
+    assert len(reported) == len(dumps)
+    wrong, k = [], 0
+    for pipe in pipelines:
+        before = ""
+        for p in pipe["passes"]:
+            after = dumps[k].text
+            generic = oracle.generic_ops(before, after)
+            if _without(reported[k], generic) != _without(oracle.op_counts(before, after), generic):
+                wrong.append(f"{pipe['name']} {p['label']} {p['name']}")
+            before, k = after, k + 1
+    assert wrong == []
+
+
+@pytest.mark.parametrize("case", LOCAL_CASES)
+def test_every_pass_of_a_local_scope_stream_counts_the_ops_of_the_module_scope_run(real_mlir, case):
+    """A local dump's ops are counted against the op's text as it stood: the same counts as the module-scope run's
+    for the same pass, whichever dump first printed each line (the dump after a pass can be read before the
+    pass's own before text is made) and at whatever indent."""
+    reported = reported_ops(real_mlir, f"{case}/stream_local_scope.txt")
+    wrong = []
+    for k, (pipe, p, before, after) in enumerate(local_pairs(real_mlir, case)):
+        generic = oracle.generic_ops(before, after)
+        if _without(reported[k], generic) != _without(oracle.op_counts(before, after), generic):
+            wrong.append(f"{pipe} {p['label']} {p['name']}")
+    assert wrong == []
 
 
 @pytest.mark.parametrize("scope", ["module_scope", "local_scope"])

@@ -594,7 +594,7 @@ def _facts(record, tree: Tree, lines: list[str], rows: list[tuple[int, int]], of
         if language.elides:
             facts.elisions += highlight.elisions_of(captures, lines, offsets, first, stop)
         if language.ops:
-            facts.ops += opcounts.ops_of(captures, lines, offsets, first, stop)
+            facts.ops += opcounts.ops_of(captures, lines, offsets, first, stop, language.one_op_a_line)
         if language.names_in:
             facts.names += language.names_in(captures, lines, offsets, first, stop)
     return facts

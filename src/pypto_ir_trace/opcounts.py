@@ -15,9 +15,12 @@ from collections.abc import Iterator, Sequence
 QUERY = "ops"
 
 
-def ops_of(captures: dict, lines: list[str], offsets: list[int], first: int, stop: int) -> Iterator[tuple[int, tuple]]:
-    """(row, op names on it in order) for the rows of [first, stop) that name any."""
-    found: dict[int, list[str]] = {}
+def ops_of(
+    captures: dict, lines: list[str], offsets: list[int], first: int, stop: int, first_only: bool = False
+) -> Iterator[tuple[int, tuple]]:
+    """(row, op names on it in order) for the rows of [first, stop) that name any; `first_only`: the first name
+    of each row alone (Language.one_op_a_line)."""
+    found: dict[int, list[tuple[int, str]]] = {}
     for node in captures.get("op", ()):
         start, end = node.start_byte, node.end_byte
         row = bisect_right(offsets, start) - 1
@@ -25,9 +28,10 @@ def ops_of(captures: dict, lines: list[str], offsets: list[int], first: int, sto
             line = lines[row]
             low, high = start - offsets[row], end - offsets[row]
             name = line[low:high] if line.isascii() else line.encode("utf-8", "surrogatepass")[low:high].decode()
-            found.setdefault(row, []).append(name.strip('"'))  # a generic MLIR op's name is quoted
+            found.setdefault(row, []).append((low, name.strip('"')))  # a generic MLIR op's name is quoted
     for row in sorted(found):
-        yield row, tuple(found[row])
+        names = [name for _, name in sorted(found[row])]
+        yield row, tuple(names[:1] if first_only else names)
 
 
 def deltas(

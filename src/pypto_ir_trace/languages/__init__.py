@@ -48,6 +48,9 @@ class Language:
     function_span: Callable[[Tree, int], tuple[int, int] | None] | None = None
     elides: bool = False  # grammars/<name>/elide.scm names sub-expressions the viewer may elide (highlight.py)
     ops: bool = False  # grammars/<name>/ops.scm names the program's ops (opcounts.py: a pass's op count deltas)
+    # The language prints one op a line, the first name on it: a later name the grammar reads as an op is not one
+    # (MLIR: `attributes {iree.abi.stub}` after a function's signature is read as a region of ops)
+    one_op_a_line: bool = False
     lines: LineReader | None = None  # a language without a tree-sitter grammar
     # a region's key -> the name users read (a demangled symbol), None when the key is that name
     label: Callable[[str], str | None] | None = None
@@ -81,6 +84,7 @@ MLIR = Language(
     names_in=mlir.names_in,
     function_span=mlir.function_span,
     ops=True,
+    one_op_a_line=True,
     op_regions=mlir.op_regions,
 )
 LLVM = Language(
