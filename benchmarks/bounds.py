@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -140,6 +141,28 @@ def render(dump: Path, report: Path, src: Path, timeout: float) -> tuple[float |
 def measure(dump: Path, report: Path, src: Path, timeout: float) -> tuple[float | None, float, float]:
     """(wall seconds or None past the timeout, CPU seconds, peak RSS MB) of the CLI on the dump."""
     return run_measured([str(dump), "-o", str(report), "-q"], src, timeout)
+
+
+def instructions(arguments: list[str], src: Path, timeout: float) -> int:
+    """Instructions run by `python -m pypto_ir_trace ARGUMENTS` and the workers it forks, as valgrind's callgrind
+    counts them: the same figure for the same build and input however busy the host is (on a shared VM whose CPU
+    seconds vary by a third between runs, and where `perf` counts nothing). About 50 times slower than a run."""
+    if not shutil.which("valgrind"):
+        raise SystemExit("instructions: valgrind is not installed (apt-get install valgrind)")
+    with tempfile.TemporaryDirectory() as tmp:
+        command = [
+            "valgrind", "--tool=callgrind", "--trace-children=yes", f"--callgrind-out-file={tmp}/cg.%p",
+            sys.executable, "-m", "pypto_ir_trace", *arguments,
+        ]  # fmt: skip
+        env = {**os.environ, "PYTHONPATH": str(src)}
+        subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=timeout)
+        return sum(_summary(path) for path in Path(tmp).glob("cg.*"))
+
+
+def _summary(path: Path) -> int:
+    """The instruction count of one callgrind output file (its `summary:` line)."""
+    with path.open() as out:
+        return next((int(line.split()[1]) for line in out if line.startswith("summary:")), 0)
 
 
 def run_measured(

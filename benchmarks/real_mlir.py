@@ -6,7 +6,8 @@ size, MB per CPU second and its passes. This machine is shared: the minimum of a
 and the host reference after the runs (benchmarks/distinct_lines.py) says how fast the host was at the time.
 The README's figures to meet: local scope costs no more than module scope for the same compile, and real MLIR
 renders at least as fast per MB as the synthetic MLIR tree (9.7 MB in 1.6 s: 6 MB/s), under 80 MB of memory.
-Nothing is asserted.
+With --instructions, each input is run once under valgrind's callgrind instead, and its instruction count is
+printed: the figure to compare versions by on a host too noisy for seconds. Nothing is asserted.
 """
 
 from __future__ import annotations
@@ -63,7 +64,12 @@ def main() -> int:
     parser.add_argument("--only", default="", help="comma-separated cases (default: all)")
     parser.add_argument("--timeout", type=float, default=600, help="seconds before a run is stopped")
     parser.add_argument("--src", type=Path, default=bounds.SRC, help="the package's source tree to measure")
+    parser.add_argument(
+        "--instructions", action="store_true", help="count instructions with callgrind (one run each) instead of timing"
+    )
     args = parser.parse_args()
+    if args.instructions:
+        return count(args)
     chosen = [(case, form) for case, form in INPUTS if not args.only or case in args.only.split(",")]
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
@@ -85,6 +91,21 @@ def main() -> int:
             f"host reference: tree-sitter parses 100,000 lines in {distinct_lines.host_reference(dump / '00_frontend.py'):.2f}"
             " CPU s here (1.8 on a fast hour, 2026-11-30: see benchmarks/README.md)"
         )
+    return 0
+
+
+def count(args: argparse.Namespace) -> int:
+    """Each input's instructions (bounds.instructions), one run each: a figure that holds on a noisy host."""
+    chosen = [(case, form) for case, form in INPUTS if not args.only or case in args.only.split(",")]
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        print(f"{'input':<46} {'passes':>6} {'MB':>6} {'G instructions':>15}")
+        for case, form in chosen:
+            root = work / case if (work / case).is_dir() else unpack(case, work)
+            path = root / form
+            size = bounds.size_mb(path) if path.is_dir() else path.stat().st_size / 1e6
+            found = bounds.instructions([str(path), "-o", str(work / "report.html"), "-q"], args.src, args.timeout * 60)
+            print(f"{case + '/' + form:<46} {passes(path):>6} {size:6.1f} {found / 1e9:15.2f}", flush=True)
     return 0
 
 
