@@ -231,11 +231,12 @@ module attributes {stream.affinity.default = #hal.device.affinity<@__device_0>} 
 
 
 def test_iree_style_module_keeps_its_functions():
-    """Custom assembly outside and inside functions, block labels at the function's indentation."""
+    """Custom assembly outside and inside functions, block labels at the function's indentation; a function
+    inside an executable is named by it, as one inside a named module is (regions.scm)."""
     structure = analyze(IREE_MODULE)
     assert structure.trusted, structure.reason
     assert [(r.key, r.start, r.end, r.error is not None) for r in structure.regions] == [
-        ("@entry", 10, 15, True),
+        ("ex::@entry", 10, 15, True),
         ("@main", 17, 34, True),
         ("@helper", 39, 42, False),
     ]

@@ -189,8 +189,8 @@ def _find(root: Node) -> tuple[list[tuple[Node, Node]], list[tuple[Node, str]], 
 
 
 # Every pattern of regions.scm holds a token spelled with one of these (`func.func`, `util.func`, `module`,
-# `gpu.module`): a match's nodes span a line that has one.
-_OP_WORDS = (b".func", b"module")
+# `gpu.module`, `flow.executable`): a match's nodes span a line that has one.
+_OP_WORDS = (b".func", b"module", b".executable")
 
 
 def _matches(cursor: QueryCursor, root: Node):

@@ -141,13 +141,19 @@ def _diagnostics(stretch: Stretch) -> str | None:
     return text + "\n" if text.strip() else None
 
 
-def _as_local(entry: Entry) -> Entry:
-    """A stream dump whose header names no op: local when it holds one function and nothing else.
+_TOP_MODULE = re.compile(r"(?:builtin\.)?module\b")  # the op a whole dump opens with
 
-    A named module alone is not enough: it may be the top-level module, which is a whole dump."""
+
+def _as_local(entry: Entry) -> Entry:
+    """A stream dump whose header names no op (IREE prints none at local scope): local when it holds one op and
+    nothing else, a function or a named op around functions (`flow.executable @abs_dispatch_0`).
+
+    A named `module` alone is not enough: it may be the top-level module, which is a whole dump."""
     if entry.header.op is not None:
         return entry
-    key = single_op(entry.text())
-    if key is None or not key.startswith("@"):
+    text = entry.text()
+    key = single_op(text)
+    opener = text.split("\n", 1)[-1].lstrip("\n")  # past the header line
+    if key is None or (not key.startswith("@") and _TOP_MODULE.match(opener)):
         return entry
     return replace(entry, op_id=key, local=True)
