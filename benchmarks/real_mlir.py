@@ -68,45 +68,43 @@ def main() -> int:
         "--instructions", action="store_true", help="count instructions with callgrind (one run each) instead of timing"
     )
     args = parser.parse_args()
-    if args.instructions:
-        return count(args)
     chosen = [(case, form) for case, form in INPUTS if not args.only or case in args.only.split(",")]
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        print(f"{'input':<46} {'passes':>6} {'MB':>6} {'wall s':>7} {'CPU s':>6} {'MB/s':>6} {'peak MB':>8}")
+        measured = _counted if args.instructions else _timed
+        print(f"{'input':<46} {'passes':>6} {'MB':>6} " + measured(args, work, None, 0.0))
         for case, form in chosen:
-            root = work / case if (work / case).is_dir() else unpack(case, work)
-            path = root / form
+            path = (work / case if (work / case).is_dir() else unpack(case, work)) / form
             size = bounds.size_mb(path) if path.is_dir() else path.stat().st_size / 1e6
-            runs = [bounds.measure(path, work / "report.html", args.src, args.timeout) for _ in range(args.repeat)]
-            wall = min((w for w, _, _ in runs if w is not None), default=None)
-            cpu, peak = min(c for _, c, _ in runs), max(p for _, _, p in runs)
-            shown = f"{wall:.2f}" if wall is not None else f">{args.timeout:.0f}"
             print(
-                f"{case + '/' + form:<46} {passes(path):>6} {size:6.1f} {shown:>7} {cpu:6.2f} {size / cpu:6.1f} {peak:8.0f}",
-                flush=True,
+                f"{case + '/' + form:<46} {passes(path):>6} {size:6.1f} " + measured(args, work, path, size), flush=True
             )
-        dump = distinct_lines.write_dump(work / "reference", 100, 1)
-        print(
-            f"host reference: tree-sitter parses 100,000 lines in {distinct_lines.host_reference(dump / '00_frontend.py'):.2f}"
-            " CPU s here (1.8 on a fast hour, 2026-11-30: see benchmarks/README.md)"
-        )
+        if not args.instructions:
+            dump = distinct_lines.write_dump(work / "reference", 100, 1)
+            print(
+                f"host reference: tree-sitter parses 100,000 lines in {distinct_lines.host_reference(dump / '00_frontend.py'):.2f}"
+                " CPU s here (1.8 on a fast hour, 2026-11-30: see benchmarks/README.md)"
+            )
     return 0
 
 
-def count(args: argparse.Namespace) -> int:
-    """Each input's instructions (bounds.instructions), one run each: a figure that holds on a noisy host."""
-    chosen = [(case, form) for case, form in INPUTS if not args.only or case in args.only.split(",")]
-    with tempfile.TemporaryDirectory() as tmp:
-        work = Path(tmp)
-        print(f"{'input':<46} {'passes':>6} {'MB':>6} {'G instructions':>15}")
-        for case, form in chosen:
-            root = work / case if (work / case).is_dir() else unpack(case, work)
-            path = root / form
-            size = bounds.size_mb(path) if path.is_dir() else path.stat().st_size / 1e6
-            found = bounds.instructions([str(path), "-o", str(work / "report.html"), "-q"], args.src, args.timeout * 60)
-            print(f"{case + '/' + form:<46} {passes(path):>6} {size:6.1f} {found / 1e9:15.2f}", flush=True)
-    return 0
+def _timed(args: argparse.Namespace, work: Path, path: Path | None, size: float) -> str:
+    """The input's columns of --repeat runs (the least times, the highest peak); None: their heading."""
+    if path is None:
+        return f"{'wall s':>7} {'CPU s':>6} {'MB/s':>6} {'peak MB':>8}"
+    runs = [bounds.measure(path, work / "report.html", args.src, args.timeout) for _ in range(args.repeat)]
+    wall = min((w for w, _, _ in runs if w is not None), default=None)
+    cpu, peak = min(c for _, c, _ in runs), max(p for _, _, p in runs)
+    shown = f"{wall:.2f}" if wall is not None else f">{args.timeout:.0f}"
+    return f"{shown:>7} {cpu:6.2f} {size / cpu:6.1f} {peak:8.0f}"
+
+
+def _counted(args: argparse.Namespace, work: Path, path: Path | None, size: float) -> str:
+    """The input's instructions, one run under callgrind (bounds.instructions); None: the heading."""
+    if path is None:
+        return f"{'G instructions':>15}"
+    found = bounds.instructions([str(path), "-o", str(work / "report.html"), "-q"], args.src, args.timeout * 60)
+    return f"{found / 1e9:15.2f}"
 
 
 if __name__ == "__main__":

@@ -141,7 +141,8 @@ def _diagnostics(stretch: Stretch) -> str | None:
     return text + "\n" if text.strip() else None
 
 
-_TOP_MODULE = re.compile(r"(?:builtin\.)?module\b")  # the op a whole dump opens with
+# A whole dump: past its header line (and blank lines), the top-level module opens
+_TOP_MODULE = re.compile(r"[^\n]*\n+(?:builtin\.)?module\b")
 
 
 def _as_local(entry: Entry) -> Entry:
@@ -153,7 +154,6 @@ def _as_local(entry: Entry) -> Entry:
         return entry
     text = entry.text()
     key = single_op(text)
-    opener = text.split("\n", 1)[-1].lstrip("\n")  # past the header line
-    if key is None or (not key.startswith("@") and _TOP_MODULE.match(opener)):
+    if key is None or (not key.startswith("@") and _TOP_MODULE.match(text)):
         return entry
     return replace(entry, op_id=key, local=True)
