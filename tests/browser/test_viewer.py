@@ -292,18 +292,33 @@ def wait_synced(page, top, left, timeout=5000):
     )
 
 
-def scroll_before(page, top, left=0, tries=3):
-    """The reader scrolls Before to (top, left) and both panes follow. A function just picked is still being
-    opened (the rows beyond the screen are built and measured once the reader pauses, and the view keeps its
-    line as heights change): a scroll made meanwhile can be moved, so it is made again once, at most `tries`."""
-    for attempt in range(tries):
-        page.locator("#scroll-before").evaluate("(s, [t, l]) => { s.scrollTop = t; s.scrollLeft = l; }", [top, left])
-        try:
-            wait_synced(page, top, left, timeout=2000 if attempt < tries - 1 else 5000)
-            return
-        except PlaywrightTimeoutError:
-            if attempt == tries - 1:
-                raise
+SETTLED = f"""([quiet]) => {{
+  const shown = {SHOWN_SCROLLERS};
+  if (!window.__moved) {{
+    window.__moved = performance.now();
+    shown.forEach(s => s.addEventListener('scroll', () => {{ window.__moved = performance.now(); }}));
+  }}
+  const [first] = shown;
+  const agree = shown.every(s => Math.abs(s.scrollTop - first.scrollTop) < 1 && Math.abs(s.scrollLeft - first.scrollLeft) < 1);
+  return agree && performance.now() - window.__moved > quiet && [first.scrollTop, first.scrollLeft];
+}}"""
+
+
+def scroll_before(page, top, left=0, quiet_ms=300):
+    """The reader scrolls Before to (top, left); returns where both panes came to rest, together. A function just
+    picked is still being opened (the rows beyond the screen are built and measured once the reader pauses, and
+    the view keeps the line at its top as their heights turn out): the view may move the reader's scroll by the
+    rows measured above it, never sideways and never by more than a screen."""
+    page.evaluate("() => { window.__moved = 0; }")
+    page.locator("#scroll-before").evaluate("(s, [t, l]) => { s.scrollTop = t; s.scrollLeft = l; }", [top, left])
+    try:
+        rest = page.wait_for_function(SETTLED, arg=[quiet_ms], timeout=10000, polling=50).json_value()
+    except PlaywrightTimeoutError:
+        where = page.evaluate(f"() => {SHOWN_SCROLLERS}.map(s => [s.scrollTop, s.scrollLeft])")
+        raise AssertionError(f"asked for {[top, left]}: the panes never came to rest together, at {where}") from None
+    screen = page.locator("#scroll-before").evaluate("s => s.clientHeight")
+    assert abs(rest[1] - left) < 1 and abs(rest[0] - top) <= screen, f"asked for {[top, left]}, rested at {rest}"
+    return rest
 
 
 def test_layout_buttons_and_scroll_sync_both_axes(open_report):
