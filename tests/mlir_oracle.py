@@ -99,6 +99,16 @@ def gnu_counts(before: str, after: str) -> tuple[int, int]:
     return sum(line.startswith("> ") for line in lines), sum(line.startswith("< ") for line in lines)
 
 
+def changed_lines(before: str, after: str) -> list[str]:
+    """The lines GNU diff deletes ("< line") or inserts ("> line") between two texts."""
+    with tempfile.TemporaryDirectory() as tmp:
+        a, b = Path(tmp, "a"), Path(tmp, "b")
+        a.write_text(before)
+        b.write_text(after)
+        out = subprocess.run(["diff", str(a), str(b)], capture_output=True, text=True).stdout
+    return [line for line in out.split("\n") if line.startswith(("< ", "> "))]
+
+
 def functions(text: str) -> dict[str, list[str]]:
     """A text's lines by function (outermost; a repeated name gets "#2"), those outside every function under ""."""
     lines = text.split("\n")

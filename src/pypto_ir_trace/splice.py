@@ -18,6 +18,9 @@ the program as it stands after each dump, unit by unit, and gives each dump its 
 - a fragment: the previous dump of the same fragment when nothing else changed its unit since; else the
   fragment cut out of its unit as it stands;
 - what was never printed (a unit no earlier dump holds): the empty input (`unseen`);
+- a dump that names only the kind of its unit (`Printed.told`: the program may hold several of that kind, or be
+  one) is first told apart by its text, against the program as it stands (`Grammar.tell`), then read as the
+  whole program or as that unit;
 - an After dump that answers a Before dump (the same pass on the same unit, --print-before-all) is diffed
   against that Before dump, which printed exactly what the pass received.
 Every dump then updates the program: a whole dump replaces it, a unit dump its units, a fragment is put into
@@ -33,7 +36,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .dump import split_lines
 
@@ -52,6 +55,9 @@ class Printed:
     unit: str = ""
     within: tuple[str, ...] = ()  # UNITS: the units around its unit (their dumps print it too), by their `unit`
     fresh: bool = False  # FRAGMENT: the first dump of another fragment of that unit (the next loop)
+    # UNITS: `unit` names a kind the program may hold several of (MLIR's `util.initializer`), and the dump's text
+    # tells which it is (`Grammar.tell`), or that it is the whole program
+    told: bool = False
     step: tuple[str, ...] = ()  # what pairs a Before dump with its After dump (pass and unit)
     before: bool = False  # a Before dump: it opens the step
 
@@ -76,6 +82,9 @@ class Grammar:
     # (the spliced program's lines, the text of the whole dump it is diffed against; None: none) -> its lines, tidied
     finish: Callable[[list[str], str | None], list[str]] = lambda lines, like: lines
     adds: bool = True  # a unit the whole dump does not hold is put after its units; False: it cannot be put in
+    # (the program as it stands, None before any whole dump; a told dump's `unit`; its text) -> the key of the unit
+    # it prints, None: the whole program (`Printed.told`)
+    tell: Callable[[str | None, str, str], str | None] = lambda program, kind, text: kind
     # (unit text, fragment text) -> the fragment's text as it stands in the unit, None: not found there
     fragment_cut: Callable[[str, str], str | None] = lambda unit, fragment: None
     # (unit text, fragment text) -> the unit with the fragment put in, None: it cannot be put in
@@ -125,6 +134,7 @@ class Found:
     lost: int = 0  # fragments that could not be put into their unit
     uncut: int = 0  # fragments not found in their unit: shown against the empty input
     first_whole: int | None = None  # the first whole dump when unit dumps came before it: never received whole
+    told_whole: list[int] = field(default_factory=list)  # told dumps that print the whole program
 
 
 class _Program:
@@ -162,6 +172,10 @@ class _Program:
 
     def _base_text(self) -> tuple[str, list[str]]:
         return self._base or self._whole_text()
+
+    def as_it_stands(self) -> str:
+        """The whole program now: the last whole dump with the units printed since put in."""
+        return self.rebuilt(None) if self.put and not self.unplaced else self._whole_text()[0]
 
     def _span(self, text: str, key: str, at: int) -> tuple[int, int] | None:
         if self.grammar.find is not None:
@@ -270,6 +284,8 @@ def bases(printed: Iterable[Printed], grammar: Grammar, names: Names) -> Found:
     fragment_of: dict[str, int] = {}  # unit -> its last fragment dump, while nothing else changed the unit
     open_steps: dict[tuple[str, ...], int] = {}  # a Before dump's step -> that dump
     for at, dump in enumerate(printed):
+        if dump.told:
+            dump = _told(program, dump, at, found)
         answered = open_steps.pop(dump.step, None) if dump.step and not dump.before else None
         if dump.kind == WHOLE:
             base = Base(answered) if answered is not None else _whole_base(program, dump, at, names, found)
@@ -286,6 +302,16 @@ def bases(printed: Iterable[Printed], grammar: Grammar, names: Names) -> Found:
             open_steps[dump.step] = at
         found.bases.append(base)
     return found
+
+
+def _told(program: _Program, dump: Printed, at: int, found: Found) -> Printed:
+    """A told dump as what it prints: the unit its text tells among those of its kind the program holds now (none
+    yet: what its kind alone tells), or the whole program."""
+    key = program.grammar.tell(program.as_it_stands() if program.whole_at is not None else None, dump.unit, dump.text())
+    if key is None:
+        found.told_whole.append(at)
+        return replace(dump, kind=WHOLE)
+    return replace(dump, unit=key)
 
 
 def _whole_base(program: _Program, dump: Printed, at: int, names: Names, found: Found) -> Base:

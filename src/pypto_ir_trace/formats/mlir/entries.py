@@ -36,6 +36,7 @@ class Entry:
     ancestors: tuple[str, ...]  # op_ids of the enclosing ops, outermost first
     where: str  # the op folder's name, for the detail of a local dump
     stretch: Stretch | None = None  # a stream's dump: where it lies in the stream, read when asked
+    told: bool = False  # local, and op_id names a kind of op only: its text tells which (scope.py)
 
     @property
     def body(self) -> Body:

@@ -84,3 +84,71 @@ def _parsed_single_op(text: str) -> str | None:
     outer = found.regions[0]  # sorted by start, the widest first
     outside = found.lines[1 : outer.start] + found.lines[outer.end :]
     return outer.key if not any(line.strip() for line in outside) else None
+
+
+# An alias definition before a dump's top op (`#map = affine_map<...>`, `!t = ...`): not an op
+_ALIAS_START = ("#", "!")
+
+
+def opened_op(text: str) -> str | None:
+    """The signature of the one op a dump holds (`util.initializer`, `module`, `hal.executable.variant public
+    @embedded_elf_x86_64`: its op name, and its keyword and symbol when it has them), or None when the dump is not
+    one op in the printer's layout: past any alias definitions, the op opens at column 0 on a line that ends with
+    `{`, every line after it is indented or a block label, and the last is the `}` at column 0."""
+    lines = [line for line in text.split("\n") if line.strip()]
+    while lines and lines[0].startswith(_ALIAS_START):
+        lines.pop(0)
+    if len(lines) < 2 or lines[-1] != "}" or not lines[0].rstrip().endswith("{") or lines[0][:1] in (" ", "\t", "}"):
+        return None
+    if not all(line[:1] in (" ", "\t", "^") for line in lines[1:-1]):
+        return None
+    return signature(lines[0])
+
+
+def signature(opener: str) -> str:
+    """An op's opening line as far as it tells the op: its name, then its symbol, possibly after one keyword."""
+    words = opener.split()
+    for count in (2, 3):
+        if len(words) >= count and words[count - 1].startswith("@") and (count == 2 or words[1].isalpha()):
+            symbol = words[count - 1]
+            for stop in "(<{:":
+                symbol = symbol.split(stop, 1)[0]
+            return " ".join([*words[: count - 1], symbol])
+    return words[0].removeprefix("builtin.")  # a nested module prints its dialect, the top op does not
+
+
+@lru_cache(maxsize=2)  # the program as it stands, asked about each op of a kind, and the text searched
+def spans_of(text: str, wanted: str) -> tuple[tuple[int, int], ...]:
+    """(first, stop) lines of each op of this signature in a text, in text order. In the printer's layout an op
+    that opens a region ends with the first line at its own indent that closes it (`}`, `} -> type`; not
+    `} else {`; its block labels are at that indent too), any other op is its line."""
+    lines = split_lines(text)[0]
+    heads = (wanted.split(" ", 1)[0], "builtin." + wanted.split(" ", 1)[0])
+    found = []
+    for row, line in enumerate(lines):
+        opener = line.lstrip(" ")
+        if opener.startswith(heads) and signature(opener) == wanted:
+            stop = end_of(lines, row) if opener.rstrip().endswith("{") else row + 1
+            if stop is not None:
+                found.append((row, stop))
+    return tuple(found)
+
+
+def end_of(lines: list[str], row: int) -> int | None:
+    """One past the last line of the op whose region opens at the end of `row`, in the printer's layout (spans_of);
+    None when the line opens no region or the text ends or leaves the op's indent before it closes."""
+    line = lines[row]
+    opener = line.lstrip(" ")
+    if not opener.rstrip().endswith("{"):
+        return None
+    indent = len(line) - len(opener)
+    for end in range(row + 1, len(lines)):
+        line = lines[end]
+        own = len(line) - len(line.lstrip(" "))
+        if not line.strip() or own > indent or (own == indent and line[own:].startswith("^")):
+            continue  # its body, or one of its block labels (printed at the op's own indent)
+        if own < indent or not line.lstrip().startswith("}"):
+            return None
+        if not line.rstrip().endswith("{"):
+            return end + 1
+    return None

@@ -1,20 +1,31 @@
 """Local-scope dumps (no --mlir-print-ir-module-scope) hold only their op: how ops lie in MLIR texts, for the
 splice (splice.Grammar). An op is found in a text by its name (a tree's folders break ties between modules), cut
 out dedented with the text's aliases written out (a local dump prints every attribute and type in full), and put
-into a whole dump indented to its place and named by that dump's aliases."""
+into a whole dump indented to its place and named by that dump's aliases.
+
+An op a local dump does not name apart from others (IREE's headers name no op: `util.initializer` has no symbol,
+the module inside an executable variant prints as `module` like the top one, every variant of a target carries
+the same symbol) is told by its text: of the ops of its kind in the program as it stands, the one whose symbols
+(`@__device_0`: the globals it stores, the functions it calls) and then whose lines differ least from the dump's
+(the pass changed part of that op and nothing of the others; a pass that rewrites every line, scf to cf, keeps
+the symbols), the first of equals;
+when that is the top-level module, the dump is of the whole program. Such an op is keyed by its kind and its
+place among the ops of that kind (`util.initializer#2`), found again by that place."""
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from functools import cache, lru_cache
 
 from ... import splice
 from ...dump import split_lines
 from .entries import Entry
-from .ops import Ops, ops_of, single_op, unquoted
+from .ops import Ops, end_of, ops_of, single_op, spans_of, unquoted
 
 _ALIAS = re.compile(r"^(?P<name>[#!][A-Za-z_][\w.$-]*) = ")  # an attribute or type alias definition
+_SYMBOL = re.compile(r'@(?:[\w.$-]+|"[^"]*")')  # a symbol reference (`@__device_0`, `@"a b"`)
 
 
 def grammar(entries: Sequence[Entry], shared: set[tuple[int, int]]) -> splice.Grammar:
@@ -25,6 +36,8 @@ def grammar(entries: Sequence[Entry], shared: set[tuple[int, int]]) -> splice.Gr
     key_of = cache(lambda at: _op_key(entries[at]))  # a tree's is read from its file: once
 
     def find(text: str, key: str, at: int) -> tuple[int, int] | None:
+        if entries[at].told:
+            return _placed(text, key)
         ops, entry, own = ops_of(text), entries[at], key_of(at)
         span = _span(ops, entry, own)
         if span is None and _defined_more_than_once(ops, entry, own):
@@ -37,7 +50,74 @@ def grammar(entries: Sequence[Entry], shared: set[tuple[int, int]]) -> splice.Gr
         place=_place,
         finish=_finish,
         adds=False,
+        tell=_tell,
     )
+
+
+_PLACE = "#"  # between a told op's kind and its place among the ops of that kind
+
+
+_TOP = "module"  # the kind of the top-level op
+
+
+def _tell(program: str | None, kind: str, text: str) -> str | None:
+    """The key of the op of this kind in the program that a dump of it prints: the one whose lines differ least
+    from the dump's; None when that is the top-level op (a dump of the whole program), or, with no program yet,
+    when the dump's op is of the kind the top-level op is."""
+    if program is None:
+        return None if kind.split(" ", 1)[0] == _TOP else f"{kind}{_PLACE}1"
+    spans = spans_of(program, kind)
+    if not spans:
+        return f"{kind}{_PLACE}0"  # none now: found nowhere, so diffed against its own last dump
+    lines = split_lines(program)[0]
+    if len(spans) == 1:
+        return None if _is_top(lines, *spans[0]) else f"{kind}{_PLACE}1"
+    own = _kept_lines(split_lines(text)[0])
+    own_symbols = _symbols(own)
+    differ = []
+    for first, stop in spans:
+        other = Counter(line.strip() for line in lines[first:stop])
+        differ.append((_differing(own_symbols, _symbols(other)), _differing(own, other)))
+    best = differ.index(min(differ))
+    return None if _is_top(lines, *spans[best]) else f"{kind}{_PLACE}{best + 1}"
+
+
+def _is_top(lines: list[str], first: int, stop: int) -> bool:
+    """Whether the op at these lines is the top-level op: at column 0, nothing after it."""
+    return not lines[first].startswith(" ") and not any(line.strip() for line in lines[stop:])
+
+
+def _kept_lines(lines: list[str]) -> Counter:
+    """A dump's lines as an op's are compared: stripped, without the alias definitions before its op."""
+    return Counter(line.strip() for line in lines if line.strip() and not _ALIAS.match(line))
+
+
+def _symbols(lines: Counter) -> Counter:
+    """The symbols the lines name, each as often as named."""
+    found: Counter = Counter()
+    for line, count in lines.items():
+        for symbol in _SYMBOL.findall(line):
+            found[symbol] += count
+    return found
+
+
+def _differing(own: Counter, other: Counter) -> int:
+    """How many lines are in one of the two and not the other."""
+    shared = sum((own & other).values())
+    return sum(own.values()) + sum(other.values()) - 2 * shared
+
+
+def described(key: str) -> str:
+    """What the Before pane calls an op by its key: a told op by its kind and place (`util.initializer 2`)."""
+    kind, told, place = key.rpartition(_PLACE)
+    return f"{kind} {place}" if told and place.isdigit() else key
+
+
+def _placed(text: str, key: str) -> tuple[int, int] | None:
+    """Where a told op stands in a text: the op of its kind at its place."""
+    kind, _, place = key.rpartition(_PLACE)
+    spans = spans_of(text, kind)
+    return spans[int(place) - 1] if 0 < int(place) <= len(spans) else None
 
 
 def _defined_more_than_once(source: Ops, entry: Entry, key: str | None) -> bool:
@@ -62,7 +142,12 @@ def _span(source: Ops, entry: Entry, key: str | None) -> tuple[int, int] | None:
     region = source.locate(name, entry.op_id)
     if region is None or (entry.where and not entry.where.endswith(f"_{unquoted(name).removeprefix('@')}")):
         return None
-    return region.start, region.end
+    # the printer's layout says where the op ends: a region of a parse that went wrong can run past its closers
+    return region.start, end_of(source.lines, region.start) or region.end
+
+
+# A module inside another dialect's op prints its dialect (`builtin.module`); printed alone, as the top op, it does not
+_NESTED_MODULE = "builtin."
 
 
 def _indent(line: str) -> str:
@@ -73,6 +158,7 @@ def _cut(lines: list[str], first: int, stop: int) -> str:
     """The op as it stands in a text, dedented: the text its local dump is diffed against."""
     indent = len(_indent(lines[first]))
     body = [line[indent:] if not line[:indent].strip() else line.lstrip(" ") for line in lines[first:stop]]
+    body[0] = body[0].removeprefix(_NESTED_MODULE)
     text = "".join(line + "\n" for line in body) + "\n"  # a dump ends with a blank line
     aliases = _aliases(lines)
     return _written_out(text, aliases) if aliases else text
@@ -86,6 +172,8 @@ def _place(lines: list[str], first: int, stop: int, text: str) -> list[str]:
     own = split_lines(text)[0]
     while own and not own[-1].strip():  # a dump ends with a blank line
         own.pop()
+    if own and lines[first].lstrip(" ").startswith(_NESTED_MODULE) and not own[0].startswith(_NESTED_MODULE):
+        own[0] = _NESTED_MODULE + own[0]
     return [indent + aliasing(line) if line else line for line in own]
 
 

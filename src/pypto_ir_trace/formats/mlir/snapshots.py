@@ -26,7 +26,7 @@ from ... import splice
 from ...dump import Dump, Snapshot
 from . import scope
 from .entries import Entry
-from .ops import ops_of
+from .ops import ops_of, spans_of
 
 INPUT = "(input not dumped)"  # snapshot 0's file name
 
@@ -38,8 +38,10 @@ def dump(source: Path, entries: list[Entry], notes: list[str], format_name: str)
     shared: set[tuple[int, int]] = set()
     found = splice.bases(_printed(entries), scope.grammar(entries, shared), _names(entries))
     notes.extend(_scope_notes(entries, found, shared))
-    ops_of.cache_clear()  # the whole dumps it holds: the report is built without them
+    ops_of.cache_clear()  # the whole dumps they hold: the report is built without them
+    spans_of.cache_clear()
     snapshots = [Snapshot(0, "0", "input", INPUT, "", None, detail="the pipeline's input is not dumped")]
+    whole = set(found.told_whole)
     for index, (entry, base) in enumerate(zip(entries, found.bases), start=1):
         at = None if base.dump is None else 0 if base.dump == splice.INPUT else base.dump + 1
         snapshots.append(
@@ -52,7 +54,7 @@ def dump(source: Path, entries: list[Entry], notes: list[str], format_name: str)
                 warnings=entry.warnings,
                 path=entry.path,
                 source=entry.body,
-                detail=_detail(entry),
+                detail=_detail(entry, entry.local or (entry.told and index - 1 not in whole)),
                 failed=entry.header.failed,
                 base=None if at == index - 1 else at,
                 base_text=base.text,
@@ -68,12 +70,13 @@ def _printed(entries: list[Entry]) -> Iterator[splice.Printed]:
     where the folders above it name the ops around it); any other dump prints the whole IR."""
     for entry in entries:
         step = (entry.op_id, entry.header.arg)
-        if entry.local:
+        if entry.local or entry.told:
             yield splice.Printed(
                 splice.UNITS,
                 cache(entry.body.read),
                 unit=entry.op_id,
                 within=entry.ancestors,
+                told=entry.told,
                 step=step,
                 before=entry.header.before,
             )
@@ -87,7 +90,7 @@ def _names(entries: list[Entry]) -> splice.Names:
         splice.names(lambda at: entries[at].filename),
         spliced=lambda whole, count: f"{entries[whole].filename} with the {count} local dump(s) after it put in",
         units=lambda keys, source: (
-            f"{where[keys[0]]} cut out of {entries[source].filename if source is not None else ''}"
+            f"{where.get(keys[0]) or scope.described(keys[0])} cut out of {entries[source].filename if source is not None else ''}"
         ),
     )
 
@@ -139,20 +142,22 @@ def _shared(entries: list[Entry], unfound: list[tuple[int, int]], shared_at: set
     return shared
 
 
-def _detail(entry: Entry) -> str:
+def _detail(entry: Entry, local: bool) -> str:
+    """What the pass ran on, and how it was dumped; `local`: the dump holds one op of the IR (its text told so,
+    for a module that could have been the top-level one)."""
     header = entry.header
     if header.op:
         detail = f"{header.cls} on {header.op}" + (f" {header.sym}" if header.sym else "")
     elif entry.where:
         detail = f"{header.cls} on {entry.where}"
-    elif entry.local:
+    elif local:
         detail = f"{header.cls} on {entry.op_id}"
     else:
         detail = header.cls
     extras = [
         *(["Before"] if header.before else []),
         *(["failed"] if header.failed else []),
-        *(["local scope"] if entry.local else []),
+        *(["local scope"] if local else []),
     ]
     return ", ".join([detail, *extras])
 

@@ -16,7 +16,7 @@ from ...errors import DumpError
 from . import snapshots, split
 from .entries import Entry
 from .headers import HEADER_PREFIX, HEADER_PROBE
-from .ops import single_op
+from .ops import opened_op, single_op
 from .scan import DIAGNOSTIC, scan
 
 HELP = "a file of --mlir-print-ir-after-all output (stderr, also with -before-all): IR Dump headers start each dump"
@@ -143,17 +143,24 @@ def _diagnostics(stretch: Stretch) -> str | None:
 
 # A whole dump: past its header line (and blank lines), the top-level module opens
 _TOP_MODULE = re.compile(r"[^\n]*\n+(?:builtin\.)?module\b")
+_TOP_KIND = "module"
 
 
 def _as_local(entry: Entry) -> Entry:
     """A stream dump whose header names no op (IREE prints none at local scope): local when it holds one op and
-    nothing else, a function or a named op around functions (`flow.executable @abs_dispatch_0`).
+    nothing else, a function or a named op around functions (`flow.executable @abs_dispatch_0`) by its key; any
+    other op (`util.initializer`, an executable's variant, the `module` inside it or the top-level one) by its
+    kind, told by its text (scope.py).
 
     A named `module` alone is not enough: it may be the top-level module, which is a whole dump."""
     if entry.header.op is not None:
         return entry
     text = entry.text()
     key = single_op(text)
-    if key is None or (not key.startswith("@") and _TOP_MODULE.match(text)):
+    if key is not None and (key.startswith("@") or not _TOP_MODULE.match(text)):
+        return replace(entry, op_id=key, local=True)
+    kind = opened_op(text[text.find("\n") + 1 :])
+    if kind is None:
         return entry
-    return replace(entry, op_id=key, local=True)
+    # a module may be the top-level one: whole until its text tells otherwise (the splice's)
+    return replace(entry, op_id=kind, local=not kind.startswith(_TOP_KIND), told=True)
