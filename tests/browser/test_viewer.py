@@ -292,7 +292,7 @@ def wait_synced(page, top, left, timeout=5000):
     )
 
 
-SETTLED = f"""([quiet]) => {{
+PANES_AT_REST = f"""([quiet]) => {{
   const shown = {SHOWN_SCROLLERS};
   if (!window.__moved) {{
     window.__moved = performance.now();
@@ -312,7 +312,7 @@ def scroll_before(page, top, left=0, quiet_ms=300):
     page.evaluate("() => { window.__moved = 0; }")
     page.locator("#scroll-before").evaluate("(s, [t, l]) => { s.scrollTop = t; s.scrollLeft = l; }", [top, left])
     try:
-        rest = page.wait_for_function(SETTLED, arg=[quiet_ms], timeout=10000, polling=50).json_value()
+        rest = page.wait_for_function(PANES_AT_REST, arg=[quiet_ms], timeout=10000, polling=50).json_value()
     except PlaywrightTimeoutError:
         where = page.evaluate(f"() => {SHOWN_SCROLLERS}.map(s => [s.scrollTop, s.scrollLeft])")
         raise AssertionError(f"asked for {[top, left]}: the panes never came to rest together, at {where}") from None
