@@ -46,7 +46,13 @@ const IRTraceScrollSync = (() => {
       const mark = assigned.get(scroller);
       assigned.delete(scroller);
       const echo = mark && near(mark.top, top) && near(mark.left, left);
-      if (echo) return;  // we scrolled it, and built its rows then (a render now would build the whole overscan)
+      if (echo) {  // we scrolled it, and built its rows then (a render now would build the whole overscan)
+        // Side by side the panes show the same pixels: a position assigned to each pane as it stood (heights
+        // measured, the line at the top kept) can carry a reader's scroll whose event had not come yet, and
+        // that event is then our echo; the other pane still follows it.
+        if (settings.layout === "split") followOthers(source);
+        return;
+      }
       followOthers(source);
       scheduleRender();
     }
