@@ -11,7 +11,9 @@ the program as it stands after each dump, unit by unit, and gives each dump its 
   where the format says it cannot be (`Grammar.adds`), the whole dump is diffed against the last whole one
   (`unspliced` counts those);
 - a unit dump: its units as they stand, in its order. When the last dump of exactly these units printed them
-  and nothing printed or changed them since, that dump itself; else each unit's latest text, taken from the
+  and nothing printed or changed them since, that dump itself; when a unit inside its one unit or around it was
+  printed or changed since (an MLIR module after the functions in it, a function after a module pass), that
+  unit cut out of the program as it stands; else each unit's latest text, taken from the
   newest of: its own last dump, the last whole dump, the last dump of a unit around it (`Printed.within`), or
   the fragments put in; joined as the format prints several. A unit the dump its text is taken from does not
   hold (`unfound`) is diffed against its own last dump, or the empty input;
@@ -82,6 +84,9 @@ class Grammar:
     # (the spliced program's lines, the text of the whole dump it is diffed against; None: none) -> its lines, tidied
     finish: Callable[[list[str], str | None], list[str]] = lambda lines, like: lines
     adds: bool = True  # a unit the whole dump does not hold is put after its units; False: it cannot be put in
+    # (a text, a unit's key) -> whether the text may hold that unit, a cheap test before units are looked for;
+    # None: units never lie inside one another (LLVM's functions)
+    mentions: Callable[[str, str], bool] | None = None
     # (the program as it stands, None before any whole dump; a told dump's `unit`; its text) -> the key of the unit
     # it prints, None: the whole program (`Printed.told`)
     tell: Callable[[str | None, str, str], str | None] = lambda program, kind, text: kind
@@ -199,6 +204,32 @@ class _Program:
             if self.last.get(unit, -1) > newest[0]:
                 newest = (self.last[unit], unit)
         return newest
+
+    def nested_changed(self, key: str, at: int, text: str) -> bool:
+        """Whether a unit inside this one, or around it, was printed or changed since this one's own last dump
+        (or since the whole dump, for a unit never printed alone): that text is then stale. `at`, `text`: this
+        dump's position and text, which names the units inside it. (A tree's folders say which units are around: `within`.)"""
+        mentions = self.grammar.mentions
+        if self.whole_at is None or mentions is None:
+            return False
+        mine = self.latest.get(key)
+        own = mine[0] if mine is not None else self.whole_at
+        since = [
+            (other, when)
+            for other, (when, _, other_text) in self.latest.items()
+            if when > own and other != key and (mentions(text, other) or mentions(other_text, key))
+        ]
+        if not since:
+            return False
+        program = self.as_it_stands()
+        this = self._span(program, key, at)
+        if this is None:
+            return False
+        for other, when in since:
+            span = self._span(program, other, when)
+            if span is not None and span != this and _nested(span, this):
+                return True
+        return False
 
     def text_of(self, key: str, at: int, found: Found, within: tuple[str, ...] = ()) -> tuple[str, int | None] | None:
         """The unit's latest text and the dump it is taken from (None: made by putting fragments in), or None."""
@@ -336,10 +367,28 @@ def _units(
         lines = split_lines(text)[0]
         units = [(key, program.grammar.cut(lines, first, stop)) for key, first, stop in program.grammar.units(text)]
     keys = tuple(key for key, _ in units)
-    base = Base(answered) if answered is not None else _units_base(program, keys, at, dump.within, names, found)
+    if answered is not None:
+        base = Base(answered)
+    elif len(keys) == 1 and not dump.within and program.nested_changed(keys[0], at, text):
+        base = _standing(program, keys[0], at, names)
+    else:
+        base = _units_base(program, keys, at, dump.within, names, found)
     for key, part in units:
         program.set(key, part, at, keys)
     return base, keys
+
+
+def _nested(one: tuple[int, int], other: tuple[int, int]) -> bool:
+    """Whether one span of lines lies inside the other."""
+    return (other[0] <= one[0] and one[1] <= other[1]) or (one[0] <= other[0] and other[1] <= one[1])
+
+
+def _standing(program: _Program, key: str, at: int, names: Names) -> Base:
+    """A unit whose own last text is stale (a unit around or inside it changed since): as it stands in the
+    program."""
+    text = program.as_it_stands()
+    first, stop = program._span(text, key, at) or (0, 0)
+    return Base(None, program.grammar.cut(split_lines(text)[0], first, stop), names.units([key], None))
 
 
 def _units_base(

@@ -111,7 +111,7 @@ def signature(opener: str) -> str:
     for count in (2, 3):
         if len(words) >= count and words[count - 1].startswith("@") and (count == 2 or words[1].isalpha()):
             symbol = words[count - 1]
-            for stop in "(<{:":
+            for stop in "(<{":  # a nested reference (`@a::@f`) is not the op's own symbol: kept whole
                 symbol = symbol.split(stop, 1)[0]
             return " ".join([*words[: count - 1], symbol])
     return words[0].removeprefix("builtin.")  # a nested module prints its dialect, the top op does not

@@ -22,7 +22,7 @@ from functools import cache, lru_cache
 from ... import splice
 from ...dump import split_lines
 from .entries import Entry
-from .ops import Ops, end_of, ops_of, single_op, spans_of, unquoted
+from .ops import Ops, end_of, ops_of, signature, single_op, spans_of, unquoted
 
 _ALIAS = re.compile(r"^(?P<name>[#!][A-Za-z_][\w.$-]*) = ")  # an attribute or type alias definition
 _SYMBOL = re.compile(r'@(?:[\w.$-]+|"[^"]*")')  # a symbol reference (`@__device_0`, `@"a b"`)
@@ -50,8 +50,16 @@ def grammar(entries: Sequence[Entry], shared: set[tuple[int, int]]) -> splice.Gr
         place=_place,
         finish=_finish,
         adds=False,
+        mentions=_mentions,
         tell=_tell,
     )
+
+
+def _mentions(text: str, key: str) -> bool:
+    """Whether a text may hold the op of this key: it names the op's symbol, or its kind for a told op."""
+    kind, told, _ = key.rpartition(_PLACE)
+    word = kind.split(" ", 1)[0] if told else unquoted(key.rsplit("::", 1)[-1])
+    return word in text
 
 
 _PLACE = "#"  # between a told op's kind and its place among the ops of that kind
@@ -140,6 +148,8 @@ def _span(source: Ops, entry: Entry, key: str | None) -> tuple[int, int] | None:
         return None
     name = key.rsplit("::", 1)[-1]
     region = source.locate(name, entry.op_id)
+    if region is None and not entry.where and not source.named(name):
+        return _laid_out(source.lines, "@" + unquoted(name).removeprefix("@"))  # a container's key has no @
     if region is None or (entry.where and not entry.where.endswith(f"_{unquoted(name).removeprefix('@')}")):
         return None
     # the printer's layout says where the op ends: a region of a parse that went wrong can run past its closers
@@ -148,6 +158,19 @@ def _span(source: Ops, entry: Entry, key: str | None) -> tuple[int, int] | None:
 
 # A module inside another dialect's op prints its dialect (`builtin.module`); printed alone, as the top op, it does not
 _NESTED_MODULE = "builtin."
+
+
+def _laid_out(lines: list[str], symbol: str) -> tuple[int, int] | None:
+    """Where the one op of this symbol stands by the printer's layout alone, when the parse found no region of it
+    (tree-sitter-mlir loses IREE's `util.func public @f(...) -> !hal.buffer_view attributes {iree.abi.stub}`):
+    the one line that opens an op named so, to the line that closes it; None when there is not exactly one."""
+    found = [
+        row for row, line in enumerate(lines) if symbol in line and signature(line.lstrip(" ")).endswith(" " + symbol)
+    ]
+    if len(found) != 1:
+        return None
+    stop = end_of(lines, found[0])
+    return None if stop is None else (found[0], stop)
 
 
 def _indent(line: str) -> str:

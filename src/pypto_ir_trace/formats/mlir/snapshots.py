@@ -90,7 +90,12 @@ def _names(entries: list[Entry]) -> splice.Names:
         splice.names(lambda at: entries[at].filename),
         spliced=lambda whole, count: f"{entries[whole].filename} with the {count} local dump(s) after it put in",
         units=lambda keys, source: (
-            f"{where.get(keys[0]) or scope.described(keys[0])} cut out of {entries[source].filename if source is not None else ''}"
+            f"{where.get(keys[0]) or scope.described(keys[0])} "
+            + (
+                f"cut out of {entries[source].filename}"
+                if source is not None
+                else "with the local dumps inside it since"
+            )
         ),
     )
 
