@@ -18,9 +18,12 @@ uncertain count:
    otherwise a definition was lost or swallowed by its neighbour, and the snapshot is untrusted.
 4. When the tree has errors, every function must have the printer's layout: the lines after its
    symbol line are indented deeper than it, except block labels (`^bb1:`, printed at the function's
-   own indentation) and the last line, a `}` at the function's indentation. Otherwise
-   an error hides where the function ends (it swallowed the next one, or stopped early): untrusted.
-   An error that starts inside a function and ends outside it fails the same way.
+   own indentation) and the last line, a `}` at the function's indentation. A function whose parse
+   breaks that layout (an error made it stop early, or run past its `}` into the module's closers:
+   tree-sitter-mlir on IREE's codegen functions) ends where the layout closes it, when the layout
+   closes it before the next function; otherwise an error hides where it ends: untrusted. With every
+   function laid out so and every function op on a symbol line (rule 3), an error that starts inside a
+   function and ends outside it no longer hides a name or an extent: it marks that function, as rule 1.
 An error-free tree is trusted as it is: the parse is the grammar's reading of the text.
 """
 
@@ -69,25 +72,24 @@ def analyze(tree: Tree, lines: list[str]) -> Structure:
     lost = sorted(op_rows - symbol_rows)
     if lost:
         return _untrusted(regions, f"line {lost[0] + 1} names a function op but no function was read there")
+    laid_out = [_as_laid_out(region, lines) for region in regions]
+    for k, (region, fixed) in enumerate(zip(regions, laid_out)):
+        if fixed is None or (k + 1 < len(regions) and fixed.end > regions[k + 1].start):
+            escaped = _off_layout_line(region, lines)
+            why = (
+                "it runs into the next function" if escaped is None else f"line {escaped + 1} is not laid out inside it"
+            )
+            return _untrusted(regions, f"a syntax error hides where {region.key} ends ({why})")
+    regions = [region for region in laid_out if region is not None]
     starts = [r.start for r in regions]
     marked: dict[str, str] = {}
-    for first, last, shown in errors(root):
+    for first, _last, shown in errors(root):
         at = bisect_right(starts, first) - 1  # regions do not overlap: only this one can hold the error
         owner = regions[at] if at >= 0 and first < regions[at].end else None
         if owner is None:
             continue  # rule 2: outside every function
-        if last >= owner.end:
-            return _untrusted(regions, f"syntax error at line {shown + 1} runs past the end of {owner.key}")
         marked.setdefault(owner.key, f"syntax error at line {shown + 1}")
-    checked = []
-    for region in regions:
-        escaped = _off_layout_line(region, lines)
-        if escaped is not None:
-            return _untrusted(
-                regions, f"a syntax error hides where {region.key} ends (line {escaped + 1} is not laid out inside it)"
-            )
-        checked.append(replace(region, error=marked[region.key]) if region.key in marked else region)
-    return Structure(tuple(checked))
+    return Structure(tuple(replace(r, error=marked[r.key]) if r.key in marked else r for r in regions))
 
 
 def function_span(tree: Tree, def_line: int) -> tuple[int, int] | None:
@@ -251,6 +253,37 @@ def _scope(node: Node, containers: list[tuple[Node, str]]) -> list[str]:
         for box, name in containers
         if box.start_byte <= node.start_byte and node.end_byte <= box.end_byte and box.id != node.id
     ]
+
+
+def _as_laid_out(region: Region, lines: list[str]) -> Region | None:
+    """The function as the printer's layout has it (rule 4): as parsed when that keeps the layout, else ending
+    where the layout closes it; None when it does not."""
+    if _off_layout_line(region, lines) is None:
+        return region
+    stop = laid_out_end(lines, region.def_line)
+    if stop is None:
+        return None
+    return replace(region, end=stop, error=f"a syntax error: where it ends is read from the layout (line {stop})")
+
+
+def laid_out_end(lines: list[str], row: int) -> int | None:
+    """One past the last line of the op whose region opens at the end of `row`, in the printer's layout: the
+    first line at the op's own indent that closes it (`}`, `} -> type`; not `} else {`; its block labels are at
+    that indent too). None when the line opens no region, or the text ends or leaves the op's indent first."""
+    line = lines[row]
+    if not line.rstrip().endswith("{"):
+        return None
+    indent = indent_of(line)
+    for end in range(row + 1, len(lines)):
+        line = lines[end]
+        own = indent_of(line)
+        if not line.strip() or own > indent or (own == indent and line.lstrip().startswith("^")):
+            continue
+        if own < indent or not line.lstrip().startswith("}"):
+            return None
+        if not line.rstrip().endswith("{"):
+            return end + 1
+    return None
 
 
 def _off_layout_line(region: Region, lines: list[str]) -> int | None:

@@ -8,6 +8,7 @@ from functools import lru_cache
 from ... import structure
 from ...dump import split_lines
 from ...languages import MLIR
+from ...languages.mlir import laid_out_end
 
 
 @dataclass(frozen=True)
@@ -128,27 +129,7 @@ def spans_of(text: str, wanted: str) -> tuple[tuple[int, int], ...]:
     for row, line in enumerate(lines):
         opener = line.lstrip(" ")
         if opener.startswith(heads) and signature(opener) == wanted:
-            stop = end_of(lines, row) if opener.rstrip().endswith("{") else row + 1
+            stop = laid_out_end(lines, row) if opener.rstrip().endswith("{") else row + 1
             if stop is not None:
                 found.append((row, stop))
     return tuple(found)
-
-
-def end_of(lines: list[str], row: int) -> int | None:
-    """One past the last line of the op whose region opens at the end of `row`, in the printer's layout (spans_of);
-    None when the line opens no region or the text ends or leaves the op's indent before it closes."""
-    line = lines[row]
-    opener = line.lstrip(" ")
-    if not opener.rstrip().endswith("{"):
-        return None
-    indent = len(line) - len(opener)
-    for end in range(row + 1, len(lines)):
-        line = lines[end]
-        own = len(line) - len(line.lstrip(" "))
-        if not line.strip() or own > indent or (own == indent and line[own:].startswith("^")):
-            continue  # its body, or one of its block labels (printed at the op's own indent)
-        if own < indent or not line.lstrip().startswith("}"):
-            return None
-        if not line.rstrip().endswith("{"):
-            return end + 1
-    return None
