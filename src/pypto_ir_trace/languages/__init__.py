@@ -57,6 +57,9 @@ class Language:
     # (tree) -> the ops a dump may print alone, nested ones too, in text order (MLIR's local scope: its named modules
     # and functions), found to cut one out of a whole dump and put it back (the splice); none by default
     op_regions: Callable[[Tree], list[Region]] = lambda tree: []
+    # (lines, the line an op opens its region on) -> one past its last line by the printer's layout, None when the
+    # layout does not close it; None: the language has no such layout
+    laid_out_end: Callable[[list[str], int], int | None] | None = None
 
     @property
     def renumbers(self) -> bool:
@@ -86,6 +89,7 @@ MLIR = Language(
     ops=True,
     one_op_a_line=True,
     op_regions=mlir.op_regions,
+    laid_out_end=mlir.laid_out_end,
 )
 LLVM = Language(
     "llvm",

@@ -8,7 +8,6 @@ from functools import lru_cache
 from ... import structure
 from ...dump import split_lines
 from ...languages import MLIR
-from ...languages.mlir import laid_out_end
 
 
 @dataclass(frozen=True)
@@ -118,6 +117,13 @@ def signature(opener: str) -> str:
     return words[0].removeprefix("builtin.")  # a nested module prints its dialect, the top op does not
 
 
+def end_of(lines: list[str], row: int) -> int | None:
+    """One past the last line of the op whose region opens at the end of `row`, by the printer's layout (the
+    language's); None when the layout does not close it."""
+    assert MLIR.laid_out_end is not None
+    return MLIR.laid_out_end(lines, row)
+
+
 @lru_cache(maxsize=2)  # the program as it stands, asked about each op of a kind, and the text searched
 def spans_of(text: str, wanted: str) -> tuple[tuple[int, int], ...]:
     """(first, stop) lines of each op of this signature in a text, in text order. In the printer's layout an op
@@ -129,7 +135,7 @@ def spans_of(text: str, wanted: str) -> tuple[tuple[int, int], ...]:
     for row, line in enumerate(lines):
         opener = line.lstrip(" ")
         if opener.startswith(heads) and signature(opener) == wanted:
-            stop = laid_out_end(lines, row) if opener.rstrip().endswith("{") else row + 1
+            stop = end_of(lines, row) if opener.rstrip().endswith("{") else row + 1
             if stop is not None:
                 found.append((row, stop))
     return tuple(found)

@@ -21,9 +21,8 @@ from functools import cache, lru_cache
 
 from ... import splice
 from ...dump import split_lines
-from ...languages.mlir import laid_out_end
 from .entries import Entry
-from .ops import Ops, ops_of, signature, single_op, spans_of, unquoted
+from .ops import Ops, end_of, ops_of, signature, single_op, spans_of, unquoted
 
 _ALIAS = re.compile(r"^(?P<name>[#!][A-Za-z_][\w.$-]*) = ")  # an attribute or type alias definition
 _SYMBOL = re.compile(r'@(?:[\w.$-]+|"[^"]*")')  # a symbol reference (`@__device_0`, `@"a b"`)
@@ -154,7 +153,7 @@ def _span(source: Ops, entry: Entry, key: str | None) -> tuple[int, int] | None:
     if region is None or (entry.where and not entry.where.endswith(f"_{unquoted(name).removeprefix('@')}")):
         return None
     # the printer's layout says where the op ends: a region of a parse that went wrong can run past its closers
-    return region.start, laid_out_end(source.lines, region.start) or region.end
+    return region.start, end_of(source.lines, region.start) or region.end
 
 
 # A module inside another dialect's op prints its dialect (`builtin.module`); printed alone, as the top op, it does not
@@ -170,7 +169,7 @@ def _laid_out(lines: list[str], symbol: str) -> tuple[int, int] | None:
     ]
     if len(found) != 1:
         return None
-    stop = laid_out_end(lines, found[0])
+    stop = end_of(lines, found[0])
     return None if stop is None else (found[0], stop)
 
 
