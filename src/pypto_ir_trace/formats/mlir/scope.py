@@ -69,9 +69,9 @@ _TOP = "module"  # the kind of the top-level op
 
 
 def _tell(program: str | None, kind: str, text: str) -> str | None:
-    """The key of the op of this kind in the program that a dump of it prints: the one whose lines differ least
-    from the dump's; None when that is the top-level op (a dump of the whole program), or, with no program yet,
-    when the dump's op is of the kind the top-level op is."""
+    """The key of the op of this kind in the program that a dump of it prints: the one whose symbols, then lines,
+    differ least from the dump's; None when that is the top-level op (a dump of the whole program), or, with no
+    program yet, when the dump's op is of the kind the top-level op is."""
     if program is None:
         return None if kind.split(" ", 1)[0] == _TOP else f"{kind}{_PLACE}1"
     spans = spans_of(program, kind)
@@ -110,7 +110,7 @@ def _symbols(lines: Counter) -> Counter:
 
 
 def _differing(own: Counter, other: Counter) -> int:
-    """How many lines are in one of the two and not the other."""
+    """How many items (lines, symbols) are in one of the two and not the other."""
     shared = sum((own & other).values())
     return sum(own.values()) + sum(other.values()) - 2 * shared
 
