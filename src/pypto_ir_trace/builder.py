@@ -126,7 +126,7 @@ class _Lines:
             self.line_elisions[line_id] = self._shape(self.elisions, self._elision_list, moved)
         if self.masked[source] >= 0:
             masked = line[:new] + self._masked_list[self.masked[source]][old:]
-            self.masked[line_id] = self._masked_id(masked)
+            self.masked[line_id] = self._shape(self.masked_texts, self._masked_list, masked)
             self.names[line_id] = self.names[source]
         self.ops[line_id] = self.ops[source]
         if source in self.marks:
@@ -135,17 +135,11 @@ class _Lines:
             self.keys[line_id] = self.keys[source]
 
     @staticmethod
-    def _shape(table: dict[tuple[int, ...], int], listed: list[tuple[int, ...]], shape: tuple[int, ...]) -> int:
-        """The index of a span or elision list in its table, added when new."""
+    def _shape(table: dict[T, int], listed: list[T], shape: T) -> int:
+        """The index of a span or elision list, or a masked text, in its table, added when new."""
         index = table.setdefault(shape, len(table))
         if index == len(listed):
             listed.append(shape)
-        return index
-
-    def _masked_id(self, masked: str) -> int:
-        index = self.masked_texts.setdefault(masked, len(self.masked_texts))
-        if index == len(self._masked_list):
-            self._masked_list.append(masked)
         return index
 
     def store(self, ids: list[int], facts: LineFacts) -> None:
@@ -160,7 +154,7 @@ class _Lines:
         one = self._one
         for row, named in facts.names:
             masked, names = renumber.masked(self.texts[ids[row]], named)
-            self.masked[ids[row]] = self._masked_id(masked)
+            self.masked[ids[row]] = self._shape(self.masked_texts, self._masked_list, masked)
             self.names[ids[row]] = tuple([one.setdefault(name, name) for name in names])
         for row, mark in facts.marks:
             self.marks[ids[row]] = self.marks.get(ids[row], 0) | mark

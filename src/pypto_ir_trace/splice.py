@@ -164,6 +164,7 @@ class _Program:
         # its latest text)
         self.latest: dict[str, tuple[int, tuple[str, ...] | None, str]] = {}
         self.last: dict[str, int] = {}  # unit -> the last dump that printed it
+        self._standing: tuple[tuple, str] | None = None  # as_it_stands, by the state it was built in
 
     def whole(self, read: Callable[[], str], at: int) -> None:
         self.whole_at, self._read, self._whole, self._base = at, read, None, None
@@ -179,8 +180,13 @@ class _Program:
         return self._base or self._whole_text()
 
     def as_it_stands(self) -> str:
-        """The whole program now: the last whole dump with the units printed since put in."""
-        return self.rebuilt(None) if self.put and not self.unplaced else self._whole_text()[0]
+        """The whole program now: the last whole dump with the units printed since put in (built once per state:
+        a told dump and the base of the same dump both ask)."""
+        state = (self.whole_at, self.put, self.unplaced)
+        if self._standing is None or self._standing[0] != state:
+            text = self.rebuilt(None) if self.put and not self.unplaced else self._whole_text()[0]
+            self._standing = (state, text)
+        return self._standing[1]
 
     def _span(self, text: str, key: str, at: int) -> tuple[int, int] | None:
         if self.grammar.find is not None:
@@ -205,13 +211,14 @@ class _Program:
                 newest = (self.last[unit], unit)
         return newest
 
-    def nested_changed(self, key: str, at: int, text: str) -> bool:
-        """Whether a unit inside this one, or around it, was printed or changed since this one's own last dump
-        (or since the whole dump, for a unit never printed alone): that text is then stale. `at`, `text`: this
-        dump's position and text, which names the units inside it. (A tree's folders say which units are around: `within`.)"""
+    def standing(self, key: str, at: int, text: str) -> str | None:
+        """The unit cut out of the program as it stands when a unit inside it, or around it, was printed or changed
+        since this one's own last dump (or since the whole dump, for a unit never printed alone): that text is then
+        stale. None when none was, or units never nest. `at`, `text`: this dump's position and text, which names
+        the units inside it. (A tree's folders say which units are around: `within`.)"""
         mentions = self.grammar.mentions
         if self.whole_at is None or mentions is None:
-            return False
+            return None
         mine = self.latest.get(key)
         own = mine[0] if mine is not None else self.whole_at
         since = [
@@ -220,16 +227,16 @@ class _Program:
             if when > own and other != key and (mentions(text, other) or mentions(other_text, key))
         ]
         if not since:
-            return False
+            return None
         program = self.as_it_stands()
         this = self._span(program, key, at)
         if this is None:
-            return False
+            return None
         for other, when in since:
             span = self._span(program, other, when)
             if span is not None and span != this and _nested(span, this):
-                return True
-        return False
+                return self.grammar.cut(split_lines(program)[0], *this)
+        return None
 
     def text_of(self, key: str, at: int, found: Found, within: tuple[str, ...] = ()) -> tuple[str, int | None] | None:
         """The unit's latest text and the dump it is taken from (None: made by putting fragments in), or None."""
@@ -369,8 +376,8 @@ def _units(
     keys = tuple(key for key, _ in units)
     if answered is not None:
         base = Base(answered)
-    elif len(keys) == 1 and not dump.within and program.nested_changed(keys[0], at, text):
-        base = _standing(program, keys[0], at, names)
+    elif len(keys) == 1 and not dump.within and (standing := program.standing(keys[0], at, text)) is not None:
+        base = Base(None, standing, names.units(keys, None))
     else:
         base = _units_base(program, keys, at, dump.within, names, found)
     for key, part in units:
@@ -381,14 +388,6 @@ def _units(
 def _nested(one: tuple[int, int], other: tuple[int, int]) -> bool:
     """Whether one span of lines lies inside the other."""
     return (other[0] <= one[0] and one[1] <= other[1]) or (one[0] <= other[0] and other[1] <= one[1])
-
-
-def _standing(program: _Program, key: str, at: int, names: Names) -> Base:
-    """A unit whose own last text is stale (a unit around or inside it changed since): as it stands in the
-    program."""
-    text = program.as_it_stands()
-    first, stop = program._span(text, key, at) or (0, 0)
-    return Base(None, program.grammar.cut(split_lines(text)[0], first, stop), names.units([key], None))
 
 
 def _units_base(

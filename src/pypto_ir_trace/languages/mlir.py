@@ -75,11 +75,11 @@ def analyze(tree: Tree, lines: list[str]) -> Structure:
     laid_out = [_as_laid_out(region, lines) for region in regions]
     for k, (region, fixed) in enumerate(zip(regions, laid_out)):
         if fixed is None or (k + 1 < len(regions) and fixed.end > regions[k + 1].start):
-            escaped = _off_layout_line(region, lines)
-            why = (
-                "it runs into the next function" if escaped is None else f"line {escaped + 1} is not laid out inside it"
+            return _untrusted(
+                regions,
+                f"a syntax error hides where {region.key} ends (the printer's layout does not close it before "
+                "the next function)",
             )
-            return _untrusted(regions, f"a syntax error hides where {region.key} ends ({why})")
     regions = [region for region in laid_out if region is not None]
     starts = [r.start for r in regions]
     marked: dict[str, str] = {}
@@ -256,13 +256,15 @@ def _scope(node: Node, containers: list[tuple[Node, str]]) -> list[str]:
 
 
 def _as_laid_out(region: Region, lines: list[str]) -> Region | None:
-    """The function as the printer's layout has it (rule 4): as parsed when that keeps the layout, else ending
-    where the layout closes it; None when it does not."""
-    if _off_layout_line(region, lines) is None:
-        return region
+    """The function as the printer's layout has it (rule 4): as parsed when the layout closes it there, else
+    ending where the layout closes it (marked); None when the layout does not close it."""
+    if region.end - 1 <= region.def_line:
+        return region  # a declaration on one line
     stop = laid_out_end(lines, region.def_line)
     if stop is None:
         return None
+    if stop == region.end:
+        return region
     return replace(region, end=stop, error=f"a syntax error: where it ends is read from the layout (line {stop})")
 
 
@@ -283,24 +285,4 @@ def laid_out_end(lines: list[str], row: int) -> int | None:
             return None
         if not line.rstrip().endswith("{"):
             return end + 1
-    return None
-
-
-def _off_layout_line(region: Region, lines: list[str]) -> int | None:
-    """A line of the region that the printer would not have put there (rule 4), or None."""
-    last = min(region.end, len(lines)) - 1
-    if last <= region.def_line:
-        return None  # a declaration on one line
-    indent = indent_of(lines[region.def_line])
-    for row in range(region.def_line + 1, last):
-        line = lines[row]
-        if (
-            line.strip()
-            and indent_of(line) <= indent
-            and not (indent_of(line) == indent and line.lstrip().startswith("^"))
-        ):
-            return row
-    closing = lines[last]
-    if indent_of(closing) != indent or not closing.lstrip().startswith("}"):
-        return last
     return None

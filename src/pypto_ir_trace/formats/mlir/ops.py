@@ -88,6 +88,12 @@ def _parsed_single_op(text: str) -> str | None:
 
 # An alias definition before a dump's top op (`#map = affine_map<...>`, `!t = ...`): not an op
 _ALIAS_START = ("#", "!")
+_TOP_OP = "module"  # the op at the top of the IR (builtin.module)
+
+
+def of_top_kind(kind: str) -> bool:
+    """Whether an op of this signature (`module`, `module @example`) is of the kind the top-level op is."""
+    return kind.split(" ", 1)[0] == _TOP_OP
 
 
 def opened_op(text: str) -> str | None:

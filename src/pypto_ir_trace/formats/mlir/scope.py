@@ -22,7 +22,7 @@ from functools import cache, lru_cache
 from ... import splice
 from ...dump import split_lines
 from .entries import Entry
-from .ops import Ops, end_of, ops_of, signature, single_op, spans_of, unquoted
+from .ops import Ops, end_of, of_top_kind, ops_of, signature, single_op, spans_of, unquoted
 
 _ALIAS = re.compile(r"^(?P<name>[#!][A-Za-z_][\w.$-]*) = ")  # an attribute or type alias definition
 _SYMBOL = re.compile(r'@(?:[\w.$-]+|"[^"]*")')  # a symbol reference (`@__device_0`, `@"a b"`)
@@ -55,17 +55,20 @@ def grammar(entries: Sequence[Entry], shared: set[tuple[int, int]]) -> splice.Gr
     )
 
 
-def _mentions(text: str, key: str) -> bool:
-    """Whether a text may hold the op of this key: it names the op's symbol, or its kind for a told op."""
-    kind, told, _ = key.rpartition(_PLACE)
-    word = kind.split(" ", 1)[0] if told else unquoted(key.rsplit("::", 1)[-1])
-    return word in text
-
-
 _PLACE = "#"  # between a told op's kind and its place among the ops of that kind
 
 
-_TOP = "module"  # the kind of the top-level op
+def _told(key: str) -> tuple[str, int] | None:
+    """A told op's key as its kind and place (`util.initializer#2`), None for an op keyed by its name."""
+    kind, mark, place = key.rpartition(_PLACE)
+    return (kind, int(place)) if mark and place.isdigit() else None
+
+
+def _mentions(text: str, key: str) -> bool:
+    """Whether a text may hold the op of this key: it names the op's symbol, or its kind for a told op."""
+    told = _told(key)
+    word = told[0].split(" ", 1)[0] if told else unquoted(key.rsplit("::", 1)[-1])
+    return word in text
 
 
 def _tell(program: str | None, kind: str, text: str) -> str | None:
@@ -73,7 +76,7 @@ def _tell(program: str | None, kind: str, text: str) -> str | None:
     differ least from the dump's; None when that is the top-level op (a dump of the whole program), or, with no
     program yet, when the dump's op is of the kind the top-level op is."""
     if program is None:
-        return None if kind.split(" ", 1)[0] == _TOP else f"{kind}{_PLACE}1"
+        return None if of_top_kind(kind) else f"{kind}{_PLACE}1"
     spans = spans_of(program, kind)
     if not spans:
         return f"{kind}{_PLACE}0"  # none now: found nowhere, so diffed against its own last dump
@@ -117,15 +120,17 @@ def _differing(own: Counter, other: Counter) -> int:
 
 def described(key: str) -> str:
     """What the Before pane calls an op by its key: a told op by its kind and place (`util.initializer 2`)."""
-    kind, told, place = key.rpartition(_PLACE)
-    return f"{kind} {place}" if told and place.isdigit() else key
+    told = _told(key)
+    return f"{told[0]} {told[1]}" if told else key
 
 
 def _placed(text: str, key: str) -> tuple[int, int] | None:
     """Where a told op stands in a text: the op of its kind at its place."""
-    kind, _, place = key.rpartition(_PLACE)
-    spans = spans_of(text, kind)
-    return spans[int(place) - 1] if 0 < int(place) <= len(spans) else None
+    told = _told(key)
+    if told is None:
+        return None
+    spans = spans_of(text, told[0])
+    return spans[told[1] - 1] if 0 < told[1] <= len(spans) else None
 
 
 def _defined_more_than_once(source: Ops, entry: Entry, key: str | None) -> bool:

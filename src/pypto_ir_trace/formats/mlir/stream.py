@@ -16,7 +16,7 @@ from ...errors import DumpError
 from . import snapshots, split
 from .entries import Entry
 from .headers import HEADER_PREFIX, HEADER_PROBE
-from .ops import opened_op, single_op
+from .ops import of_top_kind, opened_op, single_op
 from .scan import DIAGNOSTIC, scan
 
 HELP = "a file of --mlir-print-ir-after-all output (stderr, also with -before-all): IR Dump headers start each dump"
@@ -143,7 +143,6 @@ def _diagnostics(stretch: Stretch) -> str | None:
 
 # A whole dump: past its header line (and blank lines), the top-level module opens
 _TOP_MODULE = re.compile(r"[^\n]*\n+(?:builtin\.)?module\b")
-_TOP_KIND = "module"
 
 
 def _as_local(entry: Entry) -> Entry:
@@ -163,4 +162,4 @@ def _as_local(entry: Entry) -> Entry:
     if kind is None:
         return entry
     # a module may be the top-level one: whole until its text tells otherwise (the splice's)
-    return replace(entry, op_id=kind, local=not kind.startswith(_TOP_KIND), told=True)
+    return replace(entry, op_id=kind, local=not of_top_kind(kind), told=True)
