@@ -5,10 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from dumptools import PROGRAM
 from modeltools import load_dump
-from pypto_ir_trace.dump import split_lines
+from pypto_ir_trace import formats
+from pypto_ir_trace.dump import Packed, split_lines
 from pypto_ir_trace.errors import DumpError
 
 
@@ -165,3 +168,20 @@ def test_bom_is_not_part_of_line_one_and_crlf_reads(make_dump):
 def test_split_lines(text, lines, endings):
     assert split_lines(text) == (lines, endings)
     assert "".join(line + end for line, end in zip(lines, endings)) == text
+
+
+@given(st.text())
+def test_a_packed_text_reads_back_as_it_was(text):
+    assert Packed.of(text).read() == text
+
+
+def test_base_texts_are_held_deflated_and_equal_ones_once(real_mlir):
+    """The texts a local-scope stream's dumps are diffed against (ops cut out of modules) live from discovery to
+    the end of the build: they are held deflated, each distinct one once (IREE mlp: 8.3 MB of text, 1.7 MB held)."""
+    (dump,) = formats.load(real_mlir / "sparsifier" / "stream_local_scope.txt")
+    based = [s for s in dump.snapshots if s.based_on is not None]
+    assert based and all(isinstance(s.based_on, Packed) for s in based)
+    held = {id(s.based_on): s.based_on for s in based}
+    texts = {s.base_text for s in based}
+    assert len(held) == len(texts)
+    assert sum(len(p.data) for p in held.values()) < sum(len(t.encode()) for t in texts) / 3

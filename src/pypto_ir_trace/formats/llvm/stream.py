@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ... import splice
-from ...dump import Dump, Snapshot, Stretch
+from ...dump import Dump, Snapshot, Stretch, packed
 from ...errors import DumpError
 from .headers import PREFIXES, Header, parse_header
 from .program import GRAMMAR
@@ -97,7 +97,7 @@ def _snapshots(
 
     found = splice.bases(printed(), GRAMMAR, splice.names(describe))
     notes.extend(_splice_notes(found))
-    base_of = dict(zip(index_of, found.bases))
+    base_of = dict(zip(index_of, zip(found.bases, packed([base.text for base in found.bases]))))
     made: list[Snapshot] = []
     for k, entry in enumerate(entries):
         index = k + 1
@@ -121,14 +121,14 @@ def _snapshots(
                 )
             )
             continue
-        base = base_of[index]
+        base, based_on = base_of[index]
         made.append(
             Snapshot(
                 content=None,
                 path=None,
                 source=entry.stretch,
                 base=None if base.dump is None else _index(base.dump, index_of, index),
-                base_text=base.text,
+                based_on=based_on,
                 base_name=base.name,
                 **common,  # type: ignore[arg-type]
             )

@@ -23,7 +23,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 
 from ... import splice
-from ...dump import Dump, Snapshot
+from ...dump import Dump, Snapshot, packed
 from . import scope
 from .entries import Entry
 from .ops import ops_of, spans_of
@@ -42,7 +42,8 @@ def dump(source: Path, entries: list[Entry], notes: list[str], format_name: str)
     spans_of.cache_clear()
     snapshots = [Snapshot(0, "0", "input", INPUT, "", None, detail="the pipeline's input is not dumped")]
     whole = set(found.told_whole)
-    for index, (entry, base) in enumerate(zip(entries, found.bases), start=1):
+    based_on = packed([base.text for base in found.bases])
+    for index, (entry, base, text) in enumerate(zip(entries, found.bases, based_on), start=1):
         at = None if base.dump is None else 0 if base.dump == splice.INPUT else base.dump + 1
         snapshots.append(
             Snapshot(
@@ -57,7 +58,7 @@ def dump(source: Path, entries: list[Entry], notes: list[str], format_name: str)
                 detail=_detail(entry, entry.local or (entry.told and index - 1 not in whole)),
                 failed=entry.header.failed,
                 base=None if at == index - 1 else at,
-                base_text=base.text,
+                based_on=text,
                 base_name=base.name,
                 header=entry.header.text,
             )
