@@ -26,7 +26,7 @@ from ... import splice
 from ...dump import Dump, Snapshot, packed
 from . import scope
 from .entries import Entry
-from .ops import ops_of, spans_of
+from . import ops
 
 INPUT = "(input not dumped)"  # snapshot 0's file name
 
@@ -38,8 +38,7 @@ def dump(source: Path, entries: list[Entry], notes: list[str], format_name: str)
     shared: set[tuple[int, int]] = set()
     found = splice.bases(_printed(entries), scope.grammar(entries, shared), _names(entries))
     notes.extend(_scope_notes(entries, found, shared))
-    ops_of.cache_clear()  # the whole dumps they hold: the report is built without them
-    spans_of.cache_clear()
+    ops.forget()  # the whole dumps the lookups hold: the report is built without them
     snapshots = [Snapshot(0, "0", "input", INPUT, "", None, detail="the pipeline's input is not dumped")]
     whole = set(found.told_whole)
     based_on = packed([base.text for base in found.bases])
