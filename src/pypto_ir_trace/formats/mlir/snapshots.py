@@ -24,9 +24,8 @@ from pathlib import Path
 
 from ... import splice
 from ...dump import Dump, Snapshot, packed
-from . import scope
+from . import ops, scope
 from .entries import Entry
-from . import ops
 
 INPUT = "(input not dumped)"  # snapshot 0's file name
 
