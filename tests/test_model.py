@@ -259,13 +259,13 @@ def test_a_text_first_met_as_an_explicit_base_is_rebuilt_without_a_cycle():
     """An MLIR local dump whose pass left its op alone equals the base text cut for it, so no pass produces
     that text then. When a later pass returns to it (B -> A after A -> B), it must not become that pass's
     product: B is rebuilt from A, so A from B would be a cycle no reader can unwind."""
-    from pypto_ir_trace.dump import Dump, Snapshot
+    from pypto_ir_trace.dump import Dump, Packed, Snapshot
 
     a = "func.func @f(%arg0: i32) -> i32 {\n  return %arg0 : i32\n}\n"
     b = "func.func @f(%arg0: i32) -> i32 {\n  %0 = arith.addi %arg0, %arg0 : i32\n  return %0 : i32\n}\n"
     snapshots = (
         Snapshot(0, "0", "input", "input", "", None),
-        Snapshot(1, "1", "canonicalize", "1", a, None, base_text=a),
+        Snapshot(1, "1", "canonicalize", "1", a, None, based_on=Packed.of(a)),
         Snapshot(2, "2", "cse", "2", b, None),
         Snapshot(3, "3", "canonicalize", "3", a, None),
     )
