@@ -541,8 +541,12 @@ class _TextReader:
             tree = self.parser.parse(split, ids, rows)
             found = self.parser.structure(tree, split)
             self.lines.store(ids, _facts(self.record, tree, split, new_rows, self.parser.offsets))
-        self.lines.settle(ids, new_rows)
+        self._settle(ids, new_rows)
         return structure.too_deep(found, split, rows)
+
+    def _settle(self, ids: list[int], new_rows: list[tuple[int, int]]) -> None:
+        if self.record.language.reindents:
+            self.lines.settle(ids, new_rows)
 
     def _finish_lines(self, split: list[str], ids: list[int], new_rows: list[tuple[int, int]]) -> Structure:
         reader = self.record.language.lines
@@ -559,7 +563,7 @@ class _TextReader:
                 if run := reader.ops(line):
                     facts.ops.append((row, run))
         self.lines.store(ids, facts)
-        self.lines.settle(ids, new_rows)
+        self._settle(ids, new_rows)
         return reader.analyze(split)
 
 

@@ -60,6 +60,11 @@ class Language:
     # (lines, the line an op opens its region on) -> one past its last line by the printer's layout, None when the
     # layout does not close it; None: the language has no such layout
     laid_out_end: Callable[[list[str], int], int | None] | None = None
+    # Its dumps may print a line again at another indent (MLIR's local scope prints an op at column 0, the module
+    # prints it inside; a PyPTO pass may nest the program): such a line takes the facts of the line it was
+    # (builder._Lines). False: every line is read as new, and no line is kept for that (LLVM prints each function at
+    # column 0 in every dump: none of lz4's 513,477 lines is met at another indent).
+    reindents: bool = True
 
     @property
     def renumbers(self) -> bool:
@@ -97,5 +102,6 @@ LLVM = Language(
     _no_tree,
     lines=LineReader(llvm.analyze_lines, llvm.tokens, llvm.classes, llvm.names, llvm.ops),
     label=llvm.demangled,
+    reindents=False,
 )
 LANGUAGES = {language.name: language for language in (PYTHON, MLIR, LLVM)}
