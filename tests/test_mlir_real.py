@@ -369,7 +369,7 @@ def test_the_splice_parses_each_whole_dump_from_the_one_before_and_finds_the_ops
     try:
         for text in texts:
             found = ops.ops_of(text).regions
-            incremental += ops._WHOLE._parser is not None and ops._WHOLE._parser._edits is not None
+            incremental += ops._WHOLE.parser._edits is not None
             assert found == tuple(MLIR.op_regions(structure.parse(split_lines(text)[0], MLIR)))
     finally:
         ops.forget()

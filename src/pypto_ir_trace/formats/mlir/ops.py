@@ -59,13 +59,11 @@ class _Texts:
 
     def forget(self) -> None:
         """Lets the last tree and the lines seen go (the report is built without them)."""
-        self._parser: IncrementalParser | None = None
+        self.parser = IncrementalParser(MLIR)
         self._ids: dict[str, int] = {}
 
     def parse(self, lines: list[str]) -> Tree:
-        if self._parser is None:
-            self._parser = IncrementalParser(MLIR)
-        return self._parser.parse(lines, [self._ids.setdefault(line, len(self._ids)) for line in lines])
+        return self.parser.parse(lines, [self._ids.setdefault(line, len(self._ids)) for line in lines])
 
 
 _WHOLE_FROM = 200  # lines: a text this long is parsed from the big text before it
