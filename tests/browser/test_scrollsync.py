@@ -39,16 +39,29 @@ def panes(browser, pure_scripts):
 
 
 def test_a_scroll_the_view_assigned_before_its_event_came_still_moves_the_other_pane(panes):
-    """The reader scrolls Before sideways; before its scroll event, the view measures rows and puts each pane
-    back at its line, each at its own sideways offset as it stands: Before at the reader's 40 px, After still at
-    0. Before's event then matches what the view assigned (an echo), and After stayed at 0 (CI, twice)."""
+    """The reader scrolls Before sideways; before its scroll event, the view measures rows and puts the panes
+    back at their line (CI, twice, when each pane kept its own offset: After stayed at 0)."""
     panes.evaluate("""() => {
       const [a, b] = panes;
       a.scroller.scrollTop = 600; a.scroller.scrollLeft = 40;  // the reader
-      sync.assign(a, 610, a.scroller.scrollLeft);  // the view, keeping each pane's own sideways offset
-      sync.assign(b, 610, b.scroller.scrollLeft);
+      sync.keep([a, b], 610);  // the view, heights measured
     }""")
     assert panes.wait_for_function(SYNCED, polling="raf", timeout=3000).json_value() == [610, 40]
+
+
+def test_the_other_panes_echo_does_not_pull_back_a_reader_scroll_whose_event_is_still_to_come(panes):
+    """Before has an echo pending when the reader scrolls After sideways; the view then measures rows and puts
+    both panes back at their line. Before's echo comes first: had Before been put back at its own 0 px, it would
+    bring After to 0 and the reader's scroll would be lost (CI, once, after `n`)."""
+    panes.evaluate("""() => {
+      const [a, b] = panes;
+      sync.assign(a, 600, 0);  // the view moved Before: its event is first in line
+      b.scroller.scrollLeft = 300;  // the reader, on After
+      sync.keep([a, b], 610);
+    }""")
+    assert panes.wait_for_function(SYNCED, polling="raf", timeout=3000).json_value() == [610, 300]
+    panes.wait_for_timeout(100)  # a late echo would undo it
+    assert panes.evaluate(SYNCED) == [610, 300]
 
 
 def test_the_reader_scrolling_one_pane_brings_the_other(panes):

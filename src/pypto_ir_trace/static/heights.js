@@ -12,7 +12,7 @@ const IRTraceHeights = (() => {
   /** ctx: the panes' shared state (panes.js); scroll: scrollsync.js; scheduleRender(): build for new positions. */
   function create(ctx, scroll, scheduleRender) {
     const { report, make, settings, wrapping } = ctx;
-    const { assign } = scroll;
+    const { keep } = scroll;
     let charWidth = 0;  // one column of code, in px: measured once (the code's font never changes)
 
     const sizeOf = pane => { pane.sizer.style.height = pane.offsets[pane.entries.length] + "px"; };
@@ -97,8 +97,8 @@ const IRTraceHeights = (() => {
           pane.offsets = offsets;
           sizeOf(pane);
           pane.layer.style.transform = `translateY(${offsets[first]}px)`;
-          assign(pane, atEnd ? offsets[last] - visible : offsets[anchor] + into, pane.scroller.scrollLeft);
         });
+        keep(group, atEnd ? offsets[last] - visible : offsets[anchor] + into);
         scheduleRender();  // the window may have moved with the heights
       }
     }

@@ -15,6 +15,9 @@ const IRTraceScrollSync = (() => {
     // pixel because zoomed or high-DPI screens round fractional offsets.
     const assigned = new WeakMap();
     const near = (x, y) => Math.abs(x - y) < 1;
+    // The sideways offset the panes were last brought to together: a pane away from it was scrolled by the
+    // reader, perhaps with its event still to come.
+    let agreed = 0;
 
     function assign(pane, top, left) {
       const scroller = pane.scroller;
@@ -26,6 +29,18 @@ const IRTraceScrollSync = (() => {
     /** topOf(pane) for each active pane, one left for all. */
     function setScroll(topOf, left) {
       active().forEach(pane => assign(pane, topOf(pane), left));
+      agreed = left;
+    }
+
+    /**
+     * Put panes that share their rows' heights at `top` (heights measured, the line at the top kept), all at one
+     * sideways offset: the reader's, when one pane was scrolled away from where they stood together. Each at its
+     * own would let the other pane's echo pull the reader's pane back before its own event came.
+     */
+    function keep(group, top) {
+      const moved = group.find(pane => !near(pane.scroller.scrollLeft, agreed));
+      const left = moved ? moved.scroller.scrollLeft : agreed;
+      group.forEach(pane => assign(pane, top, left));
     }
 
     /** Where the other pane should be: the same pixels in split; in stacked, the same row at its top. */
@@ -61,7 +76,7 @@ const IRTraceScrollSync = (() => {
     function followOthers(source) {
       const list = active();
       if (!ctx.view || !list.includes(source)) return;
-      const left = source.scroller.scrollLeft;
+      const left = agreed = source.scroller.scrollLeft;
       for (const target of list) {
         if (target === source) continue;
         const want = follow(source, target);
@@ -79,7 +94,7 @@ const IRTraceScrollSync = (() => {
       scheduleRender();
     }
 
-    return { assign, setScroll, onScroll, scrolled };
+    return { assign, setScroll, keep, onScroll, scrolled };
   }
 
   return { create };
