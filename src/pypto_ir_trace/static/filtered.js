@@ -146,11 +146,35 @@ const IRTraceFiltered = (() => {
    */
   function start(report, index, names) {
     const pipeline = report.pipelines[index];
-    const filters = pipeline.filters.filter(f => names.includes(f.name));
+    const table = lineTable(report, pipeline.filters.filter(f => names.includes(f.name)));
+    const work = filtering(report, pipeline, table, names);
+    let tabled = false;
+    return {
+      total: work.total + 1,
+      done: () => (tabled ? 1 : 0) + work.done(),
+      step() {
+        if (!tabled) { tabled = table.step(); return false; }
+        return work.step();
+      },
+      result: () => seen(report, table, names, {
+        pipelines: report.pipelines.map((other, i) => (i === index ? work.result() : other)),
+      }),
+    };
+  }
+
+  /** `report` seen through the filters named, its lines filtered by `table`; `fields`: what else it replaces. */
+  const seen = (report, table, names, fields) =>
+    ({ ...report, lines: table.lines, ...lineFacts(report, table), ...fields, unfiltered: report, hidden: names });
+
+  /**
+   * The work of filtering `pipeline` once `table` (lineTable) is done: {total, done(), step(): true once finished,
+   * result(): the pipeline seen through the filters named}. The pipeline seen also tells, for each of its texts,
+   * how its lines were filtered: kept(t) = {ids, at (raw line -> filtered line, -1 hidden), hidden (op -> count)}.
+   */
+  function filtering(report, pipeline, table, names) {
     const raws = pipeline.passes;
-    let table = null, tabled = false;
     const texts = new Array(pipeline.texts.length), lengths = new Int32Array(pipeline.texts.length).fill(-1);
-    const recent = new Map();  // text -> {ids, at}, the latest RECENT read
+    const recent = new Map();  // text -> {ids, at, hidden}, the latest RECENT read
     function filtered(t) {
       let found = recent.get(t);
       if (found) { recent.delete(t); recent.set(t, found); return found; }
@@ -163,24 +187,17 @@ const IRTraceFiltered = (() => {
     const ids = t => filtered(t).ids;
     const compare = IRTraceModel.comparing(ids, texts, report.limits);
     const passes = [];
-    const job = {
-      total: raws.length + 1,
-      done: () => (tabled ? 1 : 0) + passes.length,
+    return {
+      total: raws.length,
+      done: () => passes.length,
       step() {
-        if (!table) table = lineTable(report, filters);
-        if (!tabled) tabled = table.step();
-        else if (passes.length < raws.length) passes.push(filterPass(raws[passes.length], filtered, compare));
+        if (passes.length < raws.length) passes.push(filterPass(raws[passes.length], filtered, compare));
         else { pipeline.texts.forEach((_, t) => { if (!texts[t]) filtered(t); }); return true; }
         return false;
       },
-      result() {
-        const shown = { ...pipeline, texts, passes, ids, compare, source: t => sourceOf(ids(t), table.lines),
-          map: pipeline.map ? mapOf(pipeline.map, texts, lengths, passes) : null, hidden: names };
-        return { ...report, lines: table.lines, ...lineFacts(report, table),
-          pipelines: report.pipelines.map((other, i) => (i === index ? shown : other)), unfiltered: report, hidden: names };
-      },
+      result: () => ({ ...pipeline, texts, passes, ids, compare, kept: filtered, source: t => sourceOf(ids(t), table.lines),
+        map: pipeline.map ? mapOf(pipeline.map, texts, lengths, passes) : null, hidden: names }),
     };
-    return job;
   }
 
   /** The text of filtered line ids (its line endings LF: the filtered text is the page's own). */
@@ -216,5 +233,5 @@ const IRTraceFiltered = (() => {
     };
   }
 
-  return { start, matcher };
+  return { start, matcher, lineTable, filtering, seen, filteredOps };
 })();

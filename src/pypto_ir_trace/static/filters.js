@@ -1,10 +1,11 @@
 "use strict";
 /*
  * The filter switches ("Hide debug info", "Hide attributes and metadata"): one checkbox per filter the pipeline
- * offers (pipeline.filters: only those that would change a line; none in a report of two runs), `hide=debug.metadata`
- * in links. Turning one on filters the report (filtered.js) in slices between frames, the status counting the
- * passes done, then builds the viewer again on the filtered report (app.rebuild) at the pass and function shown;
- * a filtered report is kept, so turning a switch back is immediate.
+ * offers (pipeline.filters: only those that would change a line; in a report of two runs, those either run offers),
+ * `hide=debug.metadata` in links. Turning one on filters the report (filtered.js; two runs: filteredruns.js, which
+ * decides every row again) in slices between frames, the status counting the passes done, then builds the viewer
+ * again on the filtered report (app.rebuild) at the pass and function shown; a filtered report is kept, so turning
+ * a switch back is immediate.
  */
 const IRTraceFilters = (() => {
   const SLICE_MS = 40;  // work per slice: the page answers between slices (a long task is 50 ms)
@@ -14,7 +15,7 @@ const IRTraceFilters = (() => {
   function create(app) {
     const { el, state, report, index } = app;
     const raw = report.unfiltered || report;
-    const offered = raw.runs ? [] : raw.pipelines[index].filters;
+    const offered = raw.runs ? IRTraceFilteredRuns.offered(raw.runs) : raw.pipelines[index].filters;
     const applied = report.hidden || [];  // what this viewer's report hides
     state.hide = applied.slice();
     let job = null;  // {names, cancelled} of the filtering under way
@@ -41,7 +42,7 @@ const IRTraceFilters = (() => {
     }
 
     function run(names, key, focus) {
-      const work = IRTraceFiltered.start(raw, index, names);
+      const work = raw.runs ? IRTraceFilteredRuns.start(raw, names) : IRTraceFiltered.start(raw, index, names);
       const mine = job = { names, cancelled: false };
       const win = el.diff.ownerDocument.defaultView;
       const words = offered.filter(f => names.includes(f.name)).map(f => f.label).join(", ");
@@ -79,8 +80,9 @@ const IRTraceFilters = (() => {
         if (box) box.focus();
       }
       const words = offered.filter(f => (next.hidden || []).includes(f.name)).map(f => f.label.replace(/^Hide /, ""));
-      view.announce(words.length ? `Hidden: ${words.join(", ")}. ${view.source().header().summary}.`
-        : `Nothing hidden. ${view.source().header().summary}.`);
+      const said = view.source().header().summary.replace(/\.$/, "");  // two runs' may end a sentence
+      const summary = said.charAt(0).toUpperCase() + said.slice(1);  // two runs' may start lower case
+      view.announce(words.length ? `Hidden: ${words.join(", ")}. ${summary}.` : `Nothing hidden. ${summary}.`);
     }
 
     return {

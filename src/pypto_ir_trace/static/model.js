@@ -59,8 +59,8 @@
  *                        a text the reader made: "@f cut out of 3_cse.mlir"); "": the previous snapshot
  *     renamed            [[b, a]]: before line b and after line a (a deleted and an inserted line of one
  *                        piece) are equal under one consistent renaming of value names; sorted by a
- *   runs = {ours, theirs, offset, inputs: {identical, inserted, deleted}, rows, firstDivergent, reconverged, pipeline},
- *          or null
+ *   runs = {ours, theirs, offset, inputs: {identical, inserted, deleted}, rows, firstDivergent, reconverged, pipeline,
+ *          decided}, or null
  *     ours, theirs       this run's and the baseline's pipelines (above)
  *     inputs             how the two inputs compare: identical, or the counts of their diff
  *     rows[r]            {row: {this, baseline, identical, inserted, deleted, renamed, sameEffect (null: absent), facing
@@ -68,6 +68,8 @@
  *                        files: [ours file, theirs file] of those snapshots}; when the inputs differ, rows[0]
  *                        is the inputs' row (row.input true, this and baseline null, the input's label, name "input")
  *     firstDivergent, reconverged  row indices, as in the JSON (shifted by that row; firstDivergent is it)
+ *     decided            {inputs, rows}: the inputs' row and the rows as read, not shifted (filteredruns.js decides
+ *                        them again through the filters)
  *     pipeline           the rows as one pipeline (above), built from what was read (alignedRows): the rows as
  *                        passes, its texts ours then theirs (theirs' text t is offset + t). A row's before / after are the baseline's / this run's snapshot
  *                        after it (the same text when identical: a "no-op" row), its diff made here by
@@ -284,14 +286,21 @@ const IRTraceModel = (() => {
   /** The runs section: the two runs' pipelines and their aligned rows, then the rows built into one pipeline. */
   function readRuns(raw, report) {
     const ours = report.pipelines[raw.this], theirs = report.pipelines[raw.baseline];
-    const inputs = readRow(raw.inputs), rows = raw.rows.map(readRow);
+    return runsOf(ours, theirs, readRow(raw.inputs), raw.rows.map(readRow), raw.firstDivergent, raw.reconverged, report.limits);
+  }
+
+  /**
+   * The runs section of pipelines `ours` and `theirs` from their rows as read (and the inputs' row): the rows
+   * also built into one pipeline. firstDivergent (null: none) and reconverged: indexes into `rows`.
+   */
+  function runsOf(ours, theirs, inputs, rows, firstDivergent, reconverged, limits) {
     const shift = inputs.identical ? 0 : 1;  // runs that differ from the start: a row of their inputs comes first
-    const aligned = alignedRows(ours, theirs, inputs, rows, report.limits);
+    const aligned = alignedRows(ours, theirs, inputs, rows, limits);
     return {
       ours, theirs, offset: ours.texts.length, rows: aligned.rows,
-      firstDivergent: shift ? 0 : raw.firstDivergent, reconverged: raw.reconverged.map(r => r + shift),
+      firstDivergent: shift ? 0 : firstDivergent, reconverged: reconverged.map(r => r + shift),
       inputs: { identical: inputs.identical, inserted: inputs.inserted, deleted: inputs.deleted },
-      pipeline: aligned.pipeline,
+      pipeline: aligned.pipeline, decided: { inputs, rows },  // the rows as read, for the filters to decide again
     };
   }
 
@@ -370,5 +379,5 @@ const IRTraceModel = (() => {
     return after;
   }
 
-  return { SCHEMA, check, read, applyPass, comparing };
+  return { SCHEMA, check, read, applyPass, comparing, runsOf };
 })();
