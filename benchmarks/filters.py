@@ -1,8 +1,9 @@
 """Benchmark the LLVM filters in the page (issue 35): each switch turned on in headless Chromium, timed from the
 click to the viewer built again on the filtered report, with the longest task the page ran meanwhile (how long it
-did not answer: the work runs in slices between frames) and the JS heap after. Run on the -g fixtures, and on a
-report given with --report (e.g. the one benchmarks/llvm.py writes: lz4.c's whole -O2 dump, 10,296 passes). The
-cost is the whole dump's: every line filtered once, then every pass re-diffed on its filtered texts.
+did not answer: the work runs in slices between frames) and the JS heap after. Run on the -g fixtures, on the -g
+build against the build without (two runs: every row decided again too), and on a report given with --report (e.g.
+the one benchmarks/llvm.py writes: lz4.c's whole -O2 dump, 10,296 passes). The cost is the whole dump's: every line
+filtered once, then every pass re-diffed on its filtered texts.
 Nothing is asserted.
 """
 
@@ -22,7 +23,7 @@ sys.path.insert(0, str(HERE))
 from run import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 
 FIXTURES = HERE.parent / "fixtures" / "llvm"
-CASES = ["lz4-renorm-O2-g.txt", "lz4-llc-setstreamdecode-O2-g.txt"]
+CASES = [("lz4-renorm-O2-g.txt",), ("lz4-llc-setstreamdecode-O2-g.txt",), ("lz4-renorm-O2-g.txt", "lz4-renorm-O2.txt")]
 WATCH = """() => { window.__longest = 0; new PerformanceObserver(list => { for (const e of list.getEntries())
   window.__longest = Math.max(window.__longest, e.duration); }).observe({ type: "longtask", buffered: false }); }"""
 
@@ -64,9 +65,11 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         reports = []
         for case in CASES:
-            out = Path(tmp) / f"{case}.html"
+            out = Path(tmp) / f"{' against '.join(case)}.html"
+            baseline = ["--baseline", str(FIXTURES / case[1])] if len(case) > 1 else []
             subprocess.run(
-                [sys.executable, "-m", "pypto_ir_trace", str(FIXTURES / case), "-q", "-o", str(out)], check=True
+                [sys.executable, "-m", "pypto_ir_trace", str(FIXTURES / case[0]), *baseline, "-q", "-o", str(out)],
+                check=True,
             )
             reports.append(out)
         for report in [*reports, *args.report]:
