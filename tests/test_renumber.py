@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from modeltools import value_spans
 from pypto_ir_trace.dump import split_lines
 from pypto_ir_trace.linediff import diff
-from pypto_ir_trace.renumber import masked, renamed
+from pypto_ir_trace.renumber import Lines, masked, renamed
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "mlir"
 OPS = ["arith.addi", "arith.muli", "arith.subi", "arith.maxsi"]
@@ -19,7 +19,9 @@ OPS = ["arith.addi", "arith.muli", "arith.subi", "arith.maxsi"]
 
 def run(before: list[str], after: list[str]) -> list[tuple[int, int]]:
     b_spans, a_spans = value_spans(before), value_spans(after)
-    return renamed(list(map(masked, before, b_spans)), list(map(masked, after, a_spans)), diff(before, after))
+    return renamed(
+        Lines.of(list(map(masked, before, b_spans))), Lines.of(list(map(masked, after, a_spans))), diff(before, after)
+    )
 
 
 def check_exact(before: list[str], after: list[str], pairs: list[tuple[int, int]]) -> None:

@@ -445,11 +445,14 @@ class _Names:
         self.memo: dict[tuple, list[tuple[int, int]]] | None = {} if remember else None
         self.pairs: dict[tuple[int, int], tuple[int, int]] = {}
 
-    def masked(self, text: _Working) -> _ByRow:
+    def masked(self, text: _Working) -> renumber.Lines:
         """The masked lines of a text, looked up as rows are asked for: a diff's pieces ask for a few rows of a
         long text. A line without names is its own masked text: its key is its id, apart from the others'."""
-        masked, names = self.lines.masked, self.lines.names
-        return _ByRow(text.ids, lambda i: (masked[i], names[i]) if masked[i] >= 0 else (-1 - i, ()))
+        masked = self.lines.masked
+        return renumber.Lines(
+            _ByRow(text.ids, lambda i: masked[i] if masked[i] >= 0 else -1 - i),
+            _ByRow(text.ids, self.lines.names.__getitem__),
+        )
 
     def renamed(self, old: _Working, new: _Working, diff) -> tuple[tuple[int, int], ...]:
         """Pairs of the diff (a Diff or a compare.PassDiff) of old against new."""
@@ -481,7 +484,9 @@ class _ByRow(Sequence[T]):
     def __len__(self) -> int:
         return len(self.ids)
 
-    def __getitem__(self, row):  # rows only: renumber asks for single rows
+    def __getitem__(self, row):
+        if isinstance(row, slice):
+            return list(map(self.look, self.ids[row]))
         return self.look(self.ids[row])
 
 

@@ -10,19 +10,34 @@ voted correspondences; a pair is kept only if all its correspondences are in the
 The unchanged lines are those the given line diff calls equal: when a renamed line happens to equal
 another line's old text, the diff pins its names to themselves, and pairs that contradict that are
 left out. Exactness never depends on the diff: a reported pair always differs by names only.
-Lines come masked (`masked`), each masked text given as any key equal for equal texts: the caller masks a line
-once, however many passes change it.
+Lines come masked (`masked`, `Lines`), each masked text given as any key equal for equal texts: the caller masks
+a line once, however many passes change it.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from itertools import chain
 
 from .linediff import Block, diff
 
 Spans = Sequence[tuple[int, int]]  # (start, end) character spans of the names on one line
 Masked = tuple[Hashable, tuple[str, ...]]  # a line's masked text (or a key of it) and its names in order
+
+
+@dataclass(frozen=True)
+class Lines:
+    """A text's lines as renamed() reads them: each line's masked text (or a key of it) and its names, by row.
+    Both are sliced (a changed block's keys, an unchanged block's names) and indexed."""
+
+    keys: Sequence[Hashable]
+    names: Sequence[tuple[str, ...]]
+
+    @classmethod
+    def of(cls, lines: Sequence[Masked]) -> Lines:
+        return cls([key for key, _ in lines], [names for _, names in lines])
 
 
 def masked(line: str, spans: Spans) -> tuple[str, tuple[str, ...]]:
@@ -37,27 +52,41 @@ def masked(line: str, spans: Spans) -> tuple[str, tuple[str, ...]]:
     return "".join(parts), tuple(names)
 
 
-def renamed(before: Sequence[Masked], after: Sequence[Masked], blocks: Sequence[Block]) -> list[tuple[int, int]]:
-    """(before line, after line) pairs of changed lines that differ only by one consistent renaming; the lines
-    are masked, the blocks one scope's lines in order (its equal and changed blocks, positions in the
-    sequences': only the lines they cover are read)."""
-    forward: dict[str, str] = {}
-    backward: dict[str, str] = {}
+def renamed(before: Lines, after: Lines, blocks: Sequence[Block]) -> list[tuple[int, int]]:
+    """(before line, after line) pairs of changed lines that differ only by one consistent renaming; the blocks
+    one scope's lines in order (its equal and changed blocks, positions in the lines': only the lines they cover
+    are read)."""
     candidates: list[tuple[int, int, tuple[tuple[str, str], ...]]] = []
     for block in blocks:
         if block.equal:
-            for i in range(block.b_start, block.b_start + block.b_len):
-                for name in before[i][1]:
-                    forward[name] = backward[name] = name  # an unchanged line keeps its names
             continue
-        b = [before[i] for i in range(block.b_start, block.b_start + block.b_len)]
-        a = [after[j] for j in range(block.a_start, block.a_start + block.a_len)]
-        for inner in diff([key for key, _ in b], [key for key, _ in a]):
-            if not inner.equal:
-                continue
-            for k in range(inner.b_len):
-                i, j = inner.b_start + k, inner.a_start + k
-                candidates.append((block.b_start + i, block.a_start + j, tuple(zip(b[i][1], a[j][1]))))
+        b = before.keys[block.b_start : block.b_start + block.b_len]
+        a = after.keys[block.a_start : block.a_start + block.a_len]
+        # most often every line is renamed in place: the masked lines are equal as they stand, with no diff to run
+        same = (Block(True, 0, len(b), 0, len(a)),) if b == a else diff(b, a)
+        if not any(inner.equal for inner in same):
+            continue
+        b_names = before.names[block.b_start : block.b_start + block.b_len]
+        a_names = after.names[block.a_start : block.a_start + block.a_len]
+        for inner in same:
+            if inner.equal:
+                candidates += [
+                    (block.b_start + i, block.a_start + j, tuple(zip(b_names[i], a_names[j])))
+                    for i, j in zip(
+                        range(inner.b_start, inner.b_start + inner.b_len),
+                        range(inner.a_start, inner.a_start + inner.a_len),
+                    )
+                ]
+    if not candidates:  # the unchanged lines' names, the costly part, matter only to a candidate
+        return []
+    kept = set(
+        chain.from_iterable(  # an unchanged line keeps its names
+            chain.from_iterable(
+                before.names[block.b_start : block.b_start + block.b_len] for block in blocks if block.equal
+            )
+        )
+    )
+    forward, backward = dict(zip(kept, kept)), dict(zip(kept, kept))
     votes = Counter(pair for _, _, pairs in candidates for pair in set(pairs))
     for (old, new), _ in sorted(votes.items(), key=lambda item: (-item[1], item[0])):
         if old not in forward and new not in backward:
@@ -65,9 +94,7 @@ def renamed(before: Sequence[Masked], after: Sequence[Masked], blocks: Sequence[
     return [(i, j) for i, j, pairs in candidates if all(forward.get(old) == new for old, new in pairs)]
 
 
-def in_pieces(
-    before: Sequence[Masked], after: Sequence[Masked], pieces: Sequence[Sequence[Sequence[int]]]
-) -> list[tuple[int, int]]:
+def in_pieces(before: Lines, after: Lines, pieces: Sequence[Sequence[Sequence[int]]]) -> list[tuple[int, int]]:
     """`renamed` for each piece of a pass diff (one function, or the lines outside every function: one
     scope of names each), given as its segments [b, a, eq, del, ins, ...]; pairs in whole-text lines."""
     found: list[tuple[int, int]] = []
