@@ -58,6 +58,15 @@ def test_a_pipeline_is_offered_only_the_filters_that_change_one_of_its_lines():
     assert offered(FIXTURES / "mlir" / "multi_func" / "tree_dir") == []  # no filters for MLIR
 
 
+@pytest.mark.parametrize("path", sorted(LLVM.glob("*.txt")), ids=lambda path: path.stem)
+def test_a_filter_is_offered_exactly_when_applying_it_changes_a_line(path):
+    """offered() searches the lines joined for each pattern rewritten to be found fast (a line's start as the
+    newline before it, no leading optional comma); applying each filter to each line says the same."""
+    lines = sorted(set(path.read_text(encoding="utf-8").split("\n")))
+    changing = [f.name for f in filters.of("llvm") if any(filters.apply((f,), line) != line for line in lines)]
+    assert [f.name for f in filters.offered("llvm", lines)] == changing
+
+
 def test_hiding_debug_info_and_metadata_of_a_g_build_leaves_what_the_build_without_g_changes():
     with_g = changes(G, ("debug", "metadata"))
     assert with_g == changes(PLAIN, ("metadata",))

@@ -29,6 +29,7 @@ class LineFilter:
     title: str  # its tooltip: what it hides
     line: str  # a line matching it is hidden ("" for none)
     part: str  # each match is cut out of the lines kept ("" for none)
+    probes: tuple[str, ...] = ()  # its patterns one by one, as offered() searches for them (_probe)
 
 
 @cache
@@ -44,9 +45,18 @@ def of(language: str) -> tuple[LineFilter, ...]:
             " ".join(found.get("title", [])),
             _joined(found.get("line", [])),
             _joined(found.get("part", [])),
+            tuple(_probe(pattern) for pattern in [*found.get("line", []), *found.get("part", [])]),
         )
         for name, found in entries.items()
     )
+
+
+def _probe(pattern: str) -> str:
+    """A pattern that some line of a text matches exactly when it does, searched for in the lines joined with a
+    newline before each: one that re searches for fast. re skips ahead only to a literal the pattern starts
+    with: a line's start is the newline before it (`^X` is `\nX`), and a leading optional comma (`,? !dbg ...`)
+    decides no line's having a match. Over lz4.c's 100 MB: 0.27 s and 0.45 s a pattern before, 0.06 s after."""
+    return "\n" + pattern[1:] if pattern.startswith("^") else pattern.removeprefix(",?")
 
 
 def _joined(patterns: list[str]) -> str:
@@ -70,12 +80,13 @@ def apply(hidden: tuple[LineFilter, ...], line: str) -> str | None:
 
 def offered(language: str, lines: list[str]) -> tuple[LineFilter, ...]:
     """The filters that would change one of these lines: a switch that changes nothing is not offered. One scan
-    of the lines joined (in C) per pattern, not a Python loop over hundreds of thousands of lines."""
+    of the lines joined (in C) per pattern until one matches, not a Python loop over hundreds of thousands of
+    lines; each pattern alone, since an alternation hides the literals re skips ahead to."""
     found = of(language)
     if not found or not lines:
         return ()
-    text = "\n".join(lines)
-    return tuple(f for f in found if any(re.search(p, text, re.MULTILINE) for p in (f.line, f.part) if p))
+    text = "\n" + "\n".join(lines)  # each line after a newline (_probe)
+    return tuple(f for f in found if any(re.search(p, text, re.MULTILINE) for p in f.probes))
 
 
 def hidden_ops(
