@@ -9,7 +9,7 @@ import shutil
 
 import pytest
 
-from dumptools import INSERTED_OP, NUMBERED, insert_op_at_top
+from dumptools import INSERTED_OP, NUMBERED, PROGRAM, insert_op_at_top, write_dump
 from pagetools import open_link
 from pypto_ir_trace import render
 
@@ -532,3 +532,21 @@ def test_two_runs_of_one_program_are_named_apart_in_the_header(open_report, tmp_
         page.get_by_role("heading", level=1).inner_text()
         == "IR Trace prog/passes_dump: patched against the baseline main"
     )
+
+
+def test_a_summary_names_the_first_passes_the_runs_are_identical_again_after_and_counts_the_rest(open_report, tmp_path):
+    """Runs that differ after every odd pass and are identical again after every even one (five times): the
+    header names the first three, as a real -O3 against -O2 whose 81 would push the report's title off it."""
+    baseline, this = {"00_frontend.py": PROGRAM}, {"00_frontend.py": PROGRAM}
+    for k in range(1, 11):
+        text = PROGRAM.replace("return y\n", f"return y  # step {k}\n", 1)
+        baseline[f"{k:02d}_after_Step{k}.py"] = text
+        this[f"{k:02d}_after_Step{k}.py"] = text.replace("# step", "# this run, step") if k % 2 else text
+    base_dir = write_dump(tmp_path / "baseline", baseline)
+    page = open_report(str(write_dump(tmp_path / "this", this)), "--baseline", str(base_dir)).page
+    summary = page.locator("#summary").inner_text()
+    assert "identical again after 02 Step2, 04 Step4, 06 Step6 and 2 more" in summary
+    assert "08 Step8" not in summary and "differ after 5 of 10 passes" in summary
+    reconverged = page.locator("#pass-list .runs-reconverged .pass-label").all_inner_texts()
+    assert reconverged == ["02", "04", "06", "08", "10"]  # the list marks them all
+    assert page.get_by_role("banner").get_by_text("against the baseline").is_visible()  # the title still shows
