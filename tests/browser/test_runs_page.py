@@ -550,3 +550,21 @@ def test_a_summary_names_the_first_passes_the_runs_are_identical_again_after_and
     reconverged = page.locator("#pass-list .runs-reconverged .pass-label").all_inner_texts()
     assert reconverged == ["02", "04", "06", "08", "10"]  # the list marks them all
     assert page.get_by_role("banner").get_by_text("against the baseline").is_visible()  # the title still shows
+
+
+def test_a_long_summary_is_cut_beside_the_title_and_whole_in_its_tooltip(open_report):
+    """At 900 px the -g build's summary against the build without does not fit beside the title: both are cut with
+    an ellipsis, the title keeping room for itself, and the whole summary is the tooltip."""
+    page = open_report(*LLVM_G, viewport=(900, 700)).page
+    summary, brand = page.locator("#summary"), page.locator(".brand")
+    widths = page.evaluate(WIDTHS)
+    assert widths["summary"] < widths["summaryWhole"] and widths["brand"] >= 16 * 14 * 0.9  # both cut, the title 16em
+    assert summary.get_attribute("title") == summary.inner_text()
+    assert summary.inner_text().startswith("the runs diverge first after 1 Annotation2MetadataPass")
+    assert brand.inner_text().startswith("IR Trace")
+
+
+LLVM_G = ("llvm/lz4-renorm-O2-g.txt", "--baseline", str(FIXTURES / "llvm" / "lz4-renorm-O2.txt"))
+WIDTHS = """() => { const summary = document.querySelector('#summary');
+  return { summary: summary.clientWidth, summaryWhole: summary.scrollWidth,
+           brand: document.querySelector('.brand').getBoundingClientRect().width }; }"""

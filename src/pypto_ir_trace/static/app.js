@@ -444,7 +444,7 @@ const IRTraceApp = (() => {
     const { el, state, pipeline } = app;
     app.passList.build();
     const { summary, title } = app.source().header();
-    el.summary.textContent = summary;
+    el.summary.textContent = el.summary.title = summary;  // cut when the bar is short: whole in its tooltip
     if (title && el.dumpTitle) [el.dumpTitle.textContent, el.dumpTitle.title] = title;
     IRTracePipelines.decorate(app);
     fillBaseSelect(app);

@@ -59,6 +59,7 @@ const IRTracePipelines = (() => {
     const failed = passes.find(pass => pass.failed);
     if (failed) {
       el.summary.append(" \u00b7 ", app.make("span", "stopped", `stopped at ${failed.label} ${failed.name}, which failed`));
+      el.summary.title = el.summary.textContent;
     }
     el.renumber.closest("label").hidden = !pipeline.renumbering;
     renumberAvailable(app);
