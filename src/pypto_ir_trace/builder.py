@@ -286,10 +286,8 @@ def build(
         line_elisions=tuple(lines.line_elisions) if len(lines.elisions) > 1 else (),
         pipelines=pipelines,
         runs=_runs(pipelines, workings, baseline, across, lines),
-        # what the page's filters hide (a single run's report: a report of two runs offers none)
-        hidden_ops=filters.hidden_ops({f for p in pipelines for f in p.filters}, lines.texts, lines.ops)
-        if baseline is None
-        else (),
+        # what the page's filters hide (two runs: those either run offers)
+        hidden_ops=filters.hidden_ops({f for p in pipelines for f in p.filters}, lines.texts, lines.ops),
     )
 
 

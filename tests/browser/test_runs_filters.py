@@ -95,3 +95,27 @@ def test_pass_effect_shows_both_runs_passes_filtered(open_report):
     page.get_by_role("status").filter(has_text="Hidden: debug info, attributes and metadata").wait_for(timeout=30000)
     notes = page.locator("#notes").inner_text()
     assert "After it both runs print identical IR" in notes and "SROAPass made the same change in both runs" in notes
+
+
+def test_in_two_runs_the_op_counts_of_a_pass_leave_out_the_ops_of_the_lines_hidden(open_report):
+    """llc's x86-isel emits DBG_VALUE instructions beside the code: Pass effect counts them in this run's pass,
+    and with debug info hidden counts the code's ops alone, as a single run's report does."""
+    llc = FIXTURES / "llvm" / "lz4-llc-setstreamdecode-O2-g.txt"
+    page = open_report(str(llc), "--baseline", str(llc), fragment="#pass=31&view=effect").page
+    page.get_by_role("heading", level=2).filter(has_text="x86-isel").wait_for()
+    shown = _ops(page)
+    assert shown["DBG_VALUE"] > 0
+    page.get_by_role("checkbox", name=DEBUG).check()
+    _hidden(page, "debug")
+    page.get_by_role("heading", level=2).filter(has_text="x86-isel").wait_for()
+    hidden = _ops(page)
+    assert "DBG_VALUE" not in hidden and hidden == {op: n for op, n in shown.items() if op != "DBG_VALUE"}
+
+
+def _ops(page) -> dict[str, int]:
+    """op -> its count delta, as the pass's Ops line says in full (its tooltip)."""
+    found = {}
+    for entry in page.locator("#pass-ops").get_attribute("title").split("\n")[1:]:
+        op, delta = entry.rsplit(" ", 1)
+        found[op] = int(delta.replace("\u2212", "-"))
+    return found
