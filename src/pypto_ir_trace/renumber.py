@@ -86,12 +86,19 @@ def renamed(before: Lines, after: Lines, blocks: Sequence[Block]) -> list[tuple[
             )
         )
     )
-    forward, backward = dict(zip(kept, kept)), dict(zip(kept, kept))
+    # The bijection: a kept name stands for itself; the others take their most voted correspondence that is free
+    forward: dict[str, str] = {}
+    backward: dict[str, str] = {}
     votes = Counter(pair for _, _, pairs in candidates for pair in set(pairs))
-    for (old, new), _ in sorted(votes.items(), key=lambda item: (-item[1], item[0])):
+    free = [item for item in votes.items() if item[0][0] not in kept and item[0][1] not in kept]
+    for (old, new), _ in sorted(free, key=lambda item: (-item[1], item[0])):
         if old not in forward and new not in backward:
             forward[old], backward[new] = new, old
-    return [(i, j) for i, j, pairs in candidates if all(forward.get(old) == new for old, new in pairs)]
+    return [
+        (i, j)
+        for i, j, pairs in candidates
+        if all(new == old if old in kept else forward.get(old) == new for old, new in pairs)
+    ]
 
 
 def in_pieces(before: Lines, after: Lines, pieces: Sequence[Sequence[Sequence[int]]]) -> list[tuple[int, int]]:
