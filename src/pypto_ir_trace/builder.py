@@ -505,7 +505,7 @@ def _piece_key(segments, old_ids: list[int], new_ids: list[int]) -> tuple[tuple,
 
 def _before_file(dump: Dump, snapshot: Snapshot) -> str:
     """What a pass is diffed against, for the Before pane, when it is not the snapshot before it ("": that one)."""
-    if snapshot.base_text is not None:
+    if snapshot.based_on is not None:
         return snapshot.base_name
     if snapshot.base is not None and snapshot.base != snapshot.index - 1:
         return dump.snapshots[snapshot.base].filename
@@ -514,8 +514,8 @@ def _before_file(dump: Dump, snapshot: Snapshot) -> str:
 
 def _before(snapshot: Snapshot, snapshot_text: list[int], text_index: Callable[[str], int]) -> int:
     """The text a pass is diffed against: an explicit one, a named earlier snapshot, or the one before it."""
-    if snapshot.base_text is not None:
-        return text_index(snapshot.base_text)
+    if (base := snapshot.base_text) is not None:  # inflated once: it is held deflated (dump.Packed)
+        return text_index(base)
     return snapshot_text[snapshot.base if snapshot.base is not None else snapshot.index - 1]
 
 

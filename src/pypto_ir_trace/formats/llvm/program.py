@@ -53,11 +53,13 @@ def _blocks(text: str) -> dict[str, tuple[int, int]]:
 _NUMBER = re.compile(r"\d+")
 
 
-def _same_blocks(unit: str, blocks: dict, fragment: str, printed: dict) -> bool:
+@lru_cache(maxsize=4)  # a fragment is cut from its unit, then put into it: one answer for both
+def _same_blocks(unit: str, fragment: str) -> bool:
     """Whether the fragment's labels name the unit's blocks: some do, and most of those that do hold the same
     instructions but for their numbers. A pass that adds or drops values renumbers the rest of its function,
     which a loop's dump does not show: the unit's text keeps the old numbers, and a label of the fragment may
     name another block there."""
+    blocks, printed = _blocks(unit), _blocks(fragment)
     shared = [label for label in printed if label in blocks]
     alike = sum(
         _NUMBER.sub("", unit[slice(*blocks[label])]) == _NUMBER.sub("", fragment[slice(*printed[label])])
@@ -68,9 +70,9 @@ def _same_blocks(unit: str, blocks: dict, fragment: str, printed: dict) -> bool:
 
 def fragment_cut(unit: str, fragment: str) -> str | None:
     """The fragment's blocks as they stand in the unit (the module docstring), None when it has none of them."""
-    blocks, printed = _blocks(unit), _blocks(fragment)
-    if not _same_blocks(unit, blocks, fragment, printed):
+    if not _same_blocks(unit, fragment):
         return None
+    blocks, printed = _blocks(unit), _blocks(fragment)
     kept, at = [], 0
     for label, (start, stop) in printed.items():  # in text order
         between = fragment[at:start]
@@ -86,9 +88,9 @@ def fragment_cut(unit: str, fragment: str) -> str | None:
 def fragment_put(unit: str, fragment: str) -> str | None:
     """The unit with the fragment's blocks in place of its own (the module docstring); None when the unit has
     none of them."""
-    blocks, printed = _blocks(unit), _blocks(fragment)
-    if not _same_blocks(unit, blocks, fragment, printed):
+    if not _same_blocks(unit, fragment):
         return None
+    blocks, printed = _blocks(unit), _blocks(fragment)
     after: dict[str, list[str]] = {}  # a label of the unit -> the new blocks to put after it
     previous = None
     for label, (start, stop) in printed.items():
