@@ -1,6 +1,6 @@
 """Where a report's peak memory is reached: the process's peak RSS (VmHWM) when each phase of one render ends.
 
-    python benchmarks/memory_phases.py DUMP [--src OTHER/src]
+    python benchmarks/memory_phases.py DUMP [--baseline OTHER_RUN] [--src OTHER/src]
 
 The CLI runs in a child process (so this one's memory is not counted), with builder.build and output.write
 wrapped to read /proc/self/status as each begins and ends: reading the dump is what comes before the build; the
@@ -42,7 +42,7 @@ def marked(module, name):
 
 marked(builder, "build")
 marked(output, "write")
-cli.main([sys.argv[1], "-o", sys.argv[2], "-q"])
+cli.main(json.loads(sys.argv[1]))
 marks.append(("end", peak()))
 print(json.dumps(marks))
 """
@@ -51,12 +51,14 @@ print(json.dumps(marks))
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("dump", type=Path)
+    parser.add_argument("--baseline", type=Path, help="a second run: the report of two runs")
     parser.add_argument("--src", type=Path, default=bounds.SRC, help="the package's source tree to measure")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         env = {**os.environ, "PYTHONPATH": str(args.src)}
+        arguments = [str(args.dump), *(["--baseline", str(args.baseline)] if args.baseline else [])]
         found = subprocess.run(
-            [sys.executable, "-c", _CHILD, str(args.dump), str(Path(tmp) / "report.html")],
+            [sys.executable, "-c", _CHILD, json.dumps([*arguments, "-o", str(Path(tmp) / "report.html"), "-q"])],
             env=env,
             check=True,
             capture_output=True,

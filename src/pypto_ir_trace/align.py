@@ -13,7 +13,7 @@ listed before `b`'s.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 Row = tuple[int | None, int | None]
 
@@ -37,19 +37,15 @@ def align(a: Sequence[str], b: Sequence[str]) -> list[Row]:
 
 def _middle(a: Sequence[str], b: Sequence[str]) -> list[Row]:
     n, m = len(a), len(b)
-    # longest[i][j]: the longest common subsequence of a[i:] and b[j:]
-    longest = [[0] * (m + 1) for _ in range(n + 1)]
-    for i in range(n - 1, -1, -1):
-        row, below = longest[i], longest[i + 1]
-        for j in range(m - 1, -1, -1):
-            row[j] = below[j + 1] + 1 if a[i] == b[j] else max(below[j], row[j + 1])
+    longest = _suffix_lcs(a, b)  # longest(i, j): the longest common subsequence of a[i:] and b[j:]
     rows: list[Row] = []
     i = j = 0
     while i < n and j < m:
-        if a[i] == b[j] and longest[i][j] == longest[i + 1][j + 1] + 1:
+        here = longest(i, j)
+        if a[i] == b[j] and here == longest(i + 1, j + 1) + 1:
             rows.append((i, j))
             i, j = i + 1, j + 1
-        elif longest[i + 1][j] == longest[i][j]:
+        elif longest(i + 1, j) == here:
             rows.append((i, None))
             i += 1
         else:
@@ -58,3 +54,28 @@ def _middle(a: Sequence[str], b: Sequence[str]) -> list[Row]:
     rows += [(k, None) for k in range(i, n)]
     rows += [(None, k) for k in range(j, m)]
     return rows
+
+
+def _suffix_lcs(a: Sequence[str], b: Sequence[str]) -> Callable[[int, int], int]:
+    """longest(i, j), the length of the longest common subsequence of a[i:] and b[j:], from a table of one row
+    per i, each an integer of len(b) bits (bit-parallel LCS, Hyyro 2004; here on the reversed sequences, so
+    that prefixes are suffixes). A zero bit of row k at position p says that b's last p + 1 items share one
+    more item with a's last k than its last p do: longest(i, j) is the zero bits of row n - i below m - j.
+    Two runs of lz4.c (10,608 and 10,296 passes) took a table of 109 million cells, 875 MB and half a
+    minute; these rows are 13 MB."""
+    n, m = len(a), len(b)
+    ones = (1 << m) - 1
+    where: dict[str, int] = {}  # a name -> the bits of its positions in reversed b
+    for p, name in enumerate(reversed(b)):
+        where[name] = where.get(name, 0) | 1 << p
+    rows = [ones]
+    for name in reversed(a):
+        v = rows[-1]
+        u = v & where.get(name, 0)
+        rows.append(((v + u) | (v - u)) & ones)
+
+    def longest(i: int, j: int) -> int:
+        below = (1 << (m - j)) - 1
+        return (m - j) - (rows[n - i] & below).bit_count()
+
+    return longest
