@@ -1,6 +1,10 @@
-"""Page steps the browser tests share: reloading a report and opening it at a link, as a reader does."""
+"""Page steps the browser tests share: reloading a report and opening it at a link, as a reader does; a blank
+page holding the viewer's pure scripts; a pass's Ops line as a reader reads it."""
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 # The next page must read what the last one stored (the report writes storage only when the reader changes
 # a setting): checked on every step, as a reload that lost a setting once failed a test far from its cause.
@@ -31,3 +35,32 @@ def _open_with_storage(page, open_) -> None:
     page.wait_for_selector(READY, state="attached")
     now = page.evaluate(STORED)
     assert now == stored, f"the stored settings {stored} did not reach the next page: {now}"
+
+
+@contextmanager
+def pure_page(browser, pure_scripts: list[str], title: str) -> Iterator:
+    """A blank page holding only the viewer's pure scripts, inlined; on leaving, it must have asked for nothing
+    and thrown nothing."""
+    context = browser.new_context()
+    page = context.new_page()
+    requests, problems = [], []
+    page.on("request", lambda request: requests.append(request.url))
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.set_content(f"<!doctype html><title>{title}</title>")
+    for source in pure_scripts:
+        page.add_script_tag(content=source)
+    yield page
+    context.close()
+    assert (requests, problems) == ([], [])
+
+
+def pass_ops(page) -> dict[str, int]:
+    """op -> its count delta, as the pass's Ops line says in full (its tooltip); {} when the line is hidden."""
+    line = page.locator("#pass-ops")
+    if line.is_hidden():
+        return {}
+    found = {}
+    for entry in line.get_attribute("title").split("\n")[1:]:
+        op, delta = entry.rsplit(" ", 1)
+        found[op] = int(delta.replace("\u2212", "-"))
+    return found

@@ -11,6 +11,7 @@ import pytest
 
 from diffcases import REAL_NAMES, check_passes, real_pair_cases, text_of
 from modeltools import blocks, text_ids
+from pagetools import pure_page
 from pypto_ir_trace import linediff, render
 
 pytestmark = pytest.mark.browser
@@ -22,17 +23,8 @@ PASS = """cases => cases.map(([bIds, bText, aIds, aText, limits]) =>
 @pytest.fixture(scope="module")
 def page(browser, pure_scripts):
     """A blank page holding only the diff modules, inlined: it needs no network and no report."""
-    context = browser.new_context()
-    page = context.new_page()
-    requests, problems = [], []
-    page.on("request", lambda request: requests.append(request.url))
-    page.on("pageerror", lambda error: problems.append(str(error)))
-    page.set_content("<!doctype html><title>diff agreement</title>")
-    for source in pure_scripts:
-        page.add_script_tag(content=source)
-    yield page
-    context.close()
-    assert (requests, problems) == ([], [])
+    with pure_page(browser, pure_scripts, "diff agreement") as page:
+        yield page
 
 
 def in_page(page):

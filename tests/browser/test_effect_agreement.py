@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from dumptools import FIXTURES
+from pagetools import pure_page
 from pypto_ir_trace import model, programs
 from pypto_ir_trace.formats import load
 
@@ -49,16 +50,8 @@ DECIDE = """([data, names]) => {
 
 @pytest.fixture(scope="module")
 def page(browser, pure_scripts):
-    context = browser.new_context()
-    page = context.new_page()
-    problems: list[str] = []
-    page.on("pageerror", lambda error: problems.append(str(error)))
-    page.set_content("<!doctype html><title>effect agreement</title>")
-    for source in pure_scripts:
-        page.add_script_tag(content=source)
-    yield page
-    context.close()
-    assert problems == []
+    with pure_page(browser, pure_scripts, "effect agreement") as page:
+        yield page
 
 
 def runs_json(this, baseline) -> dict:

@@ -11,6 +11,7 @@ import pytest
 
 from dumptools import FIXTURES
 from llvmoracle import changes, dumps
+from pagetools import pass_ops
 
 pytestmark = pytest.mark.browser
 
@@ -177,18 +178,6 @@ def test_search_counts_the_lines_shown(open_report):
     assert box.input_value() == "#dbg_value"
 
 
-def _ops(page) -> dict[str, int]:
-    """op -> its count delta, as the pass's Ops line says in full (its tooltip); {} when the line is hidden."""
-    line = page.locator("#pass-ops")
-    if line.is_hidden():
-        return {}
-    found = {}
-    for entry in line.get_attribute("title").split("\n")[1:]:
-        op, delta = entry.rsplit(" ", 1)
-        found[op] = int(delta.replace("\u2212", "-"))
-    return found
-
-
 def test_the_op_counts_leave_out_the_ops_of_the_lines_hidden(open_report):
     """x86-isel emits DBG_VALUE instructions beside the code: with debug info hidden its op counts are the
     code's alone; virtregrewriter's only op change is 4 DBG_VALUE, so with them hidden it counts none."""
@@ -196,14 +185,14 @@ def test_the_op_counts_leave_out_the_ops_of_the_lines_hidden(open_report):
     page = open_report(LLC, fragment="#pass=31").page
     heading = page.get_by_role("heading", level=2)
     heading.filter(has_text="x86-isel").wait_for()
-    shown = _ops(page)
+    shown = pass_ops(page)
     assert shown["DBG_VALUE"] == sum(line.lstrip().startswith("DBG_VALUE ") for line in body) > 0
     _filtered(page, DEBUG)
     heading.filter(has_text="x86-isel").wait_for()
-    assert _ops(page) == {op: n for op, n in shown.items() if not op.startswith("DBG_")}
+    assert pass_ops(page) == {op: n for op, n in shown.items() if not op.startswith("DBG_")}
     _passes(page).filter(has_text="virtregrewriter").click()
     heading.filter(has_text="virtregrewriter").wait_for()
-    assert _ops(page) == {}
+    assert pass_ops(page) == {}
     page.get_by_role("checkbox", name=DEBUG).uncheck()
     page.get_by_role("status").filter(has_text="Nothing hidden").wait_for()
-    assert _ops(page) == {"DBG_VALUE": 4}
+    assert pass_ops(page) == {"DBG_VALUE": 4}

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from modeltools import load_dump, report_of, text_ids
+from pagetools import pure_page
 from pypto_ir_trace import model, programs, render
 
 pytestmark = pytest.mark.browser
@@ -21,16 +22,8 @@ EQUAL, PAIR, DELETED, INSERTED = 0, 1, 2, 3
 @pytest.fixture(scope="module")
 def logic(browser, pure_scripts):
     """A blank page holding only the pure scripts: logic(js, arg) evaluates a function there."""
-    context = browser.new_context()
-    page = context.new_page()
-    problems = []
-    page.on("pageerror", lambda error: problems.append(str(error)))
-    page.set_content("<!DOCTYPE html><title>logic</title>")
-    for source in pure_scripts:
-        page.add_script_tag(content=source)
-    yield lambda js, arg=None: page.evaluate(js, arg)
-    context.close()
-    assert problems == []
+    with pure_page(browser, pure_scripts, "logic") as page:
+        yield lambda js, arg=None: page.evaluate(js, arg)
 
 
 def test_the_script_manifest_lists_every_script_once_with_the_names_it_defines():

@@ -6,6 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pagetools import pure_page
+
 pytestmark = pytest.mark.browser
 
 EQUAL, PAIR, DELETED, INSERTED, RENAMED = 0, 1, 2, 3, 4
@@ -13,16 +15,8 @@ EQUAL, PAIR, DELETED, INSERTED, RENAMED = 0, 1, 2, 3, 4
 
 @pytest.fixture(scope="module")
 def logic(browser, pure_scripts):
-    context = browser.new_context()
-    page = context.new_page()
-    problems = []
-    page.on("pageerror", lambda error: problems.append(str(error)))
-    page.set_content("<!DOCTYPE html><title>logic</title>")
-    for source in pure_scripts:
-        page.add_script_tag(content=source)
-    yield lambda js, arg=None: page.evaluate(js, arg)
-    context.close()
-    assert problems == []
+    with pure_page(browser, pure_scripts, "logic") as page:
+        yield lambda js, arg=None: page.evaluate(js, arg)
 
 
 SHOW = """([pieces, renamed]) => {

@@ -12,6 +12,7 @@ import pytest
 
 from dumptools import FIXTURES
 from llvmoracle import dumps
+from pagetools import pass_ops
 
 pytestmark = pytest.mark.browser
 
@@ -103,19 +104,10 @@ def test_in_two_runs_the_op_counts_of_a_pass_leave_out_the_ops_of_the_lines_hidd
     llc = FIXTURES / "llvm" / "lz4-llc-setstreamdecode-O2-g.txt"
     page = open_report(str(llc), "--baseline", str(llc), fragment="#pass=31&view=effect").page
     page.get_by_role("heading", level=2).filter(has_text="x86-isel").wait_for()
-    shown = _ops(page)
+    shown = pass_ops(page)
     assert shown["DBG_VALUE"] > 0
     page.get_by_role("checkbox", name=DEBUG).check()
     _hidden(page, "debug")
     page.get_by_role("heading", level=2).filter(has_text="x86-isel").wait_for()
-    hidden = _ops(page)
+    hidden = pass_ops(page)
     assert "DBG_VALUE" not in hidden and hidden == {op: n for op, n in shown.items() if op != "DBG_VALUE"}
-
-
-def _ops(page) -> dict[str, int]:
-    """op -> its count delta, as the pass's Ops line says in full (its tooltip)."""
-    found = {}
-    for entry in page.locator("#pass-ops").get_attribute("title").split("\n")[1:]:
-        op, delta = entry.rsplit(" ", 1)
-        found[op] = int(delta.replace("\u2212", "-"))
-    return found

@@ -7,6 +7,7 @@
  * a verdict out.
  */
 const IRTraceEffect = (() => {
+  const { sameIds } = IRTraceFiltered;  // line ids, the same lines in the same order
   // effect.py's TOKEN: words, runs of blanks, single signs (Python's \w is Unicode's letters, digits and _)
   const TOKEN = /[\p{L}\p{N}_]+|\s+|[^\p{L}\p{N}_\s]/gu;
 
@@ -81,9 +82,8 @@ const IRTraceEffect = (() => {
       if (p < 0 || (outputs.differs.has(t) && !known().has(differ(theirs.after[p], ours.after[t])))) return ours.after[t];
       return theirs.after[p];
     };
-    const sameLines = (x, y) => x.length === y.length && x.every((id, k) => id === y[k]);
-    const sameEdit = (mine, other) => sameLines(mine.deleted.map(readIn), other.deleted.map(b => theirs.before[b]))
-      && sameLines(mine.inserted.map(readOut), other.inserted.map(a => theirs.after[a]));
+    const sameEdit = (mine, other) => sameIds(mine.deleted.map(readIn), other.deleted.map(b => theirs.before[b]))
+      && sameIds(mine.inserted.map(readOut), other.inserted.map(a => theirs.after[a]));
 
     const waiting = new Map();  // the baseline's hunks by where they start
     theirs.hunks.forEach((hunk, k) => {

@@ -138,6 +138,7 @@ const IRTraceFiltered = (() => {
     return { regions, byKey: new Map(regions.map(region => [region.key, region])), untrusted: text.untrusted };
   }
 
+  /** Whether two texts' line ids are the same lines in the same order. */
   const sameIds = (x, y) => x.length === y.length && x.every((id, i) => id === y[i]);
 
   /**
@@ -233,5 +234,5 @@ const IRTraceFiltered = (() => {
     };
   }
 
-  return { start, matcher, lineTable, filtering, seen, filteredOps };
+  return { start, matcher, lineTable, filtering, seen, filteredOps, sameIds };
 })();

@@ -10,7 +10,7 @@
  */
 const IRTraceFilteredRuns = (() => {
   const KEPT = 4;  // texts of the runs diffed across, kept: a pass's input pair is the previous row's output pair
-  const { filteredOps } = IRTraceFiltered;
+  const { filteredOps, sameIds } = IRTraceFiltered;
 
   /** The filters either run offers, once each by name. */
   function offered(runs) {
@@ -111,8 +111,6 @@ const IRTraceFilteredRuns = (() => {
     }
     return Object.assign(decide, { ours, theirs });
   }
-
-  const sameIds = (x, y) => x.length === y.length && x.every((id, i) => id === y[i]);
 
   return { start, offered };
 })();
