@@ -11,7 +11,7 @@ import pytest
 from modeltools import build
 from pypto_ir_trace.errors import DumpError
 from pypto_ir_trace.formats import mlir
-from pypto_ir_trace.formats.mlir import scope
+from pypto_ir_trace.formats.mlir import scope, snapshots
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "mlir"
 # the six programs' forms (real/ holds the corpus of test_mlir_real.py, its cases' dumps packed)
@@ -207,6 +207,14 @@ def test_threading_error_instead_of_ir():
 # --- bases: what each snapshot is diffed against -------------------------------------------------
 
 
+@pytest.fixture
+def alone(monkeypatch):
+    """Local dumps shown alone, as they are past the whole view's bound (and before the first whole dump): the
+    splice's rules for what each is diffed against."""
+    monkeypatch.setattr(snapshots, "WHOLE_VIEW_RATIO", 0)
+    monkeypatch.setattr(snapshots, "WHOLE_VIEW_FLOOR", 0)
+
+
 def base_of(dump, s):
     return dump.snapshots[s.base if s.base is not None else s.index - 1]
 
@@ -256,7 +264,7 @@ def test_sibling_ops_follow_the_ir_like_the_stream_of_the_same_run():
     assert local[inline:] == stream[stream.index(("inline", "")) :]
 
 
-def test_local_scope_dumps_are_diffed_against_their_own_op():
+def test_local_scope_dumps_are_diffed_against_their_own_op(alone):
     dump = mlir.read_tree(FIXTURES / "multi_func/tree_dir_no_module_scope")
     assert any("local-scope dumps" in note for note in dump.notes)
     cut = 0
@@ -284,7 +292,7 @@ def test_local_scope_dumps_are_diffed_against_their_own_op():
     assert any("no enclosing dump" in note for note in dump.notes)
 
 
-def test_a_pass_that_left_a_local_op_alone_is_a_no_op_on_its_first_dump():
+def test_a_pass_that_left_a_local_op_alone_is_a_no_op_on_its_first_dump(alone):
     """The op cut out of the enclosing dump is compared with the snapshot's text, which has no header line:
     a canonicalize that changed nothing (the llvm.func declaration @expf_ext) must not delete one."""
     dump = mlir.read_tree(FIXTURES / "multi_func/tree_dir_no_module_scope")
@@ -318,7 +326,7 @@ def test_a_whole_dump_after_local_ones_gets_the_ir_its_pass_received(local, scop
     assert checked == 4
 
 
-def test_a_splice_drops_the_aliases_no_op_uses_any_more(tmp_path):
+def test_a_splice_drops_the_aliases_no_op_uses_any_more(tmp_path, alone):
     """A local dump prints attributes in full (no #map aliases); the module printer prints only the aliases
     the IR uses, so after a function pass removed the last use of #map, the module's Before has none."""
     m = "builtin_module_no-symbol-name"
@@ -362,7 +370,7 @@ def test_a_whole_dump_after_a_local_op_it_cannot_place_says_so(tmp_path):
     assert any(n.startswith("1 dump(s) of the whole IR follow a local dump whose op was not found") for n in dump.notes)
 
 
-def test_local_scope_stream_tells_functions_apart():
+def test_local_scope_stream_tells_functions_apart(alone):
     dump = mlir.read_stream(FIXTURES / "multi_func/stream_no_module_scope.txt")
     for s in dump.snapshots[1:]:
         base = base_of(dump, s)
@@ -627,7 +635,7 @@ def test_discovery_reads_only_header_lines_of_module_scope_trees(tmp_path, monke
     assert all(s.content is None for s in dump.snapshots[1:])
 
 
-def test_a_nested_module_first_local_dump_is_cut_out_of_the_top_module(tmp_path):
+def test_a_nested_module_first_local_dump_is_cut_out_of_the_top_module(tmp_path, alone):
     m, k = "builtin_module_no-symbol-name", "builtin_module_kernel_a"
     top = "module {\n" + "".join(f"  {line}\n" for line in module("f", "g", sym="kernel_a").splitlines()) + "}\n"
     files = {
@@ -813,7 +821,7 @@ def test_a_first_whole_dump_after_local_dumps_only_is_said_to_be_against_the_emp
     assert not any("the first dump of the whole IR" in n for n in scoped.notes)
 
 
-def test_each_pass_names_what_it_is_diffed_against():
+def test_each_pass_names_what_it_is_diffed_against(alone):
     """The Before pane names its file: for a pass diffed against anything but the snapshot before it (its
     op's own previous dump, its Before dump, an op cut out of a module dump, a module with local dumps put
     in), that is not the previous snapshot's file."""
@@ -839,7 +847,7 @@ def test_each_pass_names_what_it_is_diffed_against():
         assert named >= 10, dump.title
 
 
-def test_a_local_dump_after_a_whole_dump_starts_from_its_op_as_the_whole_dump_shows_it(tmp_path):
+def test_a_local_dump_after_a_whole_dump_starts_from_its_op_as_the_whole_dump_shows_it(tmp_path, alone):
     """A module pass changes functions too: the next local dump of a function is diffed against the function
     in that module dump (aliases written out, as a local dump prints them), not its own older dump, which
     would show the module pass's changes as the function pass's."""
@@ -990,7 +998,7 @@ def test_a_local_scope_run_shows_each_pass_the_changes_the_module_scope_run_show
     assert sum(p["before"] != p["after"] for p in ours) >= 5
 
 
-def test_local_dumps_are_put_in_the_module_once_per_whole_dump(tmp_path, monkeypatch):
+def test_local_dumps_are_put_in_the_module_once_per_whole_dump(tmp_path, monkeypatch, alone):
     """N functions each dumped locally, then a whole dump: the module with every local dump put in is built
     once, when the whole dump needs it (it was rebuilt after each local dump: time quadratic in N), and it is
     exactly the IR the whole dump's pass received (that pass changes nothing here: it is a no-op)."""
@@ -1006,6 +1014,67 @@ def test_local_dumps_are_put_in_the_module_once_per_whole_dump(tmp_path, monkeyp
     monkeypatch.setattr(scope, "_finish", lambda lines, like: built.append(1) or real(lines, like))
     data = build(mlir.read_tree(write_tree(tmp_path / "t", files)))
     assert len(built) == 1
+    passes = {p["name"]: p for p in data["passes"]}
+    assert passes["inline"]["before"] == passes["inline"]["after"]  # nothing left for the whole dump to show
+    assert all(p["inserted"] == p["deleted"] == 1 for p in data["passes"] if p["name"] == "canonicalize")
+
+
+def functions_dumped_one_by_one(root: Path, count: int) -> Path:
+    """A module of `count` functions, each then rewritten by a local canonicalize, then a whole inline dump."""
+    names = [f"f{i}" for i in range(count)]
+    m, changed = "builtin_module_no-symbol-name", "%0 = arith.muli %arg0, %arg0 : i32"
+    files = {f"{m}/0_cse.mlir": header("cse", "CSE") + "\n" + module(*names)}
+    for name in names:
+        files[f"{m}/func_func_{name}/0_0_canonicalize.mlir"] = header() + "\n" + FUNC.format(name=name, body=changed)
+    files[f"{m}/1_inline.mlir"] = header("inline", "Inliner") + "\n" + module(*names, body=changed)
+    return write_tree(root, files)
+
+
+def test_a_local_dump_after_a_whole_one_is_shown_as_the_module_as_it_stands(tmp_path):
+    """After a whole dump, each local dump is shown as the whole module with its function put in, diffed against
+    the dump before it: the module with the functions before it rewritten, and itself not yet. The whole dump
+    after them received exactly the last one's IR: its pass is a no-op against it, and lines are followed."""
+    dump = mlir.read_tree(functions_dumped_one_by_one(tmp_path / "t", 3))
+    _cse, *local, inline = dump.snapshots[1:]
+    changed, kept = "%0 = arith.muli %arg0, %arg0 : i32", "%0 = arith.addi %arg0, %arg0 : i32"
+    for k, s in enumerate(local):
+        assert s.detail == f"Canonicalizer on func_func_f{k}, local scope, shown in the whole IR"
+        assert (s.base, s.base_text) == (None, None)  # against the dump before it
+        rewritten = [FUNC.format(name=f"f{i}", body=changed if i <= k else kept) for i in range(3)]
+        shown = "module {\n" + "".join(f"  {line}\n" for f in rewritten for line in f.splitlines()) + "}"
+        assert s.text.rstrip("\n") == shown
+        assert s.source.read() == FUNC.format(name=f"f{k}", body=changed) + "\n"  # as printed, kept
+    assert (inline.base, inline.base_text) == (None, None) and inline.text.rstrip("\n") == local[-1].text.rstrip("\n")
+    assert not any("shown alone" in note for note in dump.notes)
+
+
+def test_past_the_whole_views_bound_local_dumps_are_shown_alone_and_the_notes_say_from_where(tmp_path, monkeypatch):
+    """Showing each local dump in the whole IR costs the program once per dump: 2,000 one-function dumps of a
+    2,000-function module would print it 2,000 times. Past the bound (here two modules' worth), local dumps are
+    shown alone: the first of them against its function cut out of the dump before it, which showed it whole."""
+    root = functions_dumped_one_by_one(tmp_path / "t", 4)
+    size = len(module(*[f"f{i}" for i in range(4)]))
+    monkeypatch.setattr(snapshots, "WHOLE_VIEW_RATIO", 0)
+    monkeypatch.setattr(snapshots, "WHOLE_VIEW_FLOOR", 2 * size + 10)
+    dump = mlir.read_tree(root)
+    local = dump.snapshots[2:6]
+    assert ["shown in the whole IR" in s.detail for s in local] == [True, True, False, False]
+    third = local[2]
+    assert third.base_name == f"func_func_f2 cut out of {local[1].filename}"
+    assert third.base_text == FUNC.format(name="f2", body="%0 = arith.addi %arg0, %arg0 : i32") + "\n"
+    assert third.text == third.source.read()
+    (note,) = [note for note in dump.notes if "shown alone" in note]
+    assert note.startswith("2 local-scope dump(s) are shown alone") and "from 4 canonicalize on" in note
+
+
+def test_each_local_dump_shown_whole_builds_the_module_once(tmp_path, monkeypatch):
+    """The module is built once per local dump shown (its text), and once more for the whole dump after them,
+    named by that dump's aliases: linear in the dumps, each a module's worth (the bound above caps the sum)."""
+    built = []
+    real = scope._finish  # called once per module built
+    monkeypatch.setattr(scope, "_finish", lambda lines, like: built.append(1) or real(lines, like))
+    data = build(mlir.read_tree(functions_dumped_one_by_one(tmp_path / "t", 6)))
+    assert len(built) == 6 + 1
     passes = {p["name"]: p for p in data["passes"]}
     assert passes["inline"]["before"] == passes["inline"]["after"]  # nothing left for the whole dump to show
     assert all(p["inserted"] == p["deleted"] == 1 for p in data["passes"] if p["name"] == "canonicalize")

@@ -40,7 +40,8 @@ def whole_file_reading(path: Path) -> list[tuple[str, str, str | None]]:
 
 
 def stream_reading(path: Path) -> list[tuple[str, str, str | None]]:
-    return [(s.filename, s.text, s.warnings) for s in mlir.read_stream(path).snapshots[1:]]
+    """(file name and line, text as printed, warnings) per dump (a local dump may be shown in the whole IR)."""
+    return [(s.filename, s.source.read(), s.warnings) for s in mlir.read_stream(path).snapshots[1:]]
 
 
 def sample(newline: str = "\n", final: bool = True) -> str:

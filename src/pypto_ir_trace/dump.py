@@ -82,12 +82,16 @@ class Snapshot:
     base_name: str = ""  # what base_text is, where the Before pane names its file ("@f cut out of 3_cse.mlir")
     header: str = ""  # the pass as its header line names it in full, for a tooltip ("": as `name` and `detail` say)
     source: Source | None = None  # where the text lies when it is not `path` as a whole (a stretch of a stream)
+    # the text shown and diffed instead of the dump's own (an MLIR local dump put into the whole IR as it stands)
+    shown: Source | None = None
 
     @property
     def text(self) -> str:
-        """Decoded, without a BOM, newlines as in the file (as its source gives them)."""
+        """Decoded, without a BOM, newlines as in the file (as its source gives them); or the text shown instead."""
         if self.content is not None:
             return self.content
+        if self.shown is not None:
+            return self.shown.read()
         return self.source.read() if self.source is not None else read_text(snapshot_path(self.path))
 
     @property

@@ -30,6 +30,14 @@ its unit (when the format cannot put it in, the unit keeps its text and the next
 fragment's changes too: `lost` counts those). A unit put in around or inside one put in before (an MLIR module,
 then a function in it) is put into the program as built so far.
 
+With the whole view (`bases(..., whole_view=N)`: MLIR's local scope, whose units are few and whose program is
+small beside the dumps), a unit dump is shown as the whole program as it stands once its units are put in
+(`Found.shown`), and diffed against the dump before it, shown so too: local and module scope of one compile then
+show, store and diff the same texts. A unit dump that cannot be put in (no whole dump yet, or a unit the program
+does not hold, and the dumps after it until the next whole one) is shown as printed, against its base above; so
+is every unit dump from the one whose program would take the texts shown past N characters (`Found.over`): many
+small dumps of a large program would otherwise cost what the program costs, once per dump.
+
 The format says what each dump is (`Printed`), how units lie in a text (`Grammar`) and what the Before pane
 calls the texts the splice makes (`Names`); nothing here knows a format or a language.
 """
@@ -40,7 +48,7 @@ import bisect
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
-from .dump import split_lines
+from .dump import Packed, split_lines
 
 WHOLE, UNITS, FRAGMENT = "whole", "units", "fragment"
 INPUT = -1  # a base that is the pipeline's empty input
@@ -140,6 +148,9 @@ class Found:
     uncut: int = 0  # fragments not found in their unit: shown against the empty input
     first_whole: int | None = None  # the first whole dump when unit dumps came before it: never received whole
     told_whole: list[int] = field(default_factory=list)  # told dumps that print the whole program
+    # the whole view: each dump's text as shown, the program as it stands after it (deflated); None: as printed
+    shown: list[Packed | None] = field(default_factory=list)
+    over: int | None = None  # the first unit dump shown as printed because the whole view's texts reached its bound
 
 
 class _Program:
@@ -165,10 +176,20 @@ class _Program:
         self.latest: dict[str, tuple[int, tuple[str, ...] | None, str]] = {}
         self.last: dict[str, int] = {}  # unit -> the last dump that printed it
         self._standing: tuple[tuple, str] | None = None  # as_it_stands, by the state it was built in
+        self._made: dict[int, tuple[str, list[str], list[str]]] = {}  # first line -> (text, base lines, placed)
 
     def whole(self, read: Callable[[], str], at: int) -> None:
         self.whole_at, self._read, self._whole, self._base = at, read, None, None
         self.placed, self.starts, self.added, self.put, self.unplaced = {}, [], {}, 0, False
+        self._made = {}
+
+    def stands(self) -> bool:
+        """Whether the program as it stands is known: a whole dump came, and every unit since was put in."""
+        return self.whole_at is not None and not self.unplaced
+
+    def holds(self, key: str, at: int) -> bool:
+        """Whether the program stands and holds the unit, so that it can be put in."""
+        return self.stands() and self.span(self._base_text()[0], key, at) is not None
 
     def _whole_text(self) -> tuple[str, list[str]]:
         if self._whole is None:
@@ -188,7 +209,8 @@ class _Program:
             self._standing = (state, text)
         return self._standing[1]
 
-    def _span(self, text: str, key: str, at: int) -> tuple[int, int] | None:
+    def span(self, text: str, key: str, at: int) -> tuple[int, int] | None:
+        """Where the unit of this key (printed by dump `at`) lies in a text; None: not there."""
         if self.grammar.find is not None:
             return self.grammar.find(text, key, at)
         if self._spans is None or self._spans[0] is not text:
@@ -229,11 +251,11 @@ class _Program:
         if not since:
             return None
         program = self.as_it_stands()
-        this = self._span(program, key, at)
+        this = self.span(program, key, at)
         if this is None:
             return None
         for other, when in since:
-            span = self._span(program, other, when)
+            span = self.span(program, other, when)
             if span is not None and span != this and _nested(span, this):
                 return self.grammar.cut(split_lines(program)[0], *this)
         return None
@@ -251,7 +273,7 @@ class _Program:
             lines = split_lines(text)[0]
         else:
             text, lines = self._whole_text()
-        span = self._span(text, key, at)
+        span = self.span(text, key, at)
         if span is None:
             found.unfound.append((at, newest))
             return None
@@ -264,13 +286,13 @@ class _Program:
             self.last[key] = at
         if self.whole_at is None or self.unplaced:
             return
-        span = self._span(self._base_text()[0], key, at)
+        span = self.span(self._base_text()[0], key, at)
         if span is not None and self._overlaps(span):
             # A unit around (or inside) one put in already: go on from the program built so far (rare: nested
             # units printed one after the other).
             built = self.rebuilt(None)
             self._base, self.placed, self.starts, self.added = (built, split_lines(built)[0]), {}, [], {}
-            span = self._span(built, key, at)
+            span = self.span(built, key, at)
         if span is None:
             if self.grammar.adds:
                 self.added[key] = text
@@ -283,6 +305,14 @@ class _Program:
             bisect.insort(self.starts, first)
         self.placed[first] = (stop, text)
         self.put += 1
+
+    def _place(self, lines: list[str], first: int, stop: int, part: str) -> list[str]:
+        """The unit's lines in its place, made once per text put there: the program is rebuilt for every dump
+        shown whole, each time with all the units put in since the whole dump."""
+        made = self._made.get(first)
+        if made is None or made[0] is not part or made[1] is not lines:
+            made = self._made[first] = (part, lines, self.grammar.place(lines, first, stop, part))
+        return made[2]
 
     def _overlaps(self, span: tuple[int, int]) -> bool:
         """Whether the span overlaps a unit put in before, other than the same unit again."""
@@ -303,7 +333,7 @@ class _Program:
         for first in self.starts:
             stop, part = self.placed[first]
             kept += lines[at:first]
-            kept += self.grammar.place(lines, first, stop, part)
+            kept += self._place(lines, first, stop, part)
             at = stop
         if self.added:
             tail = max((stop for _, _, stop in self.grammar.units(text)), default=len(lines))
@@ -312,13 +342,18 @@ class _Program:
                 kept += split_lines(part)[0]
             at = max(at, tail)
         kept += lines[at:]
-        return "".join(line + "\n" for line in self.grammar.finish(kept, like))
+        finished = self.grammar.finish(kept, like)
+        return "\n".join(finished) + "\n" if finished else ""
 
 
-def bases(printed: Iterable[Printed], grammar: Grammar, names: Names) -> Found:
-    """Each dump's base (the module docstring's rules), in one pass over the dumps."""
+def bases(printed: Iterable[Printed], grammar: Grammar, names: Names, whole_view: int = 0) -> Found:
+    """Each dump's base (the module docstring's rules), in one pass over the dumps; with `whole_view`, each unit
+    dump's text shown as the program as it stands (`Found.shown`) while those texts total at most that many
+    characters."""
     found = Found()
     program = _Program(grammar)
+    shown = _Shown(whole_view)
+    standing: int | None = None  # the dump before this one, when it shows the program as it stands
     fragment_of: dict[str, int] = {}  # unit -> its last fragment dump, while nothing else changed the unit
     open_steps: dict[tuple[str, ...], int] = {}  # a Before dump's step -> that dump
     for at, dump in enumerate(printed):
@@ -327,19 +362,50 @@ def bases(printed: Iterable[Printed], grammar: Grammar, names: Names) -> Found:
         answered = open_steps.pop(dump.step, None) if dump.step and not dump.before else None
         if dump.kind == WHOLE:
             base = Base(answered) if answered is not None else _whole_base(program, dump, at, names, found)
+            if standing == at - 1 and base.text is not None and base.text == program.as_it_stands():
+                base = Base(at - 1)  # the dump before it shows that text: a pass's output, whose lines are followed
             program.whole(dump.text, at)
             fragment_of = {}
+            standing = at
         elif dump.kind == UNITS:
-            base, keys = _units(program, dump, at, answered, names, found)
+            units = _printed_units(program, dump)
+            keys = tuple(key for key, _ in units)
             for key in keys:  # its fragments' chains end: the unit's text is this dump's now
                 fragment_of.pop(key, None)
+            if shown.left > 0 and standing == at - 1 and len(keys) == 1 and program.holds(keys[0], at):
+                base, text = _shown_whole(program, units[0], at, shown, names, found)
+                found.shown.append(text)
+                standing = at if text is not None else None
+            else:
+                base, standing = _units(program, dump, units, at, answered, names, found), None
         else:
+            standing = None
             base = _fragment(program, dump, at, answered, fragment_of, names, found)
             fragment_of[dump.unit] = at
         if dump.before and dump.step:
             open_steps[dump.step] = at
         found.bases.append(base)
+        if len(found.shown) < len(found.bases):
+            found.shown.append(None)
     return found
+
+
+class _Shown:
+    """The texts shown for unit dumps, deflated, within their bound (`left`, characters); a text equal to the last
+    one (a pass that changed nothing) is that one's object."""
+
+    def __init__(self, bound: int) -> None:
+        self.left = bound
+        self._last: tuple[str, Packed] | None = None
+
+    def of(self, text: str) -> Packed | None:
+        """The text to show, None once it would pass the bound (and every text after it)."""
+        self.left -= len(text)
+        if self.left < 0:
+            return None
+        if self._last is None or self._last[0] != text:
+            self._last = (text, Packed.of(text))
+        return self._last[1]
 
 
 def _told(program: _Program, dump: Printed, at: int, found: Found) -> Printed:
@@ -364,25 +430,55 @@ def _whole_base(program: _Program, dump: Printed, at: int, names: Names, found: 
     return Base(program.whole_at)
 
 
-def _units(
-    program: _Program, dump: Printed, at: int, answered: int | None, names: Names, found: Found
-) -> tuple[Base, tuple[str, ...]]:
+def _printed_units(program: _Program, dump: Printed) -> list[tuple[str, str]]:
+    """(key, text) of each unit a unit dump prints."""
     text = dump.text()
     if dump.unit:
-        units = [(dump.unit, text)]
-    else:
-        lines = split_lines(text)[0]
-        units = [(key, program.grammar.cut(lines, first, stop)) for key, first, stop in program.grammar.units(text)]
+        return [(dump.unit, text)]
+    lines = split_lines(text)[0]
+    return [(key, program.grammar.cut(lines, first, stop)) for key, first, stop in program.grammar.units(text)]
+
+
+def _units(
+    program: _Program,
+    dump: Printed,
+    units: list[tuple[str, str]],
+    at: int,
+    answered: int | None,
+    names: Names,
+    found: Found,
+) -> Base:
     keys = tuple(key for key, _ in units)
     if answered is not None:
         base = Base(answered)
-    elif len(keys) == 1 and not dump.within and (standing := program.standing(keys[0], at, text)) is not None:
+    elif len(keys) == 1 and not dump.within and (standing := program.standing(keys[0], at, dump.text())) is not None:
         base = Base(None, standing, names.units(keys, None))
     else:
         base = _units_base(program, keys, at, dump.within, names, found)
     for key, part in units:
         program.set(key, part, at, keys)
-    return base, keys
+    return base
+
+
+def _shown_whole(
+    program: _Program, unit: tuple[str, str], at: int, shown: _Shown, names: Names, found: Found
+) -> tuple[Base, Packed | None]:
+    """A dump of one unit the program holds, put in: shown as the program now, against the dump before it (which
+    shows the program as it stood); past the whole view's bound, or when it could not be put in after all (a
+    unit around one put in before, not found again in the program so built), shown as printed, against its unit
+    cut out of the program as it stood."""
+    key, part = unit
+    before, own = program.as_it_stands(), program.last.get(key)
+    program.set(key, part, at, (key,))
+    text = shown.of(program.as_it_stands()) if program.stands() else None
+    if text is not None:
+        return Base(at - 1), text
+    if shown.left < 0 and found.over is None:
+        found.over = at
+    span = program.span(before, key, at)
+    if span is None:
+        return Base(own if own is not None else INPUT), None
+    return Base(None, program.grammar.cut(split_lines(before)[0], *span), names.units((key,), at - 1)), None
 
 
 def _nested(one: tuple[int, int], other: tuple[int, int]) -> bool:

@@ -299,19 +299,17 @@ def test_what_the_pass_ran_on_stays_readable_at_common_widths(open_report, viewp
 
 
 def test_the_before_pane_names_what_the_pass_is_diffed_against(open_report):
-    """In local scope a pass is diffed against its op's text, not the dump before it (another function's)."""
-    page = open_report("mlir/multi_func/tree_dir_no_module_scope", fragment="#pass=34").page
-    expect_heading(page, "34 canonicalize")
+    """In local scope a dump before the first whole one holds its op alone and is diffed against its op's previous
+    text, not the dump before it (another function's); after it, a dump is shown in the whole IR as it stands and
+    diffed against the dump before it, which shows the whole IR too."""
+    page = open_report("mlir/multi_func/tree_dir_no_module_scope", fragment="#pass=36").page
+    expect_heading(page, "36 canonicalize")
+    assert "local scope, shown in the whole IR" in page.locator("#pass-detail").inner_text()
     before = page.locator("#before-file")
-    assert (
-        before.inner_text()
-        == "llvm_func_expf_ext cut out of builtin_module_no-symbol-name/5_reconcile-unrealized-casts.mlir"
-    )
-    assert counts(page) == "no-op"
-    assert page.get_by_text(
-        "No-op: this pass printed exactly the text it is diffed against (llvm_func_expf_ext cut "
-        "out of builtin_module_no-symbol-name/5_reconcile-unrealized-casts.mlir)."
-    ).is_visible()
+    assert before.inner_text() == "builtin_module_no-symbol-name/llvm_func_expf_ext/5_1_cse.mlir"
+    assert counts(page) == "+18 −26"
+    after = pane_rows(page, "After").all_inner_texts()  # the module, another function's line among its first
+    assert "module {" in after[0] and "llvm.func @expf_ext" in after[1], after[:2]
     page.evaluate("location.hash = '#pass=3'")
     expect_heading(page, "3 canonicalize")
     assert before.inner_text() == "(input not dumped)"  # its first dump: nothing holds it before

@@ -45,3 +45,12 @@ class Entry:
     def text(self) -> str:
         """The dump, its header line first."""
         return self.body.dumped()
+
+    def size(self) -> int:
+        """The dump's bytes, its header line first."""
+        if self.stretch is not None:
+            return self.stretch.stop - self.stretch.start
+        try:
+            return snapshot_path(self.path).stat().st_size
+        except OSError:
+            return 0  # reading it says why

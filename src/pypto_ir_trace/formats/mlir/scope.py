@@ -25,6 +25,7 @@ from .entries import Entry
 from .ops import Ops, end_of, of_top_kind, ops_of, signature, single_op, spans_of, unquoted
 
 _ALIAS = re.compile(r"^(?P<name>[#!][A-Za-z_][\w.$-]*) = ")  # an attribute or type alias definition
+_ELIDED = re.compile(r"#[A-Za-z_][\w$-]*\.[\w.$-]+(?P<body><.*>)")  # a dialect attribute: its body prints alone
 _SYMBOL = re.compile(r'@(?:[\w.$-]+|"[^"]*")')  # a symbol reference (`@__device_0`, `@"a b"`)
 
 
@@ -85,11 +86,12 @@ def _tell(program: str | None, kind: str, text: str) -> str | None:
         return None if _is_top(lines, *spans[0]) else f"{kind}{_PLACE}1"
     own = _kept_lines(split_lines(text)[0])
     own_symbols = _symbols(own)
-    differ = []
-    for first, stop in spans:
-        other = Counter(line.strip() for line in lines[first:stop])
-        differ.append((_differing(own_symbols, _symbols(other)), _differing(own, other)))
-    best = differ.index(min(differ))
+    by_symbols = [_differing(own_symbols, Counter(_SYMBOL.findall("\n".join(lines[a:b])))) for a, b in spans]
+    closest = [k for k, differ in enumerate(by_symbols) if differ == min(by_symbols)]
+    if len(closest) > 1:  # the lines decide between those
+        by_lines = [_differing(own, Counter(line.strip() for line in lines[slice(*spans[k])])) for k in closest]
+        closest = [closest[by_lines.index(min(by_lines))]]
+    best = closest[0]
     return None if _is_top(lines, *spans[best]) else f"{kind}{_PLACE}{best + 1}"
 
 
@@ -158,7 +160,7 @@ def _span(source: Ops, entry: Entry, key: str | None) -> tuple[int, int] | None:
     if region is None or (entry.where and not entry.where.endswith(f"_{unquoted(name).removeprefix('@')}")):
         return None
     # the printer's layout says where the op ends: a region of a parse that went wrong can run past its closers
-    return region.start, end_of(source.lines, region.start) or region.end
+    return region.start, source.end(region.start) or region.end
 
 
 # A module inside another dialect's op prints its dialect (`builtin.module`); printed alone, as the top op, it does not
@@ -229,12 +231,17 @@ def _written_out(text: str, aliases: dict[str, str]) -> str:
 @lru_cache(maxsize=4)  # the aliases of the whole dump local dumps are put into, asked once per dump put in
 def _aliasing(definitions: tuple[tuple[str, str], ...]):
     """line -> the line with what an alias stands for, written out in full, put back as the alias's name: a
-    local dump put into a whole one reads as the whole one prints it (the aliases it defines)."""
+    local dump put into a whole one reads as the whole one prints it (the aliases it defines). An op whose format
+    knows an attribute's dialect prints it alone without it (IREE's `target(<"llvm-cpu", ...>)` for
+    `#hal.executable.target<"llvm-cpu", ...>`), and by its alias in the whole module (`target(#executable_target)`)."""
     if not definitions:
         return lambda line: line
     aliases = dict(definitions)
     full = {name: _written_out(value, aliases) for name, value in aliases.items()}
     by_value = {value: name for name, value in full.items()}
+    for value, name in list(by_value.items()):
+        if (short := _ELIDED.fullmatch(value)) is not None:
+            by_value.setdefault(f"({short['body']})", f"({name})")
     values = re.compile("|".join(re.escape(value) for value in sorted(by_value, key=len, reverse=True)))
     return lambda line: values.sub(lambda m: by_value[m.group()], line)
 
@@ -260,6 +267,9 @@ def _used_aliases(lines: list[str]) -> list[str]:
         if match is None:
             break
         definitions.append((row, match["name"]))
-    text = "\n".join(lines)
-    unused = {row for row, name in definitions if len(re.findall(re.escape(name) + r"(?![\w.$-])", text)) < 2}
-    return [line for row, line in enumerate(lines) if row not in unused]
+    if not definitions:
+        return lines
+    names = "|".join(re.escape(name) for _, name in sorted(definitions, key=lambda d: len(d[1]), reverse=True))
+    uses = Counter(m.group() for m in re.finditer(f"(?:{names})" + r"(?![\w.$-])", "\n".join(lines)))
+    unused = {row for row, name in definitions if uses[name] < 2}
+    return [line for row, line in enumerate(lines) if row not in unused] if unused else lines

@@ -8,9 +8,11 @@
 - A whole dump (--mlir-print-ir-module-scope, or a dump of the top-level op) is diffed against the
   previous whole dump, with the local-scope dumps since put in place of their ops (the IR its pass
   received: else it would show what those passes changed as its own). A local-scope dump holds only
-  its op: it is diffed against that op's previous dump, or, for the op's first dump, against the op's
-  text cut out of the latest dump of an enclosing op (indentation removed), or against the empty
-  input when there is none: never against the module.
+  its op: it is shown put into the whole IR as it stands, and diffed against the IR as it stood before
+  it (the dump before it, shown so too), so local and module scope of one compile show the same texts.
+  Before the first whole dump, or once an op is not found in it, a local dump is shown alone: diffed
+  against that op's previous dump, or, for the op's first dump, against the op's text cut out of the
+  latest dump of an enclosing op (indentation removed), or against the empty input when there is none.
 The format-neutral splice (splice.py) applies these rules: each dump is given to it as what it prints (a local
 dump its op, named by its op_id), and scope.py says how ops lie in a text.
 """
@@ -28,6 +30,11 @@ from . import ops, scope
 from .entries import Entry
 
 INPUT = "(input not dumped)"  # snapshot 0's file name
+# Local dumps are shown in the whole IR while the texts so shown total at most this many times the dumps' own
+# size, or WHOLE_VIEW_FLOOR characters: real compiles print 1.5 to 6 times more at module scope than at local
+# scope, but 2,000 one-function dumps of a 2,000-function module would print it 2,000 times
+WHOLE_VIEW_RATIO = 8
+WHOLE_VIEW_FLOOR = 16_000_000
 
 
 def dump(source: Path, entries: list[Entry], notes: list[str], format_name: str) -> Dump:
@@ -35,14 +42,16 @@ def dump(source: Path, entries: list[Entry], notes: list[str], format_name: str)
         0, "MLIR dumps hold no copy of the pipeline's input: snapshot 0 is empty, so the first dump shows as added"
     )
     shared: set[tuple[int, int]] = set()
-    found = splice.bases(_printed(entries), scope.grammar(entries, shared), _names(entries))
+    bound = max(WHOLE_VIEW_FLOOR, WHOLE_VIEW_RATIO * sum(entry.size() for entry in entries))
+    found = splice.bases(_printed(entries), scope.grammar(entries, shared), _names(entries), whole_view=bound)
     notes.extend(_scope_notes(entries, found, shared))
     ops.forget()  # the whole dumps the lookups hold: the report is built without them
     snapshots = [Snapshot(0, "0", "input", INPUT, "", None, detail="the pipeline's input is not dumped")]
     whole = set(found.told_whole)
     based_on = packed([base.text for base in found.bases])
-    for index, (entry, base, text) in enumerate(zip(entries, found.bases, based_on), start=1):
+    for index, (entry, base, text, shown) in enumerate(zip(entries, found.bases, based_on, found.shown), start=1):
         at = None if base.dump is None else 0 if base.dump == splice.INPUT else base.dump + 1
+        local = entry.local or (entry.told and index - 1 not in whole)
         snapshots.append(
             Snapshot(
                 index=index,
@@ -53,7 +62,8 @@ def dump(source: Path, entries: list[Entry], notes: list[str], format_name: str)
                 warnings=entry.warnings,
                 path=entry.path,
                 source=entry.body,
-                detail=_detail(entry, entry.local or (entry.told and index - 1 not in whole)),
+                shown=shown,
+                detail=_detail(entry, local, whole=shown is not None),
                 failed=entry.header.failed,
                 base=None if at == index - 1 else at,
                 based_on=text,
@@ -103,11 +113,29 @@ def _scope_notes(entries: list[Entry], found: splice.Found, shared_at: set[tuple
     notes = []
     if any(e.local for e in entries):
         notes.append(
-            "local-scope dumps (no --mlir-print-ir-module-scope) hold only their op: each is diffed against that "
-            "op's previous dump, its first dump against the op cut out of the last dump of an enclosing op; "
-            "a dump of the whole IR after local ones is diffed against the previous whole dump with those "
-            "local dumps put in place of their ops"
+            "local-scope dumps (no --mlir-print-ir-module-scope) hold only their op: each is shown in the whole IR "
+            "as it stands (the last dump of the whole IR with the local dumps since put in place of their ops), "
+            "diffed against the IR as it stood before it; a dump of the whole IR after local ones is diffed "
+            "against that IR, named as it names its attributes"
         )
+        told_whole = set(found.told_whole)
+        alone = sum(
+            1
+            for k, (entry, shown) in enumerate(zip(entries, found.shown))
+            if (entry.local or (entry.told and k not in told_whole)) and shown is None
+        )
+        if alone:
+            over = (
+                f"; from {found.over + 1} {entries[found.over].header.arg} on, the whole IR shown once per local "
+                f"dump would have been more than {WHOLE_VIEW_RATIO} times the dumps' size"
+                if found.over is not None
+                else ""
+            )
+            notes.append(
+                f"{alone} local-scope dump(s) are shown alone (before the first dump of the whole IR, or of an op "
+                f"it does not hold{over}): each is diffed against that op's previous dump, its first dump against "
+                "the op cut out of the last dump of an enclosing op"
+            )
     if found.unspliced:
         notes.append(
             f"{found.unspliced} dump(s) of the whole IR follow a local dump whose op was not found in the previous "
@@ -146,9 +174,9 @@ def _shared(entries: list[Entry], unfound: list[tuple[int, int]], shared_at: set
     return shared
 
 
-def _detail(entry: Entry, local: bool) -> str:
+def _detail(entry: Entry, local: bool, whole: bool) -> str:
     """What the pass ran on, and how it was dumped; `local`: the dump holds one op of the IR (its text told so,
-    for a module that could have been the top-level one)."""
+    for a module that could have been the top-level one); `whole`: it is shown put into the IR as it stands."""
     header = entry.header
     if header.op:
         detail = f"{header.cls} on {header.op}" + (f" {header.sym}" if header.sym else "")
@@ -161,7 +189,7 @@ def _detail(entry: Entry, local: bool) -> str:
     extras = [
         *(["Before"] if header.before else []),
         *(["failed"] if header.failed else []),
-        *(["local scope"] if local else []),
+        *(["local scope, shown in the whole IR" if whole else "local scope"] if local else []),
     ]
     return ", ".join([detail, *extras])
 

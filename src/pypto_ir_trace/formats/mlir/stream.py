@@ -106,7 +106,7 @@ def _read(path: Path) -> tuple[Path, list[Entry], list[str]]:
     if any(entry.local for entry in dumps):
         notes.append(
             "headers do not name the op (no --mlir-print-ir-module-scope): a dump that holds one function is "
-            "diffed against that function's previous dump, any other against the previous such dump"
+            "read as a local dump of that function, any other as a dump of the whole IR"
         )
     return file, dumps, notes
 
