@@ -77,10 +77,16 @@ _WHOLE_FROM = 200  # lines: a text this long is parsed from the big text before 
 _WHOLE = _Texts()
 
 
+@lru_cache(maxsize=2)  # the text local dumps are looked for in by layout, asked once per dump
+def lines_of(text: str) -> list[str]:
+    return split_lines(text)[0]
+
+
 def forget() -> None:
-    """Drops what the lookups keep: the texts, their trees and their op spans."""
+    """Drops what the lookups keep: the texts, their lines, their trees and their op spans."""
     ops_of.cache_clear()
     spans_of.cache_clear()
+    lines_of.cache_clear()
     _WHOLE.forget()
 
 
