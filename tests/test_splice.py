@@ -193,3 +193,36 @@ def test_the_spliced_program_is_finished_as_the_whole_dump_it_is_diffed_against_
         grammar=renamed,
     )
     assert found.bases[2].text == "v2\nf {\n  b\n}\n"
+
+
+def test_with_the_whole_view_a_unit_dump_is_shown_as_the_program_as_it_stands_within_its_bound():
+    """Each unit dump after a whole one is shown as the program with its units put in, against the dump before it;
+    a unit dump before any whole one is shown as printed. Past the bound (characters shown), dumps are shown as
+    printed again: the first against its unit cut out of the program the dump before it showed, the next ones by
+    the rules, a dump shown whole that they name standing for its units as it printed them."""
+    whole = "head\nunit f\n  a\nunit g\n  b\ntail\n"
+    dumps = [
+        _printed(UNITS, "unit f\n  z\n"),
+        _printed(WHOLE, whole),
+        _printed(UNITS, "unit g\n  c\n"),
+        _printed(UNITS, "unit f\n  d\n"),
+        _printed(UNITS, "unit g\n  e\n"),
+        _printed(UNITS, "unit f\n  h\n"),
+        _printed(WHOLE, whole),
+    ]
+    found = splice.bases(dumps, TOY, splice.names(lambda at: f"dump {at}"), whole_view=2 * len(whole))
+    shown = [text.read() if text is not None else None for text in found.shown]
+    assert shown == [
+        None,
+        None,
+        "head\nunit f\n  a\nunit g\n  c\ntail\n",
+        "head\nunit f\n  d\nunit g\n  c\ntail\n",
+        None,  # past the bound
+        None,
+        None,
+    ]
+    assert found.bases[2:4] == [Base(2 - 1), Base(3 - 1)]
+    assert found.over == 4
+    assert found.bases[4] == Base(None, "unit g\n  c\n", "g (as of dump 3)")  # cut out of what dump 3 showed
+    assert found.bases[5] == Base(None, "unit f\n  d\n", "f (as of dump 3)")  # as dump 3 printed it
+    assert found.bases[6].dump is None and found.bases[6].text == "head\nunit f\n  h\nunit g\n  e\ntail\n"

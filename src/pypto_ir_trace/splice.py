@@ -372,12 +372,16 @@ def bases(printed: Iterable[Printed], grammar: Grammar, names: Names, whole_view
             keys = tuple(key for key, _ in units)
             for key in keys:  # its fragments' chains end: the unit's text is this dump's now
                 fragment_of.pop(key, None)
-            if shown.left > 0 and standing == at - 1 and len(keys) == 1 and program.holds(keys[0], at):
+            if not shown.spent and standing == at - 1 and len(keys) == 1 and program.holds(keys[0], at):
                 base, text = _shown_whole(program, units[0], at, shown, names, found)
                 found.shown.append(text)
                 standing = at if text is not None else None
+                if text is not None:
+                    shown.printed[at] = keys
             else:
+                latest = {key: program.latest.get(key) for key in keys}  # before this dump changes them
                 base, standing = _units(program, dump, units, at, answered, names, found), None
+                base = shown.as_printed(base, latest, program.grammar, names)
         else:
             standing = None
             base = _fragment(program, dump, at, answered, fragment_of, names, found)
@@ -395,17 +399,28 @@ class _Shown:
     one (a pass that changed nothing) is that one's object."""
 
     def __init__(self, bound: int) -> None:
-        self.left = bound
+        self.left, self.spent = bound, bound <= 0
         self._last: tuple[str, Packed] | None = None
+        self.printed: dict[int, tuple[str, ...]] = {}  # unit dumps shown whole -> their units
 
     def of(self, text: str) -> Packed | None:
         """The text to show, None once it would pass the bound (and every text after it)."""
         self.left -= len(text)
         if self.left < 0:
+            self.spent = True
             return None
         if self._last is None or self._last[0] != text:
             self._last = (text, Packed.of(text))
         return self._last[1]
+
+    def as_printed(self, base: Base, latest: dict, grammar: Grammar, names: Names) -> Base:
+        """The base of a dump shown as printed, past the bound: where the rules name a dump shown whole, that
+        dump's units as it printed them (`latest`: each unit's last dump and text, `_Program.latest`), not the
+        program it shows."""
+        keys = self.printed.get(base.dump) if base.dump is not None else None
+        if keys is None or any(latest.get(key) is None or latest[key][0] != base.dump for key in keys):
+            return base
+        return Base(None, grammar.join([latest[key][2] for key in keys]), names.units(keys, base.dump))
 
 
 def _told(program: _Program, dump: Printed, at: int, found: Found) -> Printed:
@@ -473,7 +488,7 @@ def _shown_whole(
     text = shown.of(program.as_it_stands()) if program.stands() else None
     if text is not None:
         return Base(at - 1), text
-    if shown.left < 0 and found.over is None:
+    if shown.spent and found.over is None:
         found.over = at
     span = program.span(before, key, at)
     if span is None:
