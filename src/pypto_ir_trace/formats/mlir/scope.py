@@ -36,6 +36,7 @@ def grammar(entries: Sequence[Entry], shared: set[tuple[int, int]]) -> splice.Gr
     its name (the notes say so; asked again later, the text would be parsed again)."""
     key_of = cache(lambda at: _op_key(entries[at]))  # a tree's is read from its file: once
 
+    @lru_cache(maxsize=4)  # a dump's op is looked for in the same text twice: may it be put in, then put in
     def find(text: str, key: str, at: int) -> tuple[int, int] | None:
         if entries[at].told:
             return _placed(text, key)
