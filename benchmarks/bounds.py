@@ -32,7 +32,7 @@ import bounds_viewer
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 MODULE_HEADER = "// -----// IR Dump After {} ({}) ('builtin.module' operation) //----- //\n"
-FUNC_HEADER = "// -----// IR Dump After {} ({}) ('func.func' operation: @{}) //----- //\n"
+LOCAL_HEADER = "// -----// IR Dump After {} ({}) //----- //\n"  # local scope names no op (mlir-opt 19)
 TREE_ROOT = "builtin_module_no-symbol-name"
 
 
@@ -101,11 +101,11 @@ def siblings(out: Path, count: int) -> None:
     module = ["module {", *(line for i in range(count) for line in function(i, i, "  ")), "}", ""]
     _write(
         out / TREE_ROOT / "0_canonicalize.mlir",
-        MODULE_HEADER.format("Canonicalizer", "canonicalize") + "\n".join(module),
+        LOCAL_HEADER.format("Canonicalizer", "canonicalize") + "\n".join(module),
     )
     for i in range(count):
         text = "\n".join([*function(i, i + 1, ""), ""])
-        _write(out / TREE_ROOT / f"func_func_f{i}" / "0_0_cse.mlir", FUNC_HEADER.format("CSE", "cse", f"f{i}") + text)
+        _write(out / TREE_ROOT / f"func_func_f{i}" / "0_0_cse.mlir", LOCAL_HEADER.format("CSE", "cse") + text)
 
 
 def log(out: Path, warnings: int) -> None:

@@ -1080,6 +1080,20 @@ def test_each_local_dump_shown_whole_builds_the_module_once(tmp_path, monkeypatc
     assert all(p["inserted"] == p["deleted"] == 1 for p in data["passes"] if p["name"] == "canonicalize")
 
 
+def test_sibling_dumps_of_one_function_each_under_module_scope_headers_are_read_in_the_ir_order(tmp_path):
+    """A header that names its op says module scope, where every dump holds the whole IR; dumps that hold their
+    function alone under such headers (a tool's own, or edited) cannot be ordered by their content, and the IR's
+    order stands (they ended the CLI with an internal error, an IndexError)."""
+    m, names = "builtin_module_no-symbol-name", ["f0", "f1", "f2"]
+    files = {f"{m}/0_canonicalize.mlir": header(op="builtin.module") + "\n" + module(*names)}
+    for name in names:
+        body = FUNC.format(name=name, body="%0 = arith.muli %arg0, %arg0 : i32")
+        files[f"{m}/func_func_{name}/0_0_cse.mlir"] = header("cse", "CSE", op=f"func.func @{name}") + "\n" + body
+    dump = mlir.read_tree(write_tree(tmp_path / "t", files))
+    assert [s.filename.split("/")[-2] for s in dump.snapshots[2:]] == [f"func_func_{name}" for name in names]
+    assert any("the content could not decide, and the IR order stands" in note for note in dump.notes)
+
+
 def test_a_huge_counter_is_a_label_not_a_size(tmp_path):
     """Counters may be any number: the note on missing dumps costs what the files are, not what they count."""
     root = write_tree(

@@ -165,8 +165,8 @@ def _order_by_content(files: list[TreeFile], parent: Key, ranks: dict[tuple, tup
         return 1
     first = {folder: stretches.of(files[spans[folder][0]]) for folder in prior}
     last = {folder: stretches.of(files[spans[folder][1]]) for folder in prior}
-    if len({len(states) for states in [*first.values(), *last.values()]}) != 1:
-        return 1  # an op appeared or went: not the nested pipeline this rule knows
+    if {len(states) for states in [*first.values(), *last.values()]} != {stretches.count}:
+        return 1  # an op appeared or went, or a dump holds its op alone: not the nested pipeline this rule knows
     placed = _by_states(prior, stretches.positions, first, last, stretches.of(previous) if previous else None)
     for position, folder in enumerate(placed or prior):
         ranks[(parent, folder)] = (0, position, folder)
@@ -189,11 +189,13 @@ class _Stretches:
         found = {folder: _region_of(ops, files[at]) for folder, (at, _) in spans.items()}
         indents = {indent_of(ops.lines[r.def_line]) for r in found.values() if r is not None}
         self.positions: dict[str, int | None] | None = None
+        self.count = 0
         if len(indents) != 1:
             return
         self._indent = indents.pop()
         starts = self._starts(ops.lines)
         self.positions = {f: None if r is None else bisect_right(starts, r.def_line) - 1 for f, r in found.items()}
+        self.count = len(starts) - 1  # the stretches of a dump of the whole IR (`of`)
 
     def _starts(self, lines: list[str]) -> list[int]:
         """Row 0 (what precedes the first op: the header, the aliases) and the rows that open an op: any line at
