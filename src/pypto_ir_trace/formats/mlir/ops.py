@@ -82,11 +82,25 @@ def lines_of(text: str) -> list[str]:
     return split_lines(text)[0]
 
 
+@lru_cache(maxsize=2)  # as lines_of: one pass over a text serves every local dump looked for in it
+def openers_of(text: str) -> dict[str, list[int]]:
+    """symbol -> the rows of the lines that open a region of an op of that symbol, by the printer's layout (the op's
+    signature ends with it: `func.func @f(...) {`, `hal.executable.variant public @x target(...) {`)."""
+    found: dict[str, list[int]] = {}
+    for row, line in enumerate(lines_of(text)):
+        if line.rstrip().endswith("{") and "@" in line:
+            head, _, symbol = signature(line.lstrip(" ")).rpartition(" ")
+            if head and symbol.startswith("@"):
+                found.setdefault(symbol, []).append(row)
+    return found
+
+
 def forget() -> None:
     """Drops what the lookups keep: the texts, their lines, their trees and their op spans."""
     ops_of.cache_clear()
     spans_of.cache_clear()
     lines_of.cache_clear()
+    openers_of.cache_clear()
     _WHOLE.forget()
 
 

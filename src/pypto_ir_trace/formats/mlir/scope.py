@@ -22,7 +22,7 @@ from functools import cache, lru_cache
 from ... import splice
 from ...dump import split_lines
 from .entries import Entry
-from .ops import Ops, end_of, lines_of, of_top_kind, ops_of, signature, single_op, spans_of, unquoted
+from .ops import Ops, end_of, lines_of, of_top_kind, openers_of, ops_of, single_op, spans_of, unquoted
 
 _ALIAS = re.compile(r"^(?P<name>[#!][A-Za-z_][\w.$-]*) = ")  # an attribute or type alias definition
 _ELIDED = re.compile(r"#[A-Za-z_][\w$-]*\.[\w.$-]+(?P<body><.*>)")  # a dialect attribute: its body prints alone
@@ -42,7 +42,7 @@ def grammar(entries: Sequence[Entry], shared: set[tuple[int, int]]) -> splice.Gr
             return _placed(text, key)
         entry, own = entries[at], key_of(at)
         if own is not None and "::" not in own and _in_its_folder(entry, own):
-            span = _laid_out(lines_of(text), _symbol_of(own))
+            span = _laid_out(text, _symbol_of(own))
             if span is not None:
                 return span
         ops = ops_of(text)
@@ -162,7 +162,7 @@ def _span(source: Ops, entry: Entry, key: str | None) -> tuple[int, int] | None:
     name = key.rsplit("::", 1)[-1]
     region = source.locate(name, entry.op_id)
     if region is None and not entry.where and not source.named(name):
-        return _laid_out(source.lines, _symbol_of(name))
+        return _laid_out(source.text, _symbol_of(name))
     if region is None or not _in_its_folder(entry, name):
         return None
     # the printer's layout says where the op ends: a region of a parse that went wrong can run past its closers
@@ -183,20 +183,16 @@ def _symbol_of(key: str) -> str:
     return "@" + unquoted(key.rsplit("::", 1)[-1]).removeprefix("@")
 
 
-def _laid_out(lines: list[str], symbol: str) -> tuple[int, int] | None:
+def _laid_out(text: str, symbol: str) -> tuple[int, int] | None:
     """Where the one op of this symbol that opens a region stands by the printer's layout alone: the line that
     opens it, to the line that closes it; None when there is not exactly one such op. A stream's local dump is
     looked for so first (a whole parse per text: IREE mlp's splice spent 1.3 s parsing), and where the parse
     found no region of it (tree-sitter-mlir loses IREE's `util.func public @f(...) -> !hal.buffer_view attributes
     {iree.abi.stub}`)."""
-    found = [
-        row
-        for row, line in enumerate(lines)
-        if symbol in line and line.rstrip().endswith("{") and signature(line.lstrip(" ")).endswith(" " + symbol)
-    ]
+    found = openers_of(text).get(symbol, [])
     if len(found) != 1:
         return None
-    stop = end_of(lines, found[0])
+    stop = end_of(lines_of(text), found[0])
     return None if stop is None else (found[0], stop)
 
 
