@@ -83,15 +83,17 @@ def lines_of(text: str) -> list[str]:
 
 
 @lru_cache(maxsize=2)  # as lines_of: one pass over a text serves every local dump looked for in it
-def openers_of(text: str) -> dict[str, list[int]]:
-    """symbol -> the rows of the lines that open a region of an op of that symbol, by the printer's layout (the op's
-    signature ends with it: `func.func @f(...) {`, `hal.executable.variant public @x target(...) {`)."""
-    found: dict[str, list[int]] = {}
+def openers_of(text: str) -> dict[str, list[tuple[int, str]]]:
+    """symbol -> (row, signature) of each line that starts an op of that symbol, by the printer's layout (the op's
+    signature ends with it: `func.func @f(...) {`, `hal.executable.variant public @x target(...) {`, a declaration
+    `func.func private @g(i32)`; a call with no results too, `call @g(%0)`, which no dump prints alone)."""
+    found: dict[str, list[tuple[int, str]]] = {}
     for row, line in enumerate(lines_of(text)):
-        if line.rstrip().endswith("{") and "@" in line:
-            head, _, symbol = signature(line.lstrip(" ")).rpartition(" ")
+        if "@" in line:
+            opened = signature(line.lstrip(" "))
+            head, _, symbol = opened.rpartition(" ")
             if head and symbol.startswith("@"):
-                found.setdefault(symbol, []).append(row)
+                found.setdefault(symbol, []).append((row, opened))
     return found
 
 

@@ -22,7 +22,7 @@ from functools import cache, lru_cache
 from ... import splice
 from ...dump import split_lines
 from .entries import Entry
-from .ops import Ops, end_of, lines_of, of_top_kind, openers_of, ops_of, single_op, spans_of, unquoted
+from .ops import Ops, end_of, lines_of, of_top_kind, openers_of, ops_of, signature, single_op, spans_of, unquoted
 
 _ALIAS = re.compile(r"^(?P<name>[#!][A-Za-z_][\w.$-]*) = ")  # an attribute or type alias definition
 _ELIDED = re.compile(r"#[A-Za-z_][\w$-]*\.[\w.$-]+(?P<body><.*>)")  # a dialect attribute: its body prints alone
@@ -42,7 +42,7 @@ def grammar(entries: Sequence[Entry], shared: set[tuple[int, int]]) -> splice.Gr
             return _placed(text, key)
         entry, own = entries[at], key_of(at)
         if own is not None and "::" not in own and _in_its_folder(entry, own):
-            span = _laid_out(text, _symbol_of(own))
+            span = _laid_out(text, _symbol_of(own), entry) or _declared(text, _symbol_of(own), entry)
             if span is not None:
                 return span
         ops = ops_of(text)
@@ -183,17 +183,44 @@ def _symbol_of(key: str) -> str:
     return "@" + unquoted(key.rsplit("::", 1)[-1]).removeprefix("@")
 
 
-def _laid_out(text: str, symbol: str) -> tuple[int, int] | None:
+def _laid_out(text: str, symbol: str, entry: Entry | None = None) -> tuple[int, int] | None:
     """Where the one op of this symbol that opens a region stands by the printer's layout alone: the line that
-    opens it, to the line that closes it; None when there is not exactly one such op. A stream's local dump is
-    looked for so first (a whole parse per text: IREE mlp's splice spent 1.3 s parsing), and where the parse
-    found no region of it (tree-sitter-mlir loses IREE's `util.func public @f(...) -> !hal.buffer_view attributes
-    {iree.abi.stub}`)."""
-    found = openers_of(text).get(symbol, [])
+    opens it, to the line that closes it; several such ops (an executable's export and its function): the one
+    of the local dump's own signature; None when there is not exactly one. A local dump is looked for so first
+    (a whole parse per text: IREE mlp's splice spent 1.3 s parsing), and where the parse found no region of it
+    (tree-sitter-mlir loses IREE's `util.func public @f(...) -> !hal.buffer_view attributes {iree.abi.stub}`)."""
+    lines = lines_of(text)
+    found = [(row, opened) for row, opened in _spelled(text, symbol) if lines[row].rstrip().endswith("{")]
+    if len(found) > 1 and entry is not None:
+        wanted = _own_op(entry)[0]
+        found = [(row, opened) for row, opened in found if opened == wanted]
     if len(found) != 1:
         return None
-    stop = end_of(lines_of(text), found[0])
-    return None if stop is None else (found[0], stop)
+    stop = end_of(lines, found[0][0])
+    return None if stop is None else (found[0][0], stop)
+
+
+def _declared(text: str, symbol: str, entry: Entry) -> tuple[int, int] | None:
+    """Where the op of a local dump of one line (a declaration, `func.func private @g(i32)`) stands in a text: the
+    one line of the same signature; None when the dump is more than one line, or there is not one such line."""
+    wanted, one_line = _own_op(entry)
+    if not one_line:
+        return None
+    found = [row for row, opened in _spelled(text, symbol) if opened == wanted]
+    return (found[0], found[0] + 1) if len(found) == 1 else None
+
+
+def _own_op(entry: Entry) -> tuple[str, bool]:
+    """The signature of the op a local dump prints (its first line past the aliases), and whether that is its only
+    line."""
+    own = [line for line in entry.body.read().split("\n") if line.strip() and not _ALIAS.match(line)]
+    return (signature(own[0].lstrip(" ")) if own else ""), len(own) == 1
+
+
+def _spelled(text: str, symbol: str) -> list[tuple[int, str]]:
+    """openers_of the symbol as the IR spells it: quoted when it is not a bare identifier (`@"_insert_-9223"`)."""
+    openers = openers_of(text)
+    return openers.get(symbol) or openers.get(f'@"{symbol[1:]}"', [])
 
 
 def _indent(line: str) -> str:
