@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -11,7 +13,7 @@ from hypothesis import strategies as st
 from dumptools import PROGRAM
 from modeltools import load_dump
 from pypto_ir_trace import formats
-from pypto_ir_trace.dump import Packed, split_lines
+from pypto_ir_trace.dump import Packed, Spool, split_lines
 from pypto_ir_trace.errors import DumpError
 
 
@@ -185,3 +187,29 @@ def test_base_texts_are_held_deflated_and_equal_ones_once(real_mlir):
     texts = {s.base_text for s in based}
     assert len(held) == len(texts)
     assert sum(len(p.data) for p in held.values()) < sum(len(t.encode()) for t in texts) / 3
+
+
+def test_a_spool_gives_back_each_text_it_was_given_and_leaves_no_file(tmp_path, monkeypatch):
+    """Texts the format made (an MLIR local dump shown in the whole IR) wait in an unnamed temporary file: read
+    back exactly, in any order, and nothing stays in the temporary folder."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    spool = Spool()
+    texts = ["module {\n}\n", "", "naïve ∑ 😀\n" * 1000, "\udcff lone surrogate\n"]
+    kept = [spool.put(text) for text in texts]
+    assert [source.read() for source in reversed(kept)] == texts[::-1]
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_spool_that_cannot_write_keeps_its_texts_deflated(monkeypatch):
+    """No temporary folder, or a full one: the texts are kept deflated in memory, read back the same."""
+    spool = Spool()
+    first = spool.put("a\n")
+
+    def full(*_):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "pwrite", full)
+    second = spool.put("b\n" * 100)
+    assert isinstance(second, Packed) and second.read() == "b\n" * 100 and first.read() == "a\n"
+    monkeypatch.setattr(tempfile, "TemporaryFile", full)
+    assert Spool().put("c\n").read() == "c\n"

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import re
+import tempfile
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import IO, Protocol
 
 from .errors import DumpError
 
@@ -58,6 +60,51 @@ class Packed:
 
     def read(self) -> str:
         return zlib.decompress(self.data).decode("utf-8", errors="surrogatepass")
+
+
+class Spool:
+    """Texts the format made, kept in an unnamed temporary file (unlinked at once: nothing is left behind) until
+    read: held from discovery to the end of the build, they take no memory there, and writing and reading them
+    back costs a tenth of deflating and inflating them (the sparsifier's local dumps shown in the whole IR, 12.7 MB:
+    265 M instructions of zlib). Where no temporary file can be written, a text is kept deflated (`Packed`)."""
+
+    def __init__(self) -> None:
+        self._file: IO[bytes] | None = None  # opened by the first text, closed when the spool is let go
+        self._size = 0
+        self._failed = False
+
+    def put(self, text: str) -> Source:
+        data = text.encode("utf-8", errors="surrogatepass")
+        if not self._failed:
+            try:
+                if self._file is None:
+                    self._file = tempfile.TemporaryFile()  # noqa: SIM115 (lives as long as the spool)
+                written = os.pwrite(self._file.fileno(), data, self._size)
+                if written == len(data):
+                    self._size += written
+                    return _Spooled(self, self._size - written, self._size)
+            except OSError:  # no temporary folder, or a full one: the rest is kept deflated
+                pass
+            self._failed = True
+        return Packed(zlib.compress(data, 1))
+
+    def read(self, start: int, stop: int) -> str:
+        assert self._file is not None, "a spooled text was written"
+        try:
+            data = os.pread(self._file.fileno(), stop - start, start)
+        except OSError as err:
+            raise DumpError(f"cannot read back a text kept in a temporary file: {err.strerror or err}") from None
+        return data.decode("utf-8", errors="surrogatepass")
+
+
+@dataclass(frozen=True)
+class _Spooled:
+    spool: Spool
+    start: int
+    stop: int
+
+    def read(self) -> str:
+        return self.spool.read(self.start, self.stop)
 
 
 def packed(texts: list[str | None]) -> list[Packed | None]:

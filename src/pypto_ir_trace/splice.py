@@ -48,7 +48,7 @@ import bisect
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
-from .dump import Packed, split_lines
+from .dump import Source, Spool, split_lines
 
 WHOLE, UNITS, FRAGMENT = "whole", "units", "fragment"
 INPUT = -1  # a base that is the pipeline's empty input
@@ -148,8 +148,8 @@ class Found:
     uncut: int = 0  # fragments not found in their unit: shown against the empty input
     first_whole: int | None = None  # the first whole dump when unit dumps came before it: never received whole
     told_whole: list[int] = field(default_factory=list)  # told dumps that print the whole program
-    # the whole view: each dump's text as shown, the program as it stands after it (deflated); None: as printed
-    shown: list[Packed | None] = field(default_factory=list)
+    # the whole view: each dump's text as shown, the program as it stands after it (spooled); None: as printed
+    shown: list[Source | None] = field(default_factory=list)
     over: int | None = None  # the first unit dump shown as printed because the whole view's texts reached its bound
 
 
@@ -395,22 +395,23 @@ def bases(printed: Iterable[Printed], grammar: Grammar, names: Names, whole_view
 
 
 class _Shown:
-    """The texts shown for unit dumps, deflated, within their bound (`left`, characters); a text equal to the last
-    one (a pass that changed nothing) is that one's object."""
+    """The texts shown for unit dumps, spooled (dump.Spool), within their bound (`left`, characters); a text equal
+    to the last one (a pass that changed nothing) is that one's object."""
 
     def __init__(self, bound: int) -> None:
         self.left, self.spent = bound, bound <= 0
-        self._last: tuple[str, Packed] | None = None
+        self._spool = Spool()
+        self._last: tuple[str, Source] | None = None
         self.printed: dict[int, tuple[str, ...]] = {}  # unit dumps shown whole -> their units
 
-    def of(self, text: str) -> Packed | None:
+    def of(self, text: str) -> Source | None:
         """The text to show, None once it would pass the bound (and every text after it)."""
         self.left -= len(text)
         if self.left < 0:
             self.spent = True
             return None
         if self._last is None or self._last[0] != text:
-            self._last = (text, Packed.of(text))
+            self._last = (text, self._spool.put(text))
         return self._last[1]
 
     def as_printed(self, base: Base, latest: dict, grammar: Grammar, names: Names) -> Base:
@@ -477,7 +478,7 @@ def _units(
 
 def _shown_whole(
     program: _Program, unit: tuple[str, str], at: int, shown: _Shown, names: Names, found: Found
-) -> tuple[Base, Packed | None]:
+) -> tuple[Base, Source | None]:
     """A dump of one unit the program holds, put in: shown as the program now, against the dump before it (which
     shows the program as it stood); past the whole view's bound, or when it could not be put in after all (a
     unit around one put in before, not found again in the program so built), shown as printed, against its unit
