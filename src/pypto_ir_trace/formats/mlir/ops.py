@@ -197,7 +197,7 @@ def spans_of(text: str, wanted: str) -> tuple[tuple[int, int], ...]:
     """(first, stop) lines of each op of this signature in a text, in text order. In the printer's layout an op
     that opens a region ends with the first line at its own indent that closes it (`}`, `} -> type`; not
     `} else {`; its block labels are at that indent too), any other op is its line."""
-    lines = split_lines(text)[0]
+    lines = lines_of(text)
     heads = (wanted.split(" ", 1)[0], "builtin." + wanted.split(" ", 1)[0])
     found = []
     for row, line in enumerate(lines):

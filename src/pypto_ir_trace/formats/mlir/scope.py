@@ -87,7 +87,7 @@ def _tell(program: str | None, kind: str, text: str) -> str | None:
     spans = spans_of(program, kind)
     if not spans:
         return f"{kind}{_PLACE}0"  # none now: found nowhere, so diffed against its own last dump
-    lines = split_lines(program)[0]
+    lines = lines_of(program)
     if len(spans) == 1:
         return None if _is_top(lines, *spans[0]) else f"{kind}{_PLACE}1"
     own = _kept_lines(split_lines(text)[0])
