@@ -92,7 +92,7 @@ def _tell(program: str | None, kind: str, text: str) -> str | None:
         return None if _is_top(lines, *spans[0]) else f"{kind}{_PLACE}1"
     own = _kept_lines(split_lines(text)[0])
     own_symbols = _symbols(own)
-    by_symbols = [_differing(own_symbols, Counter(_SYMBOL.findall("\n".join(lines[a:b])))) for a, b in spans]
+    by_symbols = [_differing(own_symbols, _symbols_in("\n".join(lines[a:b]))) for a, b in spans]
     closest = [k for k, differ in enumerate(by_symbols) if differ == min(by_symbols)]
     if len(closest) > 1:  # the lines decide between those
         by_lines = [_differing(own, Counter(line.strip() for line in lines[slice(*spans[k])])) for k in closest]
@@ -118,6 +118,12 @@ def _symbols(lines: Counter) -> Counter:
         for symbol in _SYMBOL.findall(line):
             found[symbol] += count
     return found
+
+
+@lru_cache(maxsize=64)  # an op's text is the same in the program from one told dump to the next, mostly
+def _symbols_in(text: str) -> Counter:
+    """The symbols a text names, each as often as named."""
+    return Counter(_SYMBOL.findall(text))
 
 
 def _differing(own: Counter, other: Counter) -> int:
