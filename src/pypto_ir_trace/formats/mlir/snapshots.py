@@ -51,7 +51,7 @@ def dump(source: Path, entries: list[Entry], notes: list[str], format_name: str)
     based_on = packed([base.text for base in found.bases])
     for index, (entry, base, text, shown) in enumerate(zip(entries, found.bases, based_on, found.shown), start=1):
         at = None if base.dump is None else 0 if base.dump == splice.INPUT else base.dump + 1
-        local = entry.local or (entry.told and index - 1 not in whole)
+        local = _holds_its_op(entry, index - 1, whole)
         snapshots.append(
             Snapshot(
                 index=index,
@@ -118,11 +118,11 @@ def _scope_notes(entries: list[Entry], found: splice.Found, shared_at: set[tuple
             "diffed against the IR as it stood before it; a dump of the whole IR after local ones is diffed "
             "against that IR, named as it names its attributes"
         )
-        told_whole = set(found.told_whole)
+        whole = set(found.told_whole)
         alone = sum(
             1
             for k, (entry, shown) in enumerate(zip(entries, found.shown))
-            if (entry.local or (entry.told and k not in told_whole)) and shown is None
+            if _holds_its_op(entry, k, whole) and shown is None
         )
         if alone:
             over = (
@@ -172,6 +172,12 @@ def _shared(entries: list[Entry], unfound: list[tuple[int, int]], shared_at: set
         if entry.op_id not in shared and (at, hash(text(source))) in shared_at:
             shared.append(entry.op_id)
     return shared
+
+
+def _holds_its_op(entry: Entry, at: int, told_whole: set[int]) -> bool:
+    """Whether dump `at` holds one op of the IR: a local dump, or a told one its text told so (a module that could
+    have been the top-level one)."""
+    return entry.local or (entry.told and at not in told_whole)
 
 
 def _detail(entry: Entry, local: bool, whole: bool) -> str:
