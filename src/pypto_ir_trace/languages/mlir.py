@@ -276,8 +276,11 @@ def laid_out_end(lines: list[str], row: int) -> int | None:
     if not line.rstrip().endswith("{"):
         return None
     indent = indent_of(line)
+    deeper = " " * (indent + 1)  # a line indented past the op's own: inside it (the common case, read at C speed)
     for end in range(row + 1, len(lines)):
         line = lines[end]
+        if line.startswith(deeper):
+            continue
         own = indent_of(line)
         if not line.strip() or own > indent or (own == indent and line.lstrip().startswith("^")):
             continue
