@@ -212,13 +212,16 @@ def end_of(lines: list[str], row: int) -> int | None:
 
 
 def _rows_starting(text: str, head: str) -> list[int]:
-    """The rows of the lines that start, past their indent, with `head` or `builtin.head` (found at C speed: the
+    """The rows of the lines that start, past their indent, with `head` or `builtin.head` (found by `str.find`: the
     program as it stands is searched once per dump that names only its op's kind)."""
-    pattern = re.compile(r"^ *(?:builtin\.)?" + re.escape(head), re.MULTILINE)
-    rows, row, at = [], 0, 0
-    for match in pattern.finditer(text):
-        row, at = row + text.count("\n", at, match.start()), match.start()
-        rows.append(row)
+    rows: list[int] = []
+    row, counted, at = 0, 0, text.find(head)
+    while at >= 0:
+        start = text.rfind("\n", 0, at) + 1
+        if text[start:at].lstrip(" ") in ("", "builtin."):
+            row, counted = row + text.count("\n", counted, start), start
+            rows.append(row)
+        at = text.find(head, at + len(head))
     return rows
 
 
