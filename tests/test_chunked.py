@@ -286,7 +286,9 @@ def test_a_signal_while_the_piece_workers_start_or_read_stops_the_report_and_lea
     out = tmp_path / "out"
     out.mkdir()
     args = (str(dump), "-o", str(out / "report.html"), "-q")
-    span = 0.8 * proctools.running_time(*args, env=env)  # the signal falls before the end, on any host
+    # the signal falls before the end on any host, also one that runs the next runs twice as fast as this one
+    # (CI's other worker and other work come and go)
+    span = 0.5 * proctools.running_time(*args, env=env)
     (out / "report.html").unlink()
     trials, seen = 3, []
     for k in range(trials):
