@@ -379,7 +379,8 @@ def bases(printed: Iterable[Printed], grammar: Grammar, names: Names, whole_view
                 if text is not None:
                     shown.printed[at] = keys
             else:
-                latest = {key: program.latest.get(key) for key in keys}  # before this dump changes them
+                # the units' texts before this dump changes them, where the rules may name a dump shown whole
+                latest = {key: program.latest.get(key) for key in keys} if shown.printed else {}
                 base, standing = _units(program, dump, units, at, answered, names, found), None
                 base = shown.as_printed(base, latest, program.grammar, names)
         else:

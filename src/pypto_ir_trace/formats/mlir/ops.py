@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 
 from tree_sitter import Tree
@@ -23,13 +23,6 @@ class Ops:
     lines: list[str]
     regions: tuple
     by_name: dict[str, list]
-    ends: dict[int, int | None] = field(default_factory=dict)  # end_of, by row: the same op is asked for again
-
-    def end(self, row: int) -> int | None:
-        """end_of the op at this row of the text."""
-        if row not in self.ends:
-            self.ends[row] = end_of(self.lines, row)
-        return self.ends[row]
 
     def named(self, name: str) -> list:
         """The regions whose key ends in `name` (the op's own name, whatever modules enclose it)."""

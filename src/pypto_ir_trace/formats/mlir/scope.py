@@ -91,7 +91,7 @@ def _tell(program: str | None, kind: str, text: str) -> str | None:
     if len(spans) == 1:
         return None if _is_top(lines, *spans[0]) else f"{kind}{_PLACE}1"
     own = _kept_lines(split_lines(text)[0])
-    own_symbols = _symbols(own)
+    own_symbols = _symbols_in("\n".join(own.elements()))
     by_symbols = [_differing(own_symbols, _symbols_in("\n".join(lines[a:b]))) for a, b in spans]
     closest = [k for k, differ in enumerate(by_symbols) if differ == min(by_symbols)]
     if len(closest) > 1:  # the lines decide between those
@@ -111,16 +111,6 @@ def _kept_lines(lines: list[str]) -> Counter:
     return Counter(line.strip() for line in lines if line.strip() and not _ALIAS.match(line))
 
 
-def _symbols(lines: Counter) -> Counter:
-    """The symbols the lines name, each as often as named."""
-    found: Counter = Counter()
-    for line, count in lines.items():
-        for symbol in _SYMBOL.findall(line):
-            found[symbol] += count
-    return found
-
-
-@lru_cache(maxsize=64)  # an op's text is the same in the program from one told dump to the next, mostly
 def _symbols_in(text: str) -> Counter:
     """The symbols a text names, each as often as named."""
     return Counter(_SYMBOL.findall(text))
@@ -172,7 +162,7 @@ def _span(source: Ops, entry: Entry, key: str | None) -> tuple[int, int] | None:
     if region is None or not _in_its_folder(entry, name):
         return None
     # the printer's layout says where the op ends: a region of a parse that went wrong can run past its closers
-    return region.start, source.end(region.start) or region.end
+    return region.start, end_of(source.lines, region.start) or region.end
 
 
 # A module inside another dialect's op prints its dialect (`builtin.module`); printed alone, as the top op, it does not
