@@ -35,15 +35,27 @@ class Stretch:
         """The stretch decoded (strict UTF-8, naming the file and offset), as its lines each ended by \\n: how
         a stream's dumps have always been given, whatever newlines the file has (\\r\\n, \\r, none at the end)."""
         try:
-            with self.path.open("rb") as handle:
-                handle.seek(self.start)
-                data = handle.read(self.stop - self.start)
+            data = _read_at(self.path, self.start, self.stop)
         except OSError as err:
             raise DumpError(f"cannot read {self.path}: {err.strerror or err}") from None
         text = decode(data, self.path, self.start)
         if "\r" in text or not text.endswith("\n"):
             text = "".join(line + "\n" for line in split_lines(text)[0])
         return text
+
+
+def _read_at(path: Path, start: int, stop: int) -> bytes:
+    """Bytes [start, stop) of a file (fewer at its end), by a bare descriptor: a stream's dumps are read one by one,
+    thousands of them, and a Python file object costs three times the read."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        parts = []
+        while start < stop and (part := os.pread(fd, stop - start, start)):
+            parts.append(part)
+            start += len(part)
+        return b"".join(parts)
+    finally:
+        os.close(fd)
 
 
 @dataclass(frozen=True)

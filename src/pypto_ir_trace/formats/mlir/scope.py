@@ -27,6 +27,7 @@ from .ops import Ops, end_of, lines_of, of_top_kind, openers_of, ops_of, signatu
 _ALIAS = re.compile(r"^(?P<name>[#!][A-Za-z_][\w.$-]*) = ")  # an attribute or type alias definition
 _ELIDED = re.compile(r"#[A-Za-z_][\w$-]*\.[\w.$-]+(?P<body><.*>)")  # a dialect attribute: its body prints alone
 _SYMBOL = re.compile(r'@(?:[\w.$-]+|"[^"]*")')  # a symbol reference (`@__device_0`, `@"a b"`)
+_ALIAS_LINE = re.compile(_ALIAS.pattern + ".*\n?", re.MULTILINE)  # a whole alias definition line
 
 
 def grammar(entries: Sequence[Entry], shared: set[tuple[int, int]]) -> splice.Grammar:
@@ -90,11 +91,11 @@ def _tell(program: str | None, kind: str, text: str) -> str | None:
     lines = lines_of(program)
     if len(spans) == 1:
         return None if _is_top(lines, *spans[0]) else f"{kind}{_PLACE}1"
-    own = _kept_lines(split_lines(text)[0])
-    own_symbols = _symbols_in("\n".join(own.elements()))
+    own_symbols = _symbols_in(_ALIAS_LINE.sub("", text))
     by_symbols = [_differing(own_symbols, _symbols_in("\n".join(lines[a:b]))) for a, b in spans]
     closest = [k for k, differ in enumerate(by_symbols) if differ == min(by_symbols)]
     if len(closest) > 1:  # the lines decide between those
+        own = _kept_lines(split_lines(text)[0])
         by_lines = [_differing(own, Counter(line.strip() for line in lines[slice(*spans[k])])) for k in closest]
         closest = [closest[by_lines.index(min(by_lines))]]
     best = closest[0]
@@ -111,8 +112,9 @@ def _kept_lines(lines: list[str]) -> Counter:
     return Counter(line.strip() for line in lines if line.strip() and not _ALIAS.match(line))
 
 
+@lru_cache(maxsize=64)  # the program's ops of a kind, asked once per dump of that kind: most are as they were
 def _symbols_in(text: str) -> Counter:
-    """The symbols a text names, each as often as named."""
+    """The symbols a text names, each as often as named (not to be changed: it is cached)."""
     return Counter(_SYMBOL.findall(text))
 
 
@@ -243,7 +245,7 @@ def _place(lines: list[str], first: int, stop: int, text: str) -> list[str]:
         own.pop()
     if own and lines[first].lstrip(" ").startswith(_NESTED_MODULE) and not own[0].startswith(_NESTED_MODULE):
         own[0] = _NESTED_MODULE + own[0]
-    return [indent + aliasing(line) if line else line for line in own]
+    return [indent + line if line else line for line in aliasing("\n".join(own)).split("\n")]
 
 
 def _aliases(lines: list[str]) -> dict[str, str]:
@@ -298,6 +300,18 @@ def _finish(lines: list[str], like: str | None) -> list[str]:
     return _used_aliases(lines)
 
 
+def _used_twice(name: str, text: str) -> bool:
+    """Whether an alias's name is in the text twice, its definition and a use: each looked for alone, up to its
+    second time, which comes soon where it is used at all (a program's aliases, once per dump shown whole)."""
+    found = _whole_name(name).finditer(text)
+    return next(found, None) is not None and next(found, None) is not None
+
+
+@cache
+def _whole_name(name: str) -> re.Pattern:
+    return re.compile(re.escape(name) + r"(?![\w.$-])")  # a whole name: `#map` is not in `#map1`
+
+
 def _used_aliases(lines: list[str]) -> list[str]:
     """The lines without the alias definitions (`#map = ...` before the top op) that nothing uses any more."""
     definitions = []
@@ -308,7 +322,6 @@ def _used_aliases(lines: list[str]) -> list[str]:
         definitions.append((row, match["name"]))
     if not definitions:
         return lines
-    names = "|".join(re.escape(name) for _, name in sorted(definitions, key=lambda d: len(d[1]), reverse=True))
-    uses = Counter(m.group() for m in re.finditer(f"(?:{names})" + r"(?![\w.$-])", "\n".join(lines)))
-    unused = {row for row, name in definitions if uses[name] < 2}
+    text = "\n".join(lines)
+    unused = {row for row, name in definitions if not _used_twice(name, text)}
     return [line for row, line in enumerate(lines) if row not in unused] if unused else lines

@@ -19,9 +19,9 @@ dump its op, named by its op_id), and scope.py says how ops lie in a text.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
-from functools import cache, lru_cache
+from functools import lru_cache
 from pathlib import Path
 
 from ... import splice
@@ -82,7 +82,7 @@ def _printed(entries: list[Entry]) -> Iterator[splice.Printed]:
         if entry.local or entry.told:
             yield splice.Printed(
                 splice.UNITS,
-                cache(entry.body.read),
+                _once(entry.body.read),
                 unit=entry.op_id,
                 within=entry.ancestors,
                 told=entry.told,
@@ -90,7 +90,19 @@ def _printed(entries: list[Entry]) -> Iterator[splice.Printed]:
                 before=entry.header.before,
             )
         else:
-            yield splice.Printed(splice.WHOLE, cache(entry.body.read), step=step, before=entry.header.before)
+            yield splice.Printed(splice.WHOLE, _once(entry.body.read), step=step, before=entry.header.before)
+
+
+def _once(read: Callable[[], str]) -> Callable[[], str]:
+    """The text read at the first call, kept for the next (functools.cache costs more to make, once per dump)."""
+    kept: list[str] = []
+
+    def text() -> str:
+        if not kept:
+            kept.append(read())
+        return kept[0]
+
+    return text
 
 
 def _names(entries: list[Entry]) -> splice.Names:
