@@ -20,6 +20,7 @@ from pypto_ir_trace.dump import split_lines
 from pypto_ir_trace.formats import FORMATS
 from pypto_ir_trace.languages import PYTHON, python
 from pypto_ir_trace.linefacts import LineFacts
+from pypto_ir_trace.structure import Cut
 
 PYPTO = FORMATS["pypto"]
 FACTS = [fact.name for fact in dataclasses.fields(LineFacts)]
@@ -77,10 +78,12 @@ def test_a_class_program_is_cut_between_methods_and_reads_as_whole(cut_small):
     lines = program(40)
     pieces = python.cuts(lines, 12)
     assert len(pieces) > 5
-    assert [(first, stop) for first, stop, _ in pieces] == list(
+    assert [(first, stop) for first, stop, *_ in pieces] == list(
         zip([0] + [p[0] for p in pieces[1:]], [p[0] for p in pieces[1:]] + [len(lines)])
     )
-    assert all(lines[first].startswith("    @pl.function") and context == range(4) for first, _, context in pieces[1:])
+    assert all(
+        lines[first].startswith("    @pl.function") and context == range(4) for first, _, context, _ in pieces[1:]
+    )
     assert same_as_whole(lines)
 
 
@@ -100,20 +103,20 @@ def test_repeated_names_in_two_pieces_are_numbered_across_the_text(cut_small):
 
 def test_top_level_functions_are_cut_at_column_zero(cut_small):
     lines = [line for k in range(30) for line in (f"def f{k}(x):", "    if x:", "        y = 1", "    return x", "")]
-    assert all(context == range(0) for _, _, context in python.cuts(lines, 12))
+    assert all(context == range(0) for _, _, context, _ in python.cuts(lines, 12))
     assert same_as_whole(lines)
 
 
 def test_a_function_body_is_not_cut(cut_small):
     lines = ["def f(x):"] + [line for k in range(30) for line in ("    if x:", f"        y = {k}", f"    z = {k}")]
-    assert python.cuts(lines, 12) == [(0, len(lines), range(0))]
+    assert python.cuts(lines, 12) == [Cut(0, len(lines))]
 
 
 def test_a_piece_whose_context_is_not_a_class_is_refused(cut_small):
     """Parsed with `def f(x):` as its context, a piece would become a second function f: chunked.py
     checks every piece's regions lie inside it, whatever cuts a language proposes."""
     lines = ["def f(x):"] + [line for k in range(30) for line in ("    if x:", f"        y = {k}", f"    z = {k}")]
-    inside = dataclasses.replace(PYTHON, cuts=lambda lines, size: [(0, 30, range(0)), (30, len(lines), range(1))])
+    inside = dataclasses.replace(PYTHON, cuts=lambda lines, size: [Cut(0, 30), Cut(30, len(lines), range(1))])
     assert in_pieces(lines, chunked.PieceReader(inside, partial(builder._facts, PYPTO), workers=1)) is None
 
 
@@ -266,7 +269,7 @@ def test_a_comment_at_the_class_column_is_no_cut(cut_small):
     """Python reads code indented under a comment as the block above it: `pass` here belongs to the
     last method, and the pieces must say so (found by the generated programs above)."""
     lines = [*program(12), "    # note", "", "        pass"]
-    assert all(lines[first].strip() != "# note" for first, _, _ in python.cuts(lines, 6))
+    assert all(lines[first].strip() != "# note" for first, *_ in python.cuts(lines, 6))
     assert same_as_whole(lines)
     assert in_pieces(lines)[0].regions[-1].end == len(lines)
 

@@ -137,7 +137,10 @@ def _camel(name: str) -> str:
 
 
 def _keys(*records) -> set[str]:
-    return {_camel(field.name) for record in records for field in dataclasses.fields(record)}
+    """The records' fields and properties (a Region's `error`, its message made from its fields), camel case."""
+    fields = {field.name for record in records for field in dataclasses.fields(record)}
+    properties = {name for record in records for name, value in vars(record).items() if isinstance(value, property)}
+    return {_camel(name) for name in fields | properties}
 
 
 # Each object of the schema (its $defs entry, "#" the top) and the records whose fields it carries (a pass

@@ -542,8 +542,12 @@ class _TextReader:
             if reading is not None:
                 self.lines.forget(ids, new_rows)  # one reading speaks for a text: its pieces' facts go
             tree = self.parser.parse(split, ids, rows)
-            found = self.parser.structure(tree, split)
-            self.lines.store(ids, _facts(self.record, tree, split, new_rows, self.parser.offsets))
+            keep = partial(self.lines.store, ids)
+            if tree.root_node.has_error and (again := self.pieces.after_errors(split, ids, new_rows, keep)):
+                found = again.structure()  # a text with errors read in pieces (Language.pieces_for_errors)
+            if found is None:
+                found = self.parser.structure(tree, split)
+                self.lines.store(ids, _facts(self.record, tree, split, new_rows, self.parser.offsets))
         self._settle(ids, new_rows)
         return structure.too_deep(found, split, rows)
 

@@ -1,19 +1,23 @@
 """Big snapshots a piece at a time: memory follows the piece, not the file, and pieces use every core.
 
 A tree-sitter tree costs about 110 bytes a node: parsed whole, a 400,000-line snapshot holds 1.7 GB
-while it is read. From PIECES_FROM lines on, the language cuts the text into pieces that start at a
-statement (Language.cuts). Each piece is parsed alone, after the rows it needs before it (its class
-header); the caller's `facts` reads the LineFacts of the piece's new rows from its tree (given back in the
-whole text's numbering), and the tree is dropped.
+while it is read. From PIECES_FROM lines on (the language's own figures: Language.pieces), the language cuts
+the text into pieces that start at a statement (Language.cuts). Each piece is parsed alone, after the rows it
+needs before it (its class header; the lines opening the MLIR ops around it) and before the rows that close
+what those open; the caller's `facts` reads the LineFacts of the piece's new rows from its tree (given back in
+the whole text's numbering), and the tree is dropped.
 
-A piece is kept only when its tree has no syntax error and its regions lie inside it (a context that
-is not a class header would put a region in the context rows); else the caller parses the text whole.
-On such pieces, regions, highlights and marks are those of the whole parse (tested on the last
-snapshot of every real dump, cut small). Pieces are remembered by their lines: the next snapshot
-parses only the pieces its pass changed. New pieces go to worker processes, one per core, forked once
-by the first text with several new pieces and kept for the next texts: the caller sends a text's pieces
-and prepares the next text while they are read. py-tree-sitter holds the GIL while it parses and
-queries, so threads would not help.
+A piece is kept only when its regions lie inside it (a context that is not a class header would put a region
+in the context rows) and its tree has no syntax error; else the caller parses the text whole. On such pieces,
+regions, highlights and marks are those of the whole parse (tested on the last snapshot of every real dump,
+cut small). A language whose analysis marks what syntax errors touch reads pieces with errors too
+(Language.pieces_for_errors: MLIR, where custom assembly gives errors in most of IREE's dumps): a tree with
+errors cannot be re-used by the next parse (incremental.py), so such texts are read in pieces once one is
+met, a clean text's pieces reading as it does, and an error stays in the op it is in. Pieces are remembered
+by their lines: the next snapshot parses only the pieces its pass changed. New pieces go to worker processes,
+one per core, forked once by the first text with several new pieces and kept for the next texts: the caller
+sends a text's pieces and prepares the next text while they are read. py-tree-sitter holds the GIL while it
+parses and queries, so threads would not help.
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ from tree_sitter import Parser, Tree
 
 from . import structure
 from .linefacts import LineFacts
-from .structure import Region, Structure
+from .structure import Cut, Region, Structure
 from .workers import end_now, signals_held, worker_signals
 
 PIECES_FROM = 50_000  # lines; below, a whole tree is cheap and the incremental parser re-uses it
@@ -57,6 +61,7 @@ class PieceReader:
         # a piece's lines and context -> its regions, row 0 first (None: it does not read cleanly)
         self._known: dict[bytes, tuple[Region, ...] | None] = {}
         self._sent: dict[bytes, _Sent] = {}  # pieces sent to be read, not yet in
+        self._errors_seen = False  # a text had syntax errors (Language.pieces_for_errors)
 
     def __enter__(self) -> PieceReader:
         return self
@@ -73,22 +78,35 @@ class PieceReader:
         """Sends the text's new pieces to be read, or None when the text is small or the language has no
         cuts: then parse it whole. `keep` receives the facts of the `new_rows` ([first, stop) ranges) of
         each new piece when it comes in, whichever text asks for it first."""
-        cuts = self._here.language.cuts
-        if cuts is None or len(lines) < PIECES_FROM:
+        language = self._here.language
+        pieces_from, piece_lines = language.pieces or (PIECES_FROM, PIECE_LINES)
+        if language.cuts is None or len(lines) < pieces_from or (language.pieces_for_errors and not self._errors_seen):
             return None
-        pieces = cuts(lines, PIECE_LINES)
-        keys = [_key(ids, first, stop, context) for first, stop, context in pieces]
+        pieces = language.cuts(lines, piece_lines)
+        keys = [_key(ids, cut) for cut in pieces]
         new = {key: piece for key, piece in zip(keys, pieces) if key not in self._known and key not in self._sent}
         pool = self._pool_for(len(new))
         stops = [stop for _, stop in new_rows]  # sorted, as the ranges are: a piece finds its own by bisection
-        for key, (first, stop, context) in new.items():
+        for key, (first, stop, context, closing) in new.items():
             shift = first - len(context)  # a row of the piece's own text + shift = its row in the whole text
             rows = [
                 (max(a, first) - shift, min(b, stop) - shift) for a, b in _overlapping(new_rows, stops, first, stop)
             ]
-            task = _Task(lines[context.start : context.stop] + lines[first:stop], len(context), shift, rows)
+            text = [lines[row] for row in context] + lines[first:stop] + [lines[row] for row in closing]
+            task = _Task(text, len(context), stop - first, shift, rows)
             self._sent[key] = _Sent(task, _send(pool, task), keep)
         return Reading(self, pieces, keys)
+
+    def after_errors(
+        self, lines: list[str], ids: list[int], new_rows: list[tuple[int, int]], keep: Keep
+    ) -> Reading | None:
+        """A text whose whole parse has syntax errors, read in pieces where the language reads such texts so (else
+        None); from then on, big texts are sent in pieces as they come (`submit`): a language's texts tend to keep
+        their errors from pass to pass (IREE's custom assembly), and a clean text's pieces read as it does."""
+        if not self._here.language.pieces_for_errors:
+            return None
+        self._errors_seen = True
+        return self.submit(lines, ids, new_rows, keep)
 
     def _pool_for(self, pieces: int) -> ProcessPoolExecutor | None:
         """The workers, started by the first text with enough new pieces; None: read here."""
@@ -120,14 +138,14 @@ class PieceReader:
         if found is not None:
             sent.keep(found[1])
 
-    def _structure(self, pieces: list[tuple[int, int, range]], keys: list[bytes]) -> Structure | None:
+    def _structure(self, pieces: list[Cut], keys: list[bytes]) -> Structure | None:
         for key in keys:
             self._take(key)
         if any(self._known[key] is None for key in keys):
             return None
         regions = [
-            replace(r, start=r.start + first, end=r.end + first, def_line=r.def_line + first)
-            for key, (first, _, _) in zip(keys, pieces)
+            r.moved(first)
+            for key, (first, *_) in zip(keys, pieces)
             for r in self._known[key] or ()  # none is None: checked above
         ]
         return Structure(tuple(_rekeyed(regions)))
@@ -136,7 +154,7 @@ class PieceReader:
 class Reading:
     """One text's pieces as they are read: the caller takes its structure when it needs it."""
 
-    def __init__(self, reader: PieceReader, pieces: list[tuple[int, int, range]], keys: list[bytes]):
+    def __init__(self, reader: PieceReader, pieces: list[Cut], keys: list[bytes]):
         self._reader, self._pieces, self._keys = reader, pieces, keys
 
     def structure(self) -> Structure | None:
@@ -147,10 +165,12 @@ class Reading:
 
 @dataclass
 class _Task:
-    """A piece to read: its lines after its context's, and the rows whose facts are wanted."""
+    """A piece to read: its lines after its context's (and before its closing rows), and the rows whose facts are
+    wanted."""
 
     lines: list[str]
     context: int  # rows of context before the piece
+    rows_in_piece: int  # the piece's own rows, after the context
     shift: int  # a row of these lines + shift = its row in the whole text
     rows: list[tuple[int, int]]  # [first, stop) ranges, in these lines' numbering
 
@@ -179,16 +199,17 @@ class _PieceParser:
         if self.parser is None:
             self.parser = Parser(self.language.grammar)
         tree = self.parser.parse(source)
-        if tree.root_node.has_error:
+        errors = self.language.pieces_for_errors
+        if tree.root_node.has_error and not errors:
             return None
         found = self.language.analyze(tree, task.lines)
-        if not found.trusted or any(r.error or r.start < task.context for r in found.regions):
+        past = task.context + task.rows_in_piece
+        if not found.trusted or any(
+            (r.error and not errors) or r.start < task.context or r.end > past for r in found.regions
+        ):
             return None
         facts = self.facts(tree, task.lines, task.rows, offsets)
-        relative = tuple(
-            replace(r, start=r.start - task.context, end=r.end - task.context, def_line=r.def_line - task.context)
-            for r in found.regions
-        )
+        relative = tuple(r.moved(-task.context) for r in found.regions)
         return relative, facts.shifted(task.shift)
 
 
@@ -231,11 +252,14 @@ def _cores() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
-def _key(ids: list[int], first: int, stop: int, context: range) -> bytes:
-    """The piece's lines and its context's, as a digest: equal pieces read alike wherever they sit."""
-    digest = hashlib.blake2b(array("q", ids[context.start : context.stop]).tobytes(), digest_size=20)
+def _key(ids: list[int], cut: Cut) -> bytes:
+    """The piece's lines and its context's and closing rows', as a digest: equal pieces read alike wherever they
+    sit."""
+    digest = hashlib.blake2b(array("q", [ids[row] for row in cut.context]).tobytes(), digest_size=20)
     digest.update(b"|")
-    digest.update(array("q", ids[first:stop]).tobytes())
+    digest.update(array("q", ids[cut.first : cut.stop]).tobytes())
+    digest.update(b"|")
+    digest.update(array("q", [ids[row] for row in cut.closing]).tobytes())
     return digest.digest()
 
 

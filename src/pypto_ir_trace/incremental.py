@@ -20,6 +20,7 @@ function checks.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterator
+from dataclasses import replace
 
 from tree_sitter import Parser, Tree
 
@@ -213,5 +214,5 @@ def moved_regions(regions: tuple[Region, ...], edits: list[Edit]) -> list[tuple[
             if b0 <= region.def_line or b1 >= region.end:
                 return None  # before the region, on its naming line, or on its closing line
             shift, edited, at = shift + (a1 - a0) - (b1 - b0), True, at + 1
-        moved.append((Region(region.key, region.kind, start, region.end + shift, def_line, region.error), edited))
+        moved.append((replace(region, start=start, end=region.end + shift, def_line=def_line), edited))
     return moved if at == len(edits) else None

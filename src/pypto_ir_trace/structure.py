@@ -8,9 +8,11 @@ the errors are.
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
 from itertools import accumulate
+from typing import NamedTuple
+from zlib import crc32
 
 from tree_sitter import Node, Parser, Tree
 
@@ -22,7 +24,45 @@ class Region:
     start: int  # first line, 0-based, decorators included
     end: int  # one past the last line
     def_line: int  # the line that names it (the `def`, below any decorators)
-    error: str | None = None  # set when a syntax error lies inside the region
+    # why the region is marked (a syntax error lies inside it), `{line}` standing for the line it names: a region
+    # read in a piece of its text (chunked.py) is moved to its place with that line
+    problem: str | None = None
+    problem_row: int = 0  # the line `{line}` names, 0-based
+
+    @property
+    def error(self) -> str | None:
+        """What is wrong inside the region, as users read it; None: nothing."""
+        return self.problem.replace(LINE, str(self.problem_row + 1)) if self.problem else None
+
+    def moved(self, shift: int) -> Region:
+        """The region `shift` lines further down."""
+        return replace(
+            self,
+            start=self.start + shift,
+            end=self.end + shift,
+            def_line=self.def_line + shift,
+            problem_row=self.problem_row + shift if self.problem else 0,
+        )
+
+
+LINE = "{line}"  # in a Region's problem: the line it names
+
+
+class Cut(NamedTuple):
+    """A piece a big text may be parsed in (chunked.py): lines [first, stop), parsed after the `context` rows and
+    before the `closing` rows, in text order, that it needs to read as it does in the whole text (a class's header;
+    the lines that open and close the MLIR ops around it)."""
+
+    first: int
+    stop: int
+    context: Sequence[int] = range(0)
+    closing: Sequence[int] = range(0)
+
+
+def cut_here(lines: list[str], row: int, overdue: bool) -> bool:
+    """Whether a piece may end before `row`: where the text says so (a hash of its next two lines), not at a fixed
+    count, so that an edit moves only the cuts near it; or when the piece is overdue."""
+    return overdue or crc32("\n".join(lines[row : row + 2]).encode("utf-8", "surrogatepass")) % 4 == 0
 
 
 @dataclass(frozen=True)
@@ -102,8 +142,8 @@ def too_deep(structure: Structure, lines: list[str], deep: Collection[int] | Non
         at = bisect_left(deep, region.start)
         row = deep[at] if at < len(deep) and deep[at] < region.end else None
         if row is not None and region.error is None:
-            note = f"line {row + 1} nests brackets deeper than {MAX_NESTING}: read only to that depth"
-            region = replace(region, error=note)
+            note = f"line {LINE} nests brackets deeper than {MAX_NESTING}: read only to that depth"
+            region = replace(region, problem=note, problem_row=row)
         regions.append(region)
     return replace(structure, regions=tuple(regions))
 

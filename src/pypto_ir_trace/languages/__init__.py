@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from tree_sitter import Language as TreeSitterLanguage
 from tree_sitter import Tree
 
-from ..structure import Region, Structure, parse
+from ..structure import Cut, Region, Structure, parse
 from . import llvm, mlir, python
 
 
@@ -40,9 +40,16 @@ class Language:
     names_in: Callable[[dict, list[str], list[int], int, int], Iterable[tuple[int, list[tuple[int, int]]]]] | None = (
         None
     )
-    # (lines, least lines a piece) -> the pieces (first, stop, context rows) a big text may be parsed in;
-    # None: always parsed whole (chunked.py)
-    cuts: Callable[[list[str], int], list[tuple[int, int, range]]] | None = None
+    # (lines, least lines a piece) -> the pieces a big text may be parsed in; None: always parsed whole (chunked.py)
+    cuts: Callable[[list[str], int], list[Cut]] | None = None
+    # from how many lines a text is cut, and the least lines a piece; None: chunked.py's PIECES_FROM, PIECE_LINES
+    pieces: tuple[int, int] | None = None
+    # False: a big text is read in pieces (memory follows the piece), and a piece with syntax errors has it parsed
+    # whole. True: a big text is read in pieces when it has syntax errors, which then cannot reach past the op they
+    # are in (MLIR's: tree-sitter's recovery from custom assembly could swallow the next function), and the
+    # analysis marks what they touch; a clean one is parsed whole, re-using the tree before it, and its pieces
+    # would read as it does (chunked.py)
+    pieces_for_errors: bool = False
     # (tree, the line naming a function) -> the (first, stop) lines of that function, None when no function is
     # named there; None: every snapshot's structure is found by analyze (incremental.py re-uses it otherwise)
     function_span: Callable[[Tree, int], tuple[int, int] | None] | None = None
@@ -95,6 +102,9 @@ MLIR = Language(
     one_op_a_line=True,
     op_regions=mlir.op_regions,
     laid_out_end=mlir.laid_out_end,
+    cuts=mlir.cuts,
+    pieces=(mlir.PIECES_FROM, mlir.PIECE_LINES),
+    pieces_for_errors=True,
 )
 LLVM = Language(
     "llvm",

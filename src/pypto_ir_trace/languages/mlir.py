@@ -38,7 +38,7 @@ import tree_sitter_mlir
 from tree_sitter import Language, Node, Query, QueryCursor, Tree
 
 from .. import grammar
-from ..structure import Region, Structure, end_line, errors, indent_of, numbered, text
+from ..structure import LINE, Cut, Region, Structure, cut_here, end_line, errors, indent_of, numbered, text
 
 NAME = "mlir"
 LANGUAGE = Language(tree_sitter_mlir.language())
@@ -82,14 +82,19 @@ def analyze(tree: Tree, lines: list[str]) -> Structure:
             )
     regions = [region for region in laid_out if region is not None]
     starts = [r.start for r in regions]
-    marked: dict[str, str] = {}
+    marked: dict[str, int] = {}  # a function's key -> the line of the first syntax error inside it
     for first, _last, shown in errors(root):
         at = bisect_right(starts, first) - 1  # regions do not overlap: only this one can hold the error
         owner = regions[at] if at >= 0 and first < regions[at].end else None
         if owner is None:
             continue  # rule 2: outside every function
-        marked.setdefault(owner.key, f"syntax error at line {shown + 1}")
-    return Structure(tuple(replace(r, error=marked[r.key]) if r.key in marked else r for r in regions))
+        marked.setdefault(owner.key, shown)
+    return Structure(
+        tuple(
+            replace(r, problem=f"syntax error at line {LINE}", problem_row=marked[r.key]) if r.key in marked else r
+            for r in regions
+        )
+    )
 
 
 def function_span(tree: Tree, def_line: int) -> tuple[int, int] | None:
@@ -265,7 +270,79 @@ def _as_laid_out(region: Region, lines: list[str]) -> Region | None:
         return None
     if stop == region.end:
         return region
-    return replace(region, end=stop, error=f"a syntax error: where it ends is read from the layout (line {stop})")
+    return replace(
+        region,
+        end=stop,
+        problem=f"a syntax error: where it ends is read from the layout (line {LINE})",
+        problem_row=stop - 1,
+    )
+
+
+# A big text is parsed an op at a time (chunked.py) from this many lines, in pieces of at least PIECE_LINES: IREE's
+# dumps hold thousands of lines in ops a pass leaves alone, and syntax errors in most of them (custom assembly), so
+# a whole parse cannot start from the tree before it (incremental.py) and each text was parsed whole.
+PIECES_FROM = 1_000
+PIECE_LINES = 64
+_MODULE_OPENERS = ("module ", "module{", "builtin.module ")  # the top-level op: `module @example attributes {...} {`
+_ALIAS_START = ("#", "!")  # an attribute or type alias definition before it
+
+
+def cuts(lines: list[str], size: int) -> list[Cut]:
+    """Pieces a big text may be parsed in (chunked.py), by the printer's layout: a piece starts where an op of a
+    symbol table starts (the top-level module, and the ops in it that hold only ops of their own: an executable,
+    its variant, the module inside it), once the piece before it has `size` lines, where the text says
+    (structure.cut_here); each is parsed after the lines that open the ops around its start and before those that
+    close the ops still open at its end, so it reads as in the whole text (its functions keyed by the modules
+    around them). A text that is not one module in the printer's layout (a local dump shown alone) is one piece."""
+    top = next((row for row, line in enumerate(lines) if line.strip() and not line.startswith(_ALIAS_START)), None)
+    stop = laid_out_end(lines, top) if top is not None and lines[top].startswith(_MODULE_OPENERS) else None
+    if top is None or stop is None or any(line.strip() for line in lines[stop:]):
+        return [Cut(0, len(lines))]
+    pieces: list[Cut] = []
+    first = 0  # the piece's first line
+    opened: tuple[tuple[int, int], ...] = ()  # the tables open where it starts: (opening, closing) rows
+    for row, tables in _op_starts(lines, ((top, stop - 1),), size):
+        if row - first >= size and cut_here(lines, row, row - first >= 4 * size):
+            pieces.append(Cut(first, row, [at for at, _ in opened], sorted(close for _, close in tables)))
+            first, opened = row, tables
+    pieces.append(Cut(first, len(lines), [at for at, _ in opened]))
+    return pieces
+
+
+def _op_starts(
+    lines: list[str], tables: tuple[tuple[int, int], ...], size: int
+) -> Iterator[tuple[int, tuple[tuple[int, int], ...]]]:
+    """(row, the tables open there) of each op of the innermost table, in text order; an op that is a table of more
+    than `size` lines is looked into (after its own row)."""
+    opening, closing = tables[-1]
+    row = opening + 1
+    while row < closing:
+        line = lines[row]
+        if not line.strip():
+            row += 1
+            continue
+        end = laid_out_end(lines, row) if line.rstrip().endswith("{") else row + 1
+        if end is None:  # an op the layout does not close: no cut past it in this table
+            return
+        yield row, tables
+        if end - row > size and _symbol_table(lines, row, end):
+            yield from _op_starts(lines, (*tables, (row, end - 1)), size)
+        row = end
+
+
+def _symbol_table(lines: list[str], opening: int, stop: int) -> bool:
+    """Whether the op of rows [opening, stop) holds only ops of its own in the printer's layout (a module, an
+    executable): each line at its body's indent opens a region or names a symbol, and none is a value's definition
+    or a block's label (a function's body). A wrong guess costs time only: a piece that cuts a function is refused
+    (chunked.py), and its text is parsed whole."""
+    body = [line for line in lines[opening + 1 : stop - 1] if line.strip()]
+    if not body:
+        return False
+    indent = indent_of(body[0])
+    own = [line.lstrip(" ") for line in body if indent_of(line) == indent and not line.lstrip(" ").startswith("}")]
+    return indent > indent_of(lines[opening]) and all(
+        not op.startswith(("%", "^")) and (op.rstrip().endswith("{") or "@" in op) for op in own
+    )
 
 
 def laid_out_end(lines: list[str], row: int) -> int | None:

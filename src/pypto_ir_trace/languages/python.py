@@ -9,7 +9,6 @@ tree-sitter always returns a tree, so "could not be parsed" is defined here:
 
 from __future__ import annotations
 
-import zlib
 from bisect import bisect_right
 from dataclasses import replace
 from functools import partial
@@ -18,7 +17,7 @@ import tree_sitter_python
 from tree_sitter import Language, Node, Parser, QueryCursor, Tree
 
 from .. import grammar
-from ..structure import Region, Structure, end_line, errors, indent_of, keyed, source, text
+from ..structure import LINE, Cut, Region, Structure, cut_here, end_line, errors, indent_of, keyed, source, text
 
 GRAMMAR = Language(tree_sitter_python.language())
 _query = partial(grammar.query, GRAMMAR, "python")
@@ -43,7 +42,7 @@ def analyze(tree: Tree, lines: list[str]) -> Structure:
             return _untrusted(regions, f"definitions overlap at line {region.start + 1}")
         previous_end = region.end
     starts = [r.start for r in regions]
-    marked: dict[str, str] = {}
+    marked: dict[str, int] = {}  # a region's key -> the line of the first syntax error inside it
     for first, last, shown in errors(tree.root_node):
         at = bisect_right(starts, first) - 1  # regions do not overlap: only this one can hold the error
         owner = regions[at] if at >= 0 and last < regions[at].end else None
@@ -53,20 +52,20 @@ def analyze(tree: Tree, lines: list[str]) -> Structure:
             return _untrusted(
                 regions, f"syntax error at line {shown + 1} before the def of {owner.key}: where it starts is uncertain"
             )
-        marked.setdefault(owner.key, f"syntax error at line {shown + 1}")
+        marked.setdefault(owner.key, shown)
     misaligned = _misaligned_member(_members(tree.root_node), tree.root_node)
     if misaligned is not None:
         return _untrusted(regions, misaligned)
     checked = []
     for region in regions:
-        error = marked.get(region.key)
-        if error is not None:
+        row = marked.get(region.key)
+        if row is not None:
+            region = replace(region, problem=f"syntax error at line {LINE}", problem_row=row)
             escaped = _first_dedented_line(region, lines, tree)
             if escaped is not None:
                 return _untrusted(
-                    regions, f"{error} hides where {region.key} ends (line {escaped + 1} is not inside it)"
+                    regions, f"{region.error} hides where {region.key} ends (line {escaped + 1} is not inside it)"
                 )
-            region = replace(region, error=error)
         checked.append(region)
     return Structure(tuple(checked))
 
@@ -78,7 +77,7 @@ def calm_boundary(line: str, neighbour: str) -> bool:
     return bool(line.strip() and neighbour.strip() and indent_of(line) == indent_of(neighbour))
 
 
-def cuts(lines: list[str], size: int) -> list[tuple[int, int, range]]:
+def cuts(lines: list[str], size: int) -> list[Cut]:
     """Pieces of at least `size` lines that a big snapshot may be parsed in (chunked.py): (first, stop,
     context rows), covering every line in order.
 
@@ -90,7 +89,7 @@ def cuts(lines: list[str], size: int) -> list[tuple[int, int, range]]:
     piece). A cut is taken where the text says so (a hash of its next two lines), not at a fixed count,
     so an edit moves only the cuts near it.
     """
-    pieces: list[tuple[int, int, range]] = []
+    pieces: list[Cut] = []
     first, context = 0, range(0)
     header, body = range(0), -1  # the current top-level statement's header rows and body column
     run = -1  # first row of the current run of column-0 lines
@@ -108,10 +107,10 @@ def cuts(lines: list[str], size: int) -> list[tuple[int, int, range]]:
                 body = indent if _opens_class(lines[header.start : header.stop]) else -1
             at = header if indent == body and previous > body else None
         previous = indent
-        if at is not None and row - first >= size and _cut_here(lines, row, row - first >= 4 * size):
-            pieces.append((first, row, context))
+        if at is not None and row - first >= size and cut_here(lines, row, row - first >= 4 * size):
+            pieces.append(Cut(first, row, context))
             first, context = row, at
-    pieces.append((first, len(lines), context))
+    pieces.append(Cut(first, len(lines), context))
     return pieces
 
 
@@ -122,10 +121,6 @@ def _opens_class(header: list[str]) -> bool:
     cursor = QueryCursor(_query("regions"))
     cursor.set_max_start_depth(0)
     return bool(root.children) and root.children[-1] in cursor.captures(root).get("class", [])
-
-
-def _cut_here(lines: list[str], row: int, overdue: bool) -> bool:
-    return overdue or zlib.crc32("\n".join(lines[row : row + 2]).encode("utf-8", "surrogatepass")) % 4 == 0
 
 
 def _untrusted(regions: list[Region], reason: str) -> Structure:
