@@ -31,6 +31,7 @@ def cut_small(monkeypatch):
     """Every text is cut, into pieces of a few lines: the path a 400,000-line snapshot takes."""
     monkeypatch.setattr(chunked, "PIECES_FROM", 0)
     monkeypatch.setattr(chunked, "PIECE_LINES", 12)
+    monkeypatch.setattr(chunked, "SENT_FROM", 0)
 
 
 def whole(lines: list[str]):
@@ -274,9 +275,7 @@ def test_a_comment_at_the_class_column_is_no_cut(cut_small):
     assert in_pieces(lines)[0].regions[-1].end == len(lines)
 
 
-CUT_IN_WORKERS = (
-    "from pypto_ir_trace import chunked\nchunked.PIECES_FROM, chunked.PIECE_LINES, chunked.WORKERS_FROM = 0, 4, 2\n"
-)
+CUT_IN_WORKERS = "from pypto_ir_trace import chunked\nchunked.PIECES_FROM, chunked.PIECE_LINES, chunked.WORKERS_FROM, chunked.SENT_FROM = 0, 4, 2, 0\n"
 
 
 @pytest.mark.parametrize("sent, code", [(signal.SIGTERM, 143), (signal.SIGINT, 130)], ids=["SIGTERM", "SIGINT"])

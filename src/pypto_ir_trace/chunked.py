@@ -43,6 +43,7 @@ from .workers import end_now, signals_held, worker_signals
 PIECES_FROM = 50_000  # lines; below, a whole tree is cheap and the incremental parser re-uses it
 PIECE_LINES = 2_048  # the least lines in a piece (but the last)
 WORKERS_FROM = 4  # new pieces that start the worker processes; fewer are read here (a fork costs more)
+SENT_FROM = 256  # lines; a smaller piece is read here when it is needed (a worker's round trip costs more)
 
 # (tree, lines, [first, stop) row ranges, line offsets) -> the facts of those rows
 Facts = Callable[[Tree, list[str], list[tuple[int, int]], list[int]], LineFacts]
@@ -85,7 +86,7 @@ class PieceReader:
         pieces = language.cuts(lines, piece_lines)
         keys = [_key(ids, cut) for cut in pieces]
         new = {key: piece for key, piece in zip(keys, pieces) if key not in self._known and key not in self._sent}
-        pool = self._pool_for(len(new))
+        pool = self._pool_for(sum(stop - first >= SENT_FROM for first, stop, *_ in new.values()))
         stops = [stop for _, stop in new_rows]  # sorted, as the ranges are: a piece finds its own by bisection
         for key, (first, stop, context, closing) in new.items():
             shift = first - len(context)  # a row of the piece's own text + shift = its row in the whole text
@@ -94,7 +95,7 @@ class PieceReader:
             ]
             text = [lines[row] for row in context] + lines[first:stop] + [lines[row] for row in closing]
             task = _Task(text, len(context), stop - first, shift, rows)
-            self._sent[key] = _Sent(task, _send(pool, task), keep)
+            self._sent[key] = _Sent(task, _send(pool if stop - first >= SENT_FROM else None, task), keep)
         return Reading(self, pieces, keys)
 
     def after_errors(

@@ -12,7 +12,6 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
 from itertools import accumulate
 from typing import NamedTuple
-from zlib import crc32
 
 from tree_sitter import Node, Parser, Tree
 
@@ -57,12 +56,6 @@ class Cut(NamedTuple):
     stop: int
     context: Sequence[int] = range(0)
     closing: Sequence[int] = range(0)
-
-
-def cut_here(lines: list[str], row: int, overdue: bool) -> bool:
-    """Whether a piece may end before `row`: where the text says so (a hash of its next two lines), not at a fixed
-    count, so that an edit moves only the cuts near it; or when the piece is overdue."""
-    return overdue or crc32("\n".join(lines[row : row + 2]).encode("utf-8", "surrogatepass")) % 4 == 0
 
 
 @dataclass(frozen=True)

@@ -38,7 +38,7 @@ import tree_sitter_mlir
 from tree_sitter import Language, Node, Query, QueryCursor, Tree
 
 from .. import grammar
-from ..structure import LINE, Cut, Region, Structure, cut_here, end_line, errors, indent_of, numbered, text
+from ..structure import LINE, Cut, Region, Structure, end_line, errors, indent_of, numbered, text
 
 NAME = "mlir"
 LANGUAGE = Language(tree_sitter_mlir.language())
@@ -278,22 +278,24 @@ def _as_laid_out(region: Region, lines: list[str]) -> Region | None:
     )
 
 
-# A big text is parsed an op at a time (chunked.py) from this many lines, in pieces of at least PIECE_LINES: IREE's
-# dumps hold thousands of lines in ops a pass leaves alone, and syntax errors in most of them (custom assembly), so
-# a whole parse cannot start from the tree before it (incremental.py) and each text was parsed whole.
-PIECES_FROM = 1_000
+# A text with syntax errors is parsed an op at a time (chunked.py): IREE's dumps have errors in most texts (custom
+# assembly), so a whole parse could not start from the tree before it (incremental.py) and each was parsed whole;
+# in pieces, a pass parses only the ops it changed, and an error cannot leave the op it is in. Every such text is
+# cut (PIECES_FROM lines on); an op holding only ops of its own is looked into from PIECE_LINES lines on.
+PIECES_FROM = 0
 PIECE_LINES = 64
 _MODULE_OPENERS = ("module ", "module{", "builtin.module ")  # the top-level op: `module @example attributes {...} {`
 _ALIAS_START = ("#", "!")  # an attribute or type alias definition before it
 
 
 def cuts(lines: list[str], size: int) -> list[Cut]:
-    """Pieces a big text may be parsed in (chunked.py), by the printer's layout: a piece starts where an op of a
-    symbol table starts (the top-level module, and the ops in it that hold only ops of their own: an executable,
-    its variant, the module inside it), once the piece before it has `size` lines, where the text says
-    (structure.cut_here); each is parsed after the lines that open the ops around its start and before those that
-    close the ops still open at its end, so it reads as in the whole text (its functions keyed by the modules
-    around them). A text that is not one module in the printer's layout (a local dump shown alone) is one piece."""
+    """Pieces a text may be parsed in (chunked.py), by the printer's layout: a piece starts at each op of a symbol
+    table that opens a region, and at the op after one (ops of one line stay together: a module's globals); the
+    tables are the top-level module and the ops in it of more than `size` lines that hold only ops of their own (an
+    executable, its variant, the module inside it). Each piece is parsed after the lines that open the ops around
+    its start and before those that close the ops still open at its end, so it reads as in the whole text (its
+    functions keyed by the modules around them). A text that is not one module in the printer's layout (a local
+    dump shown alone) is one piece."""
     top = next((row for row, line in enumerate(lines) if line.strip() and not line.startswith(_ALIAS_START)), None)
     stop = laid_out_end(lines, top) if top is not None and lines[top].startswith(_MODULE_OPENERS) else None
     if top is None or stop is None or any(line.strip() for line in lines[stop:]):
@@ -301,10 +303,13 @@ def cuts(lines: list[str], size: int) -> list[Cut]:
     pieces: list[Cut] = []
     first = 0  # the piece's first line
     opened: tuple[tuple[int, int], ...] = ()  # the tables open where it starts: (opening, closing) rows
+    after_region = False  # the op before opened a region
     for row, tables in _op_starts(lines, ((top, stop - 1),), size):
-        if row - first >= size and cut_here(lines, row, row - first >= 4 * size):
+        opens = lines[row].rstrip().endswith("{")
+        if row > first and (opens or after_region):
             pieces.append(Cut(first, row, [at for at, _ in opened], sorted(close for _, close in tables)))
             first, opened = row, tables
+        after_region = opens
     pieces.append(Cut(first, len(lines), [at for at, _ in opened]))
     return pieces
 
