@@ -40,9 +40,10 @@ class Language:
     names_in: Callable[[dict, list[str], list[int], int, int], Iterable[tuple[int, list[tuple[int, int]]]]] | None = (
         None
     )
-    # (lines, least lines a piece) -> the pieces a big text may be parsed in; None: always parsed whole (chunked.py)
+    # (lines, a size in lines) -> the pieces a big text may be parsed in; None: always parsed whole (chunked.py).
+    # The size is the least lines a piece (Python), or of an op that is looked into (MLIR)
     cuts: Callable[[list[str], int], list[Cut]] | None = None
-    # from how many lines a text is cut, and the least lines a piece; None: chunked.py's PIECES_FROM, PIECE_LINES
+    # from how many lines a text is cut, and the size given to `cuts`; None: chunked.py's PIECES_FROM, PIECE_LINES
     pieces: tuple[int, int] | None = None
     # False: a big text is read in pieces (memory follows the piece), and a piece with syntax errors has it parsed
     # whole. True: a big text is read in pieces when it has syntax errors, which then cannot reach past the op they
