@@ -49,13 +49,18 @@ def _read_at(path: Path, start: int, stop: int) -> bytes:
     thousands of them, and a Python file object costs three times the read."""
     fd = os.open(path, os.O_RDONLY)
     try:
-        parts = []
-        while start < stop and (part := os.pread(fd, stop - start, start)):
-            parts.append(part)
-            start += len(part)
-        return b"".join(parts)
+        return _pread(fd, start, stop)
     finally:
         os.close(fd)
+
+
+def _pread(fd: int, start: int, stop: int) -> bytes:
+    """Bytes [start, stop) of an open file (fewer at its end), however many reads the system gives them in."""
+    parts = []
+    while start < stop and (part := os.pread(fd, stop - start, start)):
+        parts.append(part)
+        start += len(part)
+    return b"".join(parts)
 
 
 @dataclass(frozen=True)
@@ -103,7 +108,7 @@ class Spool:
     def read(self, start: int, stop: int) -> str:
         assert self._file is not None, "a spooled text was written"
         try:
-            data = os.pread(self._file.fileno(), stop - start, start)
+            data = _pread(self._file.fileno(), start, stop)
         except OSError as err:
             raise DumpError(f"cannot read back a text kept in a temporary file: {err.strerror or err}") from None
         return data.decode("utf-8", errors="surrogatepass")

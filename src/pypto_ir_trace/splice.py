@@ -357,6 +357,7 @@ def bases(printed: Iterable[Printed], grammar: Grammar, names: Names, whole_view
     fragment_of: dict[str, int] = {}  # unit -> its last fragment dump, while nothing else changed the unit
     open_steps: dict[tuple[str, ...], int] = {}  # a Before dump's step -> that dump
     for at, dump in enumerate(printed):
+        text: Source | None = None  # the text shown instead of the dump's (Found.shown)
         if dump.told:
             dump = _told(program, dump, at, found)
         answered = open_steps.pop(dump.step, None) if dump.step and not dump.before else None
@@ -374,7 +375,6 @@ def bases(printed: Iterable[Printed], grammar: Grammar, names: Names, whole_view
                 fragment_of.pop(key, None)
             if not shown.spent and standing == at - 1 and len(keys) == 1 and program.holds(keys[0], at):
                 base, text = _shown_whole(program, units[0], at, shown, names, found)
-                found.shown.append(text)
                 standing = at if text is not None else None
                 if text is not None:
                     shown.printed[at] = keys
@@ -390,8 +390,7 @@ def bases(printed: Iterable[Printed], grammar: Grammar, names: Names, whole_view
         if dump.before and dump.step:
             open_steps[dump.step] = at
         found.bases.append(base)
-        if len(found.shown) < len(found.bases):
-            found.shown.append(None)
+        found.shown.append(text)
     return found
 
 

@@ -27,6 +27,7 @@ from .ops import Ops, end_of, lines_of, of_top_kind, openers_of, ops_of, signatu
 _ALIAS = re.compile(r"^(?P<name>[#!][A-Za-z_][\w.$-]*) = ")  # an attribute or type alias definition
 _ELIDED = re.compile(r"#[A-Za-z_][\w$-]*\.[\w.$-]+(?P<body><.*>)")  # a dialect attribute: its body prints alone
 _SYMBOL = re.compile(r'@(?:[\w.$-]+|"[^"]*")')  # a symbol reference (`@__device_0`, `@"a b"`)
+_NAME_ENDS = r"(?![\w.$-])"  # after an alias's name: a whole name, `#map` is not in `#map1`
 _ALIAS_LINE = re.compile(_ALIAS.pattern + ".*\n?", re.MULTILINE)  # a whole alias definition line
 
 
@@ -262,7 +263,7 @@ def _aliases(lines: list[str]) -> dict[str, str]:
 
 def _written_out(text: str, aliases: dict[str, str]) -> str:
     names = "|".join(re.escape(name) for name in sorted(aliases, key=len, reverse=True))
-    used = re.compile(f"(?:{names})" + r"(?![\w.$-])")  # a whole name: `#sparse` is not in `#sparse_tensor`
+    used = re.compile(f"(?:{names}){_NAME_ENDS}")
     for _ in range(len(aliases)):  # an alias may be defined with another
         text, count = used.subn(lambda m: aliases[m.group()], text)
         if not count:
@@ -322,7 +323,7 @@ def _used_twice(name: str, text: str) -> bool:
 
 @cache
 def _whole_name(name: str) -> re.Pattern:
-    return re.compile(re.escape(name) + r"(?![\w.$-])")  # a whole name: `#map` is not in `#map1`
+    return re.compile(re.escape(name) + _NAME_ENDS)
 
 
 def _used_aliases(lines: list[str]) -> list[str]:
