@@ -288,7 +288,7 @@ _MODULE_OPENERS = ("module ", "module{", "builtin.module ")  # the top-level op:
 _ALIAS_START = ("#", "!")  # an attribute or type alias definition before it
 
 
-def top_op_row(lines: list[str]) -> int | None:
+def _top_op_row(lines: list[str]) -> int | None:
     """The row of a text's first op: its first line that is not blank and no alias definition; None: none."""
     return next((row for row, line in enumerate(lines) if line.strip() and not line.startswith(_ALIAS_START)), None)
 
@@ -301,7 +301,7 @@ def cuts(lines: list[str], size: int) -> list[Cut]:
     its start and before those that close the ops still open at its end, so it reads as in the whole text (its
     functions keyed by the modules around them). A text that is not one module in the printer's layout (a local
     dump shown alone) is one piece."""
-    top = top_op_row(lines)
+    top = _top_op_row(lines)
     stop = laid_out_end(lines, top) if top is not None and lines[top].startswith(_MODULE_OPENERS) else None
     if top is None or stop is None or any(line.strip() for line in lines[stop:]):
         return [Cut(0, len(lines))]

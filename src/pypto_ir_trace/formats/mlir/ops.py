@@ -12,7 +12,6 @@ from ... import structure
 from ...dump import split_lines
 from ...incremental import IncrementalParser
 from ...languages import MLIR
-from ...languages.mlir import top_op_row
 
 
 @dataclass(frozen=True)
@@ -142,6 +141,9 @@ def _parsed_single_op(text: str) -> str | None:
     return outer.key if not any(line.strip() for line in outside) else None
 
 
+# An alias definition before a dump's top op (`#map = affine_map<...>`, `!t = ...`): not an op. (The language's
+# module knows them too, for its cuts; a format reaches a language only through its Language record.)
+_ALIAS_START = ("#", "!")
 _TOP_OP = "module"  # the op at the top of the IR (builtin.module)
 
 
@@ -156,7 +158,9 @@ def opened_op(text: str) -> str | None:
     one op in the printer's layout: past any alias definitions, the op opens at column 0 on a line that ends with
     `{`, every line after it is indented or a block label, and the last is the `}` at column 0."""
     lines = text.split("\n")
-    first = top_op_row(lines)
+    first = _nonblank(lines, range(len(lines)))
+    while first is not None and lines[first].startswith(_ALIAS_START):
+        first = _nonblank(lines, range(first + 1, len(lines)))
     stop = None if first is None else _nonblank(lines, range(len(lines) - 1, first, -1))
     if first is None or stop is None or lines[stop] != "}":
         return None
