@@ -1129,3 +1129,41 @@ def test_an_unlistable_op_folder_fails_naming_it(tmp_path, monkeypatch):
     monkeypatch.setattr(os, "scandir", scandir)
     with pytest.raises(DumpError, match=r"cannot list .*func_func_f: Permission denied"):
         mlir.read_tree(root)
+
+
+def test_a_function_lowered_to_another_dialect_is_put_in_where_the_function_stood(tmp_path, monkeypatch):
+    """IREE prints a dispatch's export and its function under one symbol; a local dump of the function lowered to
+    `llvm.func` matches neither opener's signature. It is put in by the printer's layout where the function (an op
+    of its kind in the old dialect) stood, the export kept, without parsing the program to find it."""
+    program = "\n".join(
+        [
+            "module {",
+            "  hal.executable.variant public @v {",
+            "    hal.executable.export public @f ordinal(0) {",
+            "      hal.return",
+            "    }",
+            "    builtin.module {",
+            "      func.func @f() {",
+            "        return",
+            "      }",
+            "    }",
+            "  }",
+            "}",
+        ]
+    )
+    lowered = "llvm.func @f() {\n  llvm.return\n}"
+    stream = tmp_path / "stream.txt"
+    stream.write_text(
+        "\n".join(
+            [header("cse", "CSEPass"), program, "", header("iree-convert-to-llvm", "ConvertToLLVMPass"), lowered, ""]
+        )
+        + "\n"
+    )
+    parsed = []
+    real = scope.ops_of
+    monkeypatch.setattr(scope, "ops_of", lambda text: parsed.append(text) or real(text))
+    _first, local = mlir.read_stream(stream).snapshots[1:]
+    assert local.text.rstrip("\n") == program.replace(
+        "func.func @f() {\n        return", "llvm.func @f() {\n        llvm.return"
+    )
+    assert parsed == []

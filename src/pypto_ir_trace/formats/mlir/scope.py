@@ -192,11 +192,23 @@ def _laid_out(text: str, symbol: str, entry: Entry | None = None) -> tuple[int, 
     found = [(row, opened) for row, opened in _spelled(text, symbol) if lines[row].rstrip().endswith("{")]
     if len(found) > 1 and entry is not None:
         wanted = _own_op(entry)[0]
-        found = [(row, opened) for row, opened in found if opened == wanted]
+        found = [(row, opened) for row, opened in found if opened == wanted] or _of_its_kind(found, wanted)
     if len(found) != 1:
         return None
     stop = end_of(lines, found[0][0])
     return None if stop is None else (found[0][0], stop)
+
+
+def _of_its_kind(found: list[tuple[int, str]], wanted: str) -> list[tuple[int, str]]:
+    """The openers of an op of the wanted one's kind in another dialect (`func.func @f` for a dump of `llvm.func @f`:
+    a pass that lowers a function prints it in its new dialect, where the text before it holds the old one)."""
+    kind = _kind_of(wanted)
+    return [(row, opened) for row, opened in found if _kind_of(opened) == kind]
+
+
+def _kind_of(signature: str) -> str:
+    """An op's kind across dialects: its name's last word (`func` for `llvm.func`, `func.func`, `util.func`)."""
+    return signature.split(" ", 1)[0].rpartition(".")[2]
 
 
 def _declared(text: str, symbol: str, entry: Entry) -> tuple[int, int] | None:
@@ -240,14 +252,16 @@ def _cut(lines: list[str], first: int, stop: int) -> str:
 def _place(lines: list[str], first: int, stop: int, text: str) -> list[str]:
     """A local dump (its final blank lines left out) indented to where its op stands in `lines`, its attributes
     and types named by the aliases `lines` defines."""
+    if not text.strip():
+        return []
     indent = _indent(lines[first])
     aliasing = _aliasing(tuple(_aliases(lines).items()))
-    own = split_lines(text)[0]
-    while own and not own[-1].strip():  # a dump ends with a blank line
-        own.pop()
-    if own and lines[first].lstrip(" ").startswith(_NESTED_MODULE) and not own[0].startswith(_NESTED_MODULE):
-        own[0] = _NESTED_MODULE + own[0]
-    return [indent + line if line else line for line in aliasing("\n".join(own)).split("\n")]
+    own = text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+    end = own.find("\n", len(own.rstrip()))  # a dump ends with a blank line: up to its last line that is not
+    own = own[:end] if end >= 0 else own
+    if lines[first].lstrip(" ").startswith(_NESTED_MODULE) and not own.startswith(_NESTED_MODULE):
+        own = _NESTED_MODULE + own
+    return [indent + line if line else line for line in aliasing(own).split("\n")]
 
 
 def _aliases(lines: list[str]) -> dict[str, str]:
@@ -277,8 +291,9 @@ def _aliasing(definitions: tuple[tuple[str, str], ...]):
     local dump put into a whole one reads as the whole one prints it (the aliases it defines). An op whose format
     knows an attribute's dialect prints it alone without it (IREE's `target(<"llvm-cpu", ...>)` for
     `#hal.executable.target<"llvm-cpu", ...>`), and by its alias in the whole module (`target(#executable_target)`).
-    Only the values the text holds are looked for, longest first (found by `in`: a pattern of them all cost 0.8 s
-    over IREE mlp's local dumps, whose codegen functions hold none)."""
+    Each value is looked for alone, longest first, so that one that holds another is named whole (by `in` and
+    `replace`: a pattern of them all cost 0.8 s over IREE mlp's local dumps, whose codegen functions hold none, and
+    a pattern of those held cost more to compile than its search saved)."""
     if not definitions:
         return lambda text: text
     aliases = dict(definitions)
@@ -290,15 +305,12 @@ def _aliasing(definitions: tuple[tuple[str, str], ...]):
     longest_first = sorted(by_value, key=len, reverse=True)
 
     def named(text: str) -> str:
-        held = tuple(value for value in longest_first if value in text)
-        return _any_of(held).sub(lambda m: by_value[m.group()], text) if held else text
+        for value in longest_first:
+            if value in text:
+                text = text.replace(value, by_value[value])
+        return text
 
     return named
-
-
-@lru_cache(maxsize=16)
-def _any_of(values: tuple[str, ...]) -> re.Pattern:
-    return re.compile("|".join(map(re.escape, values)))
 
 
 def _finish(lines: list[str], like: str | None) -> list[str]:
