@@ -184,7 +184,10 @@ def test_a_unit_the_whole_dump_does_not_hold_is_not_put_in_and_is_diffed_against
 def test_the_spliced_program_is_finished_as_the_whole_dump_it_is_diffed_against_prints_it():
     """finish is given that whole dump's text (MLIR names attributes by the aliases that dump defines)."""
     renamed = Grammar(
-        find=_find, cut=_dedented, place=_indented, finish=lambda lines, like: [like.split("\n")[0], *lines[1:]]
+        find=_find,
+        cut=_dedented,
+        place=_indented,
+        finish=lambda lines, like: "\n".join([like.split("\n")[0], *lines[1:], ""]),
     )
     found = _nested(
         _printed(WHOLE, "v1\nf {\n  a\n}\n"),

@@ -6,6 +6,7 @@ import os
 import re
 import tempfile
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Protocol
@@ -181,6 +182,11 @@ class Dump:
     @property
     def input_file(self) -> str:
         return self.snapshots[0].filename
+
+
+def joined_lines(lines: Sequence[str]) -> str:
+    """The text of these lines, each ended by a newline (made in one copy: joined, then a newline added, is two)."""
+    return "\n".join([*lines, ""])
 
 
 def split_lines(text: str) -> tuple[list[str], list[str]]:

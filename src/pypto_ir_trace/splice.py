@@ -48,7 +48,7 @@ import bisect
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
-from .dump import Source, Spool, split_lines
+from .dump import Source, Spool, joined_lines, split_lines
 
 WHOLE, UNITS, FRAGMENT = "whole", "units", "fragment"
 INPUT = -1  # a base that is the pipeline's empty input
@@ -89,8 +89,8 @@ class Grammar:
     # (the text's lines, first, stop, a unit's text) -> its lines as they stand in that place of the program
     place: Callable[[list[str], int, int, str], list[str]] = lambda lines, first, stop, text: split_lines(text)[0]
     join: Callable[[Sequence[str]], str] = "".join  # the units' texts as a dump of several prints them
-    # (the spliced program's lines, the text of the whole dump it is diffed against; None: none) -> its lines, tidied
-    finish: Callable[[list[str], str | None], list[str]] = lambda lines, like: lines
+    # (the spliced program's lines, the text of the whole dump it is diffed against; None: none) -> its text, tidied
+    finish: Callable[[list[str], str | None], str] = lambda lines, like: joined_lines(lines)
     adds: bool = True  # a unit the whole dump does not hold is put after its units; False: it cannot be put in
     # (a text, a unit's key) -> whether the text may hold that unit, a cheap test before units are looked for;
     # None: units never lie inside one another (LLVM's functions)
@@ -342,8 +342,7 @@ class _Program:
                 kept += split_lines(part)[0]
             at = max(at, tail)
         kept += lines[at:]
-        finished = self.grammar.finish(kept, like)
-        return "\n".join(finished) + "\n" if finished else ""
+        return self.grammar.finish(kept, like)
 
 
 def bases(printed: Iterable[Printed], grammar: Grammar, names: Names, whole_view: int = 0) -> Found:

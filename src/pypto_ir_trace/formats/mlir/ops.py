@@ -114,17 +114,16 @@ def single_op(text: str) -> str | None:
     Read from the op's first line alone when the dump has the printer's layout (the op opens at column 0, every
     line of its body is indented but its block labels, and it ends with the `}` at column 0): a local-scope
     stream holds thousands of these, and parsing each whole costs as much as the rest of the report."""
-    lines = text.split("\n")
-    first = _nonblank(lines, range(1, len(lines)))
-    if first is None:
+    header_end = text.find("\n")
+    outer = _outer_lines(text, header_end + 1) if header_end >= 0 else None
+    if outer is None:
         return None
-    stop = _nonblank(lines, range(len(lines) - 1, first, -1))
-    opener, last = lines[first], lines[first if stop is None else stop]
+    (first, opener), (stop, last) = outer
     if opener[:1] in ("", " ", "\t", "#", "!", "}") or opener.startswith(("module {", "module attributes")):
         return None  # indented, an alias, or the unnamed top module: a whole dump
-    if stop is None or (last == "}" and opener.rstrip().endswith("{") and _indented_between(text, lines, first, stop)):
-        body = stop is not None
-        found = ops_of(opener + ("\n}\n" if body else "\n"))
+    one_line = stop == first
+    if one_line or (last == "}" and opener.rstrip().endswith("{") and _indented_between(text, first, stop)):
+        found = ops_of(opener + ("\n" if one_line else "\n}\n"))
         if len(found.regions) == 1 and found.regions[0].start == 0:
             return found.regions[0].key
         if not any(region.start == 0 for region in found.regions):
@@ -152,38 +151,53 @@ def of_top_kind(kind: str) -> bool:
     return kind.split(" ", 1)[0] == _TOP_OP
 
 
-def opened_op(text: str) -> str | None:
-    """The signature of the one op a dump holds (`util.initializer`, `module`, `hal.executable.variant public
-    @embedded_elf_x86_64`: its op name, and its keyword and symbol when it has them), or None when the dump is not
-    one op in the printer's layout: past any alias definitions, the op opens at column 0 on a line that ends with
-    `{`, every line after it is indented or a block label, and the last is the `}` at column 0."""
-    lines = text.split("\n")
-    first = _nonblank(lines, range(len(lines)))
-    while first is not None and lines[first].startswith(_ALIAS_START):
-        first = _nonblank(lines, range(first + 1, len(lines)))
-    stop = None if first is None else _nonblank(lines, range(len(lines) - 1, first, -1))
-    if first is None or stop is None or lines[stop] != "}":
+def opened_op(text: str, start: int = 0) -> str | None:
+    """The signature of the one op a dump holds from offset `start` on (`util.initializer`, `module`,
+    `hal.executable.variant public @embedded_elf_x86_64`: its op name, and its keyword and symbol when it has them),
+    or None when the dump is not one op in the printer's layout: past any alias definitions, the op opens at
+    column 0 on a line that ends with `{`, every line after it is indented or a block label, and the last is the
+    `}` at column 0."""
+    outer = _outer_lines(text, start)
+    while outer is not None and outer[0][1].startswith(_ALIAS_START):
+        outer = _outer_lines(text, outer[0][0] + len(outer[0][1]))
+    if outer is None or outer[0][0] == outer[1][0] or outer[1][1] != "}":
         return None
-    opener = lines[first]
+    (first, opener), (stop, _) = outer
     if not opener.rstrip().endswith("{") or opener[:1] in (" ", "\t", "}"):
         return None
-    return signature(opener) if _indented_between(text, lines, first, stop) else None
+    return signature(opener) if _indented_between(text, first, stop) else None
 
 
-def _nonblank(lines: list[str], rows: range) -> int | None:
-    """The first of these rows whose line is not blank."""
-    return next((row for row in rows if lines[row].strip()), None)
+_NOT_SPACE = re.compile(r"\S")  # as str.strip() reads whitespace
+
+
+def _outer_lines(text: str, start: int) -> tuple[tuple[int, str], tuple[int, str]] | None:
+    """The first and the last line of the text from offset `start` on that are not blank, each as (the offset it
+    starts at, the line); None when all are blank. Found by offsets: a local dump of a codegen function holds
+    thousands of lines, which splitting would make into as many strings."""
+    found = _NOT_SPACE.search(text, start)
+    if found is None:
+        return None
+    end = len(text)
+    while text[end - 1].isspace():
+        end -= 1
+    return _line_around(text, found.start(), start), _line_around(text, end - 1, start)
+
+
+def _line_around(text: str, at: int, start: int) -> tuple[int, str]:
+    """The line that holds offset `at` (not before `start`), and the offset it starts at."""
+    first = max(text.rfind("\n", start, at) + 1, start)
+    stop = text.find("\n", at)
+    return first, text[first : stop if stop >= 0 else len(text)]
 
 
 _UNINDENTED = re.compile(r"\n[^ \t^\n]")  # a line at column 0 that is not blank and no block label
 
 
-def _indented_between(text: str, lines: list[str], first: int, last: int) -> bool:
-    """Whether every line strictly between rows first and last of the text (its lines) is blank, indented or a
+def _indented_between(text: str, first: int, last: int) -> bool:
+    """Whether every line strictly between the lines starting at offsets first and last is blank, indented or a
     block label (`^bb1:`): searched in the text at C speed, where a local stream's thousands of dumps are read."""
-    start = sum(map(len, lines[: first + 1])) + first  # the newline that ends row `first`
-    stop = sum(map(len, lines[:last])) + last  # where row `last` starts
-    return _UNINDENTED.search(text, start, stop) is None
+    return _UNINDENTED.search(text, text.find("\n", first), last) is None
 
 
 def signature(opener: str) -> str:

@@ -14,13 +14,14 @@ place among the ops of that kind (`util.initializer#2`), found again by that pla
 
 from __future__ import annotations
 
+import io
 import re
 from collections import Counter
 from collections.abc import Sequence
 from functools import cache, lru_cache
 
 from ... import splice
-from ...dump import split_lines
+from ...dump import joined_lines, split_lines
 from .entries import Entry
 from .ops import Ops, end_of, lines_of, of_top_kind, openers_of, ops_of, signature, single_op, spans_of, unquoted
 
@@ -224,8 +225,9 @@ def _declared(text: str, symbol: str, entry: Entry) -> tuple[int, int] | None:
 def _own_op(entry: Entry) -> tuple[str, bool]:
     """The signature of the op a local dump prints (its first line past the aliases), and whether that is its only
     line."""
-    own = (line for line in entry.body.read().split("\n") if line.strip() and not _ALIAS.match(line))
-    first, second = next(own, None), next(own, None)  # a codegen function's dump holds thousands more
+    lines = io.StringIO(entry.body.read(), newline="\n")  # read lazily: a codegen function's holds thousands
+    own = (line for line in lines if line.strip() and not _ALIAS.match(line))
+    first, second = next(own, None), next(own, None)
     return (signature(first.lstrip(" ")) if first else ""), first is not None and second is None
 
 
@@ -313,7 +315,7 @@ def _aliasing(definitions: tuple[tuple[str, str], ...]):
     return named
 
 
-def _finish(lines: list[str], like: str | None) -> list[str]:
+def _finish(lines: list[str], like: str | None) -> str:
     """The spliced whole dump named by the aliases of `like`, the whole dump it is diffed against, as it prints
     them (a local pass may have made an attribute the whole dump before had no alias for, and MLIR numbers
     aliases afresh each time it prints); without the aliases nothing uses any more (MLIR prints only those)."""
@@ -338,16 +340,15 @@ def _whole_name(name: str) -> re.Pattern:
     return re.compile(re.escape(name) + _NAME_ENDS)
 
 
-def _used_aliases(lines: list[str]) -> list[str]:
-    """The lines without the alias definitions (`#map = ...` before the top op) that nothing uses any more."""
+def _used_aliases(lines: list[str]) -> str:
+    """The text of the lines without the alias definitions (`#map = ...` before the top op) that nothing uses any
+    more."""
     definitions = []
     for row, line in enumerate(lines):
         match = _ALIAS.match(line)
         if match is None:
             break
         definitions.append((row, match["name"]))
-    if not definitions:
-        return lines
-    text = "\n".join(lines)
+    text = joined_lines(lines)
     unused = {row for row, name in definitions if not _used_twice(name, text)}
-    return [line for row, line in enumerate(lines) if row not in unused] if unused else lines
+    return joined_lines([line for row, line in enumerate(lines) if row not in unused]) if unused else text

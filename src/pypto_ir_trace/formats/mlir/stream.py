@@ -158,7 +158,7 @@ def _as_local(entry: Entry) -> Entry:
     key = single_op(text)
     if key is not None and (key.startswith("@") or not _TOP_MODULE.match(text)):
         return replace(entry, op_id=key, local=True)
-    kind = opened_op(text[text.find("\n") + 1 :])
+    kind = opened_op(text, text.find("\n") + 1)
     if kind is None:
         return entry
     # a module may be the top-level one: whole until its text tells otherwise (the splice's)
