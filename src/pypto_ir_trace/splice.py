@@ -308,9 +308,10 @@ class _Program:
 
     def _place(self, lines: list[str], first: int, stop: int, part: str) -> list[str]:
         """The unit's lines in its place, made once per text put there: the program is rebuilt for every dump
-        shown whole, each time with all the units put in since the whole dump."""
+        shown whole, each time with all the units put in since the whole dump, and a pass that left a unit as it
+        was prints its text again (more than half of IREE mlp's local dumps put in)."""
         made = self._made.get(first)
-        if made is None or made[0] is not part or made[1] is not lines:
+        if made is None or made[1] is not lines or made[0] != part:
             made = self._made[first] = (part, lines, self.grammar.place(lines, first, stop, part))
         return made[2]
 
