@@ -29,7 +29,9 @@ _ALIAS = re.compile(r"^(?P<name>[#!][A-Za-z_][\w.$-]*) = ")  # an attribute or t
 _ELIDED = re.compile(r"#[A-Za-z_][\w$-]*\.[\w.$-]+(?P<body><.*>)")  # a dialect attribute: its body prints alone
 _SYMBOL = re.compile(r'@(?:[\w.$-]+|"[^"]*")')  # a symbol reference (`@__device_0`, `@"a b"`)
 _NAME_ENDS = r"(?![\w.$-])"  # after an alias's name: a whole name, `#map` is not in `#map1`
-_ALIAS_LINE = re.compile(_ALIAS.pattern + ".*\n?", re.MULTILINE)  # a whole alias definition line
+# the alias definitions (and blank lines) a dump's text opens with, before its op (matched there: searched for
+# through the text, the pattern is tried at each of its characters)
+_ALIAS_LINES = re.compile(f"(?:{_ALIAS.pattern.removeprefix('^')}.*\n|[ \t]*\n)*")
 
 
 def grammar(entries: Sequence[Entry], shared: set[tuple[int, int]]) -> splice.Grammar:
@@ -93,7 +95,9 @@ def _tell(program: str | None, kind: str, text: str) -> str | None:
     lines = lines_of(program)
     if len(spans) == 1:
         return None if _is_top(lines, *spans[0]) else f"{kind}{_PLACE}1"
-    own_symbols = _symbols_in(_ALIAS_LINE.sub("", text))
+    past_aliases = _ALIAS_LINES.match(text)
+    assert past_aliases is not None  # it matches no line at all too
+    own_symbols = _symbols_in(text[past_aliases.end() :])
     by_symbols = [_differing(own_symbols, _symbols_in("\n".join(lines[a:b]))) for a, b in spans]
     closest = [k for k, differ in enumerate(by_symbols) if differ == min(by_symbols)]
     if len(closest) > 1:  # the lines decide between those
