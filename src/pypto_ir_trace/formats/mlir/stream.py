@@ -84,17 +84,20 @@ def _read(path: Path) -> tuple[Path, list[Entry], list[str]]:
         stop = found.headers[k + 1].at if k + 1 < len(found.headers) else found.end
         at = bisect_right(found.diagnostics, start)
         diag = found.diagnostics[at] if at < len(found.diagnostics) and found.diagnostics[at] < stop else stop
+        stretch = Stretch(file, start, diag)
+        op_id, local, told = (f"{header.op} {header.sym}", False, False) if header.op else _scope(stretch.read())
         dumps.append(
             Entry(
                 header=header,
                 filename=f"{file.name}:{row + 1}",
                 path=None,
                 warnings=pending,
-                op_id=f"{header.op} {header.sym}" if header.op else "",
-                local=False,
+                op_id=op_id,
+                local=local,
                 ancestors=(),
                 where="",
-                stretch=Stretch(file, start, diag),
+                stretch=stretch,
+                told=told,
             )
         )
         pending = _diagnostics(Stretch(file, diag, stop))
@@ -102,7 +105,6 @@ def _read(path: Path) -> tuple[Path, list[Entry], list[str]]:
         last = dumps[-1]
         dumps[-1] = replace(last, warnings=(last.warnings or "") + pending)
         notes.append("the stream ends with diagnostics after its last dump: they are shown with the last snapshot")
-    dumps = [_as_local(entry) for entry in dumps]
     if any(entry.local for entry in dumps):
         notes.append(
             "headers do not name the op (no --mlir-print-ir-module-scope): a dump that holds one function is "
@@ -145,21 +147,18 @@ def _diagnostics(stretch: Stretch) -> str | None:
 _TOP_MODULE = re.compile(r"[^\n]*\n+(?:builtin\.)?module\b")
 
 
-def _as_local(entry: Entry) -> Entry:
-    """A stream dump whose header names no op (IREE prints none at local scope): local when it holds one op and
-    nothing else, a function or a named op around functions (`flow.executable @abs_dispatch_0`) by its key; any
-    other op (`util.initializer`, an executable's variant, the `module` inside it or the top-level one) by its
-    kind, told by its text (scope.py).
+def _scope(text: str) -> tuple[str, bool, bool]:
+    """The op_id, local and told of a stream dump whose header names no op (IREE prints none at local scope), from
+    its text: local when it holds one op and nothing else, a function or a named op around functions
+    (`flow.executable @abs_dispatch_0`) by its key; any other op (`util.initializer`, an executable's variant,
+    the `module` inside it or the top-level one) by its kind, told by its text (scope.py); else a whole dump.
 
     A named `module` alone is not enough: it may be the top-level module, which is a whole dump."""
-    if entry.header.op is not None:
-        return entry
-    text = entry.text()
     key = single_op(text)
     if key is not None and (key.startswith("@") or not _TOP_MODULE.match(text)):
-        return replace(entry, op_id=key, local=True)
+        return key, True, False
     kind = opened_op(text, text.find("\n") + 1)
     if kind is None:
-        return entry
+        return "", False, False
     # a module may be the top-level one: whole until its text tells otherwise (the splice's)
-    return replace(entry, op_id=kind, local=not of_top_kind(kind), told=True)
+    return kind, not of_top_kind(kind), True
