@@ -11,7 +11,7 @@ import pytest
 from modeltools import build
 from pypto_ir_trace.errors import DumpError
 from pypto_ir_trace.formats import mlir
-from pypto_ir_trace.formats.mlir import scope, snapshots
+from pypto_ir_trace.formats.mlir import ops, scope, snapshots
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "mlir"
 # the six programs' forms (real/ holds the corpus of test_mlir_real.py, its cases' dumps packed)
@@ -1167,3 +1167,40 @@ def test_a_function_lowered_to_another_dialect_is_put_in_where_the_function_stoo
         "func.func @f() {\n        return", "llvm.func @f() {\n        llvm.return"
     )
     assert parsed == []
+
+
+H = "// -----// IR Dump After CSEPass (cse) //----- //"
+
+
+@pytest.mark.parametrize(
+    "text,key",
+    [
+        (f"{H}\nfunc.func @f() {{\n  return\n}}\n\n", "@f"),
+        (f"{H}\n\n  \nfunc.func @f() {{\n^bb1:\n  return\n}}\n", "@f"),  # blank lines first, a block label
+        (f"{H}\nfunc.func private @g(i32)\n", "@g"),  # a declaration: one line
+        (f"{H}\nfunc.func @f() {{\n  return\n}}\nfunc.func @g() {{\n  return\n}}\n", None),  # two ops
+        (f"{H}\nmodule {{\n  func.func @f() {{\n  }}\n}}\n", None),  # the unnamed top module: a whole dump
+        (f"{H}\n#map = affine_map<(d0) -> (d0)>\nfunc.func @f() {{\n}}\n", None),  # aliases: a whole dump
+        (f"{H}\nutil.initializer {{\n  util.return\n}}\n", None),  # an op the language names no region for
+        (H, None),
+    ],
+)
+def test_a_local_dump_is_read_as_its_one_op_by_the_printers_layout(text, key):
+    assert ops.single_op(text) == key
+
+
+@pytest.mark.parametrize(
+    "body,signature",
+    [
+        ("#map = affine_map<(d0) -> (d0)>\n\nutil.initializer {\n  util.return\n}\n", "util.initializer"),
+        (
+            "hal.executable.variant public @v target(#t) {\n  builtin.module {\n  }\n}\n",
+            "hal.executable.variant public @v",
+        ),
+        ("module {\n  a\n}\nb\n", None),  # not closed last
+        ("util.initializer {\nfoo\n}\n", None),  # a line at column 0 inside it
+        ("  util.initializer {\n  }\n", None),  # indented: not a dump's top op
+    ],
+)
+def test_a_told_dump_is_read_as_the_signature_of_its_one_op(body, signature):
+    assert ops.opened_op(f"{H}\n{body}", len(H) + 1) == signature
