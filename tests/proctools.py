@@ -74,14 +74,23 @@ def handles(pid: int, signum: int) -> bool:
 
 
 def cli(*args: str, preexec_fn=None, env: dict[str, str] | None = None) -> subprocess.Popen:
-    """`python -m pypto_ir_trace ARGS` in a session of its own (its process group is its pid), stderr piped."""
+    """`python -m pypto_ir_trace ARGS` in a session of its own (its process group is its pid), stderr piped, with
+    SIGINT as a terminal leaves it (`preexec_fn` then runs too)."""
+
+    def started() -> None:
+        # A shell starts a background job (`nohup ./.ci/run &`) with SIGINT ignored, and a process keeps a signal it
+        # was given ignored: the CLI too, rightly. A user's Ctrl-C reaches a run started from a terminal.
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        if preexec_fn is not None:
+            preexec_fn()
+
     return subprocess.Popen(
         [sys.executable, "-m", "pypto_ir_trace", *args],
         env=env or subprocess_env(),
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
-        preexec_fn=preexec_fn,
+        preexec_fn=started,
     )
 
 
