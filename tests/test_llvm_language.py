@@ -170,3 +170,41 @@ def test_lines_are_kept_for_a_reindent_only_where_the_language_reindents(monkeyp
     assert settled == []
     builder.build(load(FIXTURES / "mlir" / "multi_func" / "stream_no_module_scope.txt"), 3)
     assert settled
+
+
+def _real_llvm_lines() -> list[str]:
+    """Every distinct line of the LLVM fixtures (clang, opt and llc dumps of real C), in order."""
+    seen: dict[str, None] = {}
+    for path in sorted((FIXTURES / "llvm").glob("*.txt")):
+        seen.update(dict.fromkeys(path.read_text(encoding="utf-8").split("\n")))
+    return list(seen)
+
+
+def test_a_line_of_a_shape_read_before_takes_exactly_the_facts_reading_it_gives():
+    """A line's facts come from the first line of its shape (its renumbered words as long, all else equal): on
+    every distinct line of the real fixtures, the spans, names and ops are those the tokenizer gives the line."""
+    reader, shapes = LLVM.lines, {}
+    lines = _real_llvm_lines()
+    taken = 0
+    for line in lines:
+        shaped = reader.shape(line)
+        taken += shaped is not None and shaped[0] in shapes
+        tokens = reader.tokens(line)
+        alone = (highlight.token_spans(line, tokens), reader.names(line, tokens), reader.ops(line))
+        assert builder._line_facts(reader, shapes, line) == alone, line
+    assert len(lines) > 5_000 and taken > len(lines) // 2  # most lines are of a shape met before
+
+
+@pytest.mark.parametrize(
+    "line,words",
+    [
+        ("  %12 = add nsw i32 %10, 1, !dbg !7", ["%12", "%10", "!7"]),
+        ("  br label %bb.3.for.body", ["%bb.3.for.body"]),
+        ("attributes #0 = { nounwind }", ["#0"]),
+    ],
+)
+def test_a_shape_keeps_all_but_the_renumbered_words(line, words):
+    shaped, spans = llvm.shape(line)
+    assert [line[a:b] for a, b in spans] == words
+    assert len(shaped) == len(line) and all(shaped[a] == line[a] and set(shaped[a + 1 : b]) <= {"\0"} for a, b in spans)
+    assert llvm.shape('  %"a b" = load i32, ptr %p') is None and llvm.shape("  ; caf\u00e9") is None

@@ -24,6 +24,9 @@ class LineReader:
     # (line, its tokens) -> the spans of the names a pass may renumber
     names: Callable[[str, list[tuple[int, int, str]]], list[tuple[int, int]]]
     ops: Callable[[str], tuple[str, ...]]  # the ops the line runs
+    # (line) -> its shape and the spans of the words in it that a renumbering changes: lines of one shape have the
+    # same tokens, names (among those words) and ops, read once per shape; None: the line has no shape
+    shape: Callable[[str], tuple[str, list[tuple[int, int]]] | None]
 
 
 @dataclass(frozen=True)
@@ -111,7 +114,7 @@ LLVM = Language(
     "llvm",
     None,
     _no_tree,
-    lines=LineReader(llvm.analyze_lines, llvm.tokens, llvm.classes, llvm.names, llvm.ops),
+    lines=LineReader(llvm.analyze_lines, llvm.tokens, llvm.classes, llvm.names, llvm.ops, llvm.shape),
     label=llvm.demangled,
     reindents=False,
 )

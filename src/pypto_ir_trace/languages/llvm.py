@@ -137,6 +137,33 @@ def tokens(line: str) -> list[tuple[int, int, str]]:
     return found
 
 
+@cache
+def _words() -> re.Pattern[str]:
+    """grammars/llvm/shapes.tokens: the words a renumbering changes, as one pattern."""
+    return re.compile("|".join(pattern.pattern for _, pattern in _table("shapes")))
+
+
+_QUOTED_NAME = '%"'  # a quoted value name may hold anything: a line with one has no shape
+
+
+def shape(line: str) -> tuple[str, list[tuple[int, int]]] | None:
+    """The line's shape (each word a renumbering changes, grammars/llvm/shapes.tokens, as its first character and
+    as many NULs: lines of one shape have the same tokens, names and op) and the spans of those words; None for a
+    line not ASCII (its highlight spans count UTF-16 units) or holding a quoted name."""
+    if not line.isascii() or _QUOTED_NAME in line:
+        return None
+    words = [match.span() for match in _words().finditer(line)]
+    if not words:
+        return line, words
+    parts: list[str] = []
+    at = 0
+    for start, end in words:
+        parts += (line[at : start + 1], "\0" * (end - start - 1))
+        at = end
+    parts.append(line[at:])
+    return "".join(parts), words
+
+
 _NUMBERED = re.compile(r"[!#]\d+$")  # metadata !7, attribute group #0: numbered as the printer meets them
 
 
