@@ -58,9 +58,8 @@ class _Lines:
         # that differs from it only by its indent takes its facts, moved, and is not read from a tree again. MLIR's
         # local scope prints each op at column 0 and again inside the module (IREE mlp: 63,469 of 70,665 lines).
         self._settled: dict[int, int] = {}
-        # A language read by its lines: a line's shape (LineReader.shape) -> the facts of the first line of it read,
-        # its names as indices among the shape's words (None: they are not such words, and each line is read)
-        self.shapes: dict[str, tuple[tuple[int, ...], tuple[int, ...] | None, tuple[str, ...]]] = {}
+        # A language read by its lines: a line's shape (LineReader.shape) -> the facts of the first line of it read
+        self.shapes: dict = {}
         self._span_list: list[tuple[int, ...]] = [()]  # the span and elision tables and the masked texts by index
         self._elision_list: list[tuple[int, ...]] = [()]
         self._masked_list: list[str] = []
@@ -576,26 +575,20 @@ class _TextReader:
         return reader.analyze(split)
 
 
-def _line_facts(reader: LineReader, shapes: dict, line: str) -> tuple[tuple[int, ...], list[tuple[int, int]], tuple]:
-    """A new line's highlight spans, names and ops: those of the first line of its shape read, when there is one
-    and its names are among the shape's words (lz4.c's first 40 MB: 140,044 distinct lines, 10,523 shapes)."""
-    shaped = reader.shape(line)
-    known = shapes.get(shaped[0]) if shaped is not None else None
-    if shaped is not None and known is not None and known[1] is not None:
-        words = shaped[1]
-        return known[0], [words[k] for k in known[1]], known[2]
-    tokens = reader.tokens(line)  # read once, for the highlighting and the names
-    found, named, run = highlight.token_spans(line, tokens), reader.names(line, tokens), reader.ops(line)
-    if shaped is not None and known is None:
-        shapes[shaped[0]] = (found, _among(named, shaped[1]), run)
-    return found, named, run
-
-
-def _among(spans: list[tuple[int, int]], words: list[tuple[int, int]]) -> tuple[int, ...] | None:
-    """The index of each span among the words, None when one is not a word."""
-    index = {word: k for k, word in enumerate(words)}
-    found = tuple(index.get(span, -1) for span in spans)
-    return None if -1 in found else found
+def _line_facts(reader: LineReader, shapes: dict, line: str) -> tuple[tuple[int, ...], Sequence, tuple[str, ...]]:
+    """A new line's highlight spans, name spans and ops: read once per shape (LineReader.shape), the ops named by
+    this line's own text at their columns."""
+    key = reader.shape(line)
+    known = shapes.get(key)
+    if known is None:
+        tokens = reader.tokens(line)  # read once, for the highlighting and the names
+        known = shapes[key] = (
+            highlight.token_spans(line, tokens),
+            tuple(reader.names(line, tokens)),
+            reader.op_spans(line),
+        )
+    found, named, where = known
+    return found, named, tuple(line[start:end] for start, end in where)
 
 
 def _facts(record, tree: Tree, lines: list[str], rows: list[tuple[int, int]], offsets: list[int]) -> LineFacts:

@@ -4,6 +4,7 @@ A new fact is a field here, the code that reads it from the tree, and where the 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 
 
@@ -12,7 +13,7 @@ class LineFacts:
     """Each fact as (row, value) pairs in row order, only for the rows that have it."""
 
     spans: list[tuple[int, tuple[int, ...]]] = field(default_factory=list)  # highlight spans (highlight.spans_of)
-    names: list[tuple[int, list[tuple[int, int]]]] = field(default_factory=list)  # value names (Language.names_in)
+    names: list[tuple[int, Sequence[tuple[int, int]]]] = field(default_factory=list)  # value names (Language.names_in)
     marks: list[tuple[int, int]] = field(default_factory=list)  # dump-level marks (DumpLevel.marks)
     elisions: list[tuple[int, tuple[int, ...]]] = field(default_factory=list)  # what the viewer may elide
     keys: list[tuple[int, str]] = field(default_factory=list)  # what a dump level may hide (DumpLevel.keys)

@@ -3,7 +3,7 @@ a language read line by line (LLVM), its line reader."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 
 from tree_sitter import Language as TreeSitterLanguage
@@ -23,10 +23,9 @@ class LineReader:
     classes: Callable[[], tuple[str, ...]]  # every highlight class `tokens` gives
     # (line, its tokens) -> the spans of the names a pass may renumber
     names: Callable[[str, list[tuple[int, int, str]]], list[tuple[int, int]]]
-    ops: Callable[[str], tuple[str, ...]]  # the ops the line runs
-    # (line) -> its shape and the spans of the words in it that a renumbering changes: lines of one shape have the
-    # same tokens, names (among those words) and ops, read once per shape; None: the line has no shape
-    shape: Callable[[str], tuple[str, list[tuple[int, int]]] | None]
+    op_spans: Callable[[str], tuple[tuple[int, int], ...]]  # where the ops the line runs are
+    # (line) -> its shape: lines of one shape have the same tokens, names and op spans, read once per shape
+    shape: Callable[[str], Hashable]
 
 
 @dataclass(frozen=True)
@@ -114,7 +113,7 @@ LLVM = Language(
     "llvm",
     None,
     _no_tree,
-    lines=LineReader(llvm.analyze_lines, llvm.tokens, llvm.classes, llvm.names, llvm.ops, llvm.shape),
+    lines=LineReader(llvm.analyze_lines, llvm.tokens, llvm.classes, llvm.names, llvm.op_spans, llvm.shape),
     label=llvm.demangled,
     reindents=False,
 )
