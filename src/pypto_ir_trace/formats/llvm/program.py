@@ -61,11 +61,13 @@ def _same_blocks(unit: str, fragment: str) -> bool:
     name another block there."""
     blocks, printed = _blocks(unit), _blocks(fragment)
     shared = [label for label in printed if label in blocks]
-    alike = sum(
-        _NUMBER.sub("", unit[slice(*blocks[label])]) == _NUMBER.sub("", fragment[slice(*printed[label])])
-        for label in shared
-    )
+    alike = sum(_alike(unit[slice(*blocks[label])], fragment[slice(*printed[label])]) for label in shared)
     return bool(shared) and 2 * alike >= len(shared)
+
+
+def _alike(block: str, other: str) -> bool:
+    """Whether two blocks hold the same instructions but for their numbers (most are equal as they stand)."""
+    return block == other or _NUMBER.sub("", block) == _NUMBER.sub("", other)
 
 
 def fragment_cut(unit: str, fragment: str) -> str | None:
