@@ -588,7 +588,7 @@ def _line_facts(reader: LineReader, shapes: dict, line: str) -> tuple[tuple[int,
             reader.op_spans(line),
         )
     found, named, where = known
-    return found, named, tuple(line[start:end] for start, end in where)
+    return found, named, tuple([line[start:end] for start, end in where])
 
 
 def _facts(record, tree: Tree, lines: list[str], rows: list[tuple[int, int]], offsets: list[int]) -> LineFacts:
