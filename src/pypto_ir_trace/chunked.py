@@ -77,8 +77,9 @@ class PieceReader:
 
     def submit(self, lines: list[str], ids: list[int], new_rows: list[tuple[int, int]], keep: Keep) -> Reading | None:
         """Sends the text's new pieces to be read, or None when the text is small, the language has no cuts, or
-        it reads only texts with syntax errors in pieces and none had any yet: then parse it whole. `keep` receives the facts of the `new_rows` ([first, stop) ranges) of
-        each new piece when it comes in, whichever text asks for it first."""
+        it reads only texts with syntax errors in pieces and none had any yet: then parse it whole. `keep`
+        receives the facts of the `new_rows` ([first, stop) ranges) of each new piece when it comes in, whichever
+        text asks for it first."""
         language = self._here.language
         pieces_from, piece_lines = language.pieces or (PIECES_FROM, PIECE_LINES)
         if language.cuts is None or len(lines) < pieces_from or (language.pieces_for_errors and not self._errors_seen):

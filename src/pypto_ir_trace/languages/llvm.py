@@ -168,13 +168,9 @@ def names(line: str, found: list[tuple[int, int, str]] | None = None) -> list[tu
     return spans
 
 
-def ops(line: str) -> tuple[str, ...]:
-    """The op a line runs (grammars/llvm/ops.tokens), or none."""
-    return tuple(line[start:end] for start, end in op_spans(line))
-
-
 def op_spans(line: str) -> tuple[tuple[int, int], ...]:
-    """Where the op a line runs is, or nowhere (a line of another shape's columns name another op: `MOV32rr`)."""
+    """Where the op a line runs is (grammars/llvm/ops.tokens), or nowhere: its columns, for a line of the same
+    shape names another op there (`MOV32rr`, `MOV64rr`)."""
     if not line[:1].isspace():
         return ()
     for _, pattern in _table("ops"):

@@ -151,7 +151,7 @@ def of_top_kind(kind: str) -> bool:
     return kind.split(" ", 1)[0] == _TOP_OP
 
 
-def opened_op(text: str, start: int = 0) -> str | None:
+def opened_op(text: str, start: int) -> str | None:
     """The signature of the one op a dump holds from offset `start` on (`util.initializer`, `module`,
     `hal.executable.variant public @embedded_elf_x86_64`: its op name, and its keyword and symbol when it has them),
     or None when the dump is not one op in the printer's layout: past any alias definitions, the op opens at
