@@ -72,10 +72,18 @@ def analyze(tree: Tree, lines: list[str]) -> Structure:
 
 
 def calm_boundary(line: str, neighbour: str) -> bool:
-    """An incremental edit may end between two non-blank lines of one indentation: tree-sitter-python
-    re-uses the rest of the block then (at an indent or dedent it re-parses it: 0.8 s instead of 0.002 s
-    for a one-line change in a 20,000-line snapshot)."""
-    return bool(line.strip() and neighbour.strip() and indent_of(line) == indent_of(neighbour))
+    """An incremental edit may end between two non-blank lines of one indentation that are not comments:
+    tree-sitter-python re-uses the rest of the block then. At an indent or dedent it re-parses the block (0.8 s
+    instead of 0.002 s for a one-line change in a 20,000-line snapshot); beside a comment line, whose
+    indentation its scanner reads past, it re-uses less (a pass renaming values in all 200 functions of one:
+    1.26 -> 0.53 s)."""
+    return bool(
+        line.strip()
+        and neighbour.strip()
+        and indent_of(line) == indent_of(neighbour)
+        and not line.lstrip().startswith("#")
+        and not neighbour.lstrip().startswith("#")
+    )
 
 
 def cuts(lines: list[str], size: int) -> list[Cut]:
