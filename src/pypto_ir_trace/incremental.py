@@ -2,7 +2,8 @@
 
 Adjacent snapshots differ in a few scattered lines. One edit spanning from the first change to the last
 would make tree-sitter re-parse nearly everything, so every changed block of the line diff becomes its
-own `Tree.edit`, widened to unchanged lines where the language says a boundary is calm.
+own `Tree.edit`; an edge the language does not call calm in both texts is widened to unchanged lines where
+it is.
 
 Structure must be a function of the text alone. tree-sitter's error recovery can take another path
 when it starts from an old tree (a `'''` that closes an earlier string re-reads as a new one), so a
@@ -56,7 +57,7 @@ class IncrementalParser:
         `deep`: the rows that may nest brackets past structure.MAX_NESTING, when known (structure.source)."""
         source, offsets = structure.source(lines, deep)
         tree, self._edits = self._tree, None
-        edits = self._changes(ids) if tree is not None else []
+        edits = self._changes(lines, ids) if tree is not None else []
         if sum(a1 - a0 for _, _, a0, a1 in edits) > MOSTLY_NEW * len(lines):
             # A pass that rewrote most of the text (MLIR's convert-to-llvm): the old tree would save little
             # parsing and stay alive beside the new one (2 x 14 MB on IREE's 5,600-line dump): let it go.
@@ -112,21 +113,38 @@ class IncrementalParser:
         """Where each line of the last parsed text starts in the bytes the parser saw."""
         return self._offsets
 
-    def _changes(self, ids: list[int]) -> list[Edit]:
+    def _changes(self, lines: list[str], ids: list[int]) -> list[Edit]:
         """Changed line ranges [b0, b1) before -> [a0, a1) after, widened to calm boundaries and merged."""
         old = self._lines
         edits: list[Edit] = []
         self.diffs = {}
         for b_start, b_len, a_start, a_len in changed_blocks(self._ids, ids, self._regions, self.diffs):
-            up = self._widening(range(b_start - 1, 0, -1), -1)
-            down = self._widening(range(b_start + b_len, len(old) - 1), +1)
-            b0, b1 = b_start - up, b_start + b_len + down
-            a0, a1 = a_start - up, a_start + a_len + down
+            b_stop, a_stop = b_start + b_len, a_start + a_len
+            up = down = 0
+            if not self._calm_in_both(old, b_start, lines, a_start):
+                up = self._widening(range(b_start - 1, 0, -1), -1)
+            if not self._calm_in_both(old, b_stop, lines, a_stop):
+                down = self._widening(range(b_stop, len(old) - 1), +1)
+            b0, b1 = b_start - up, b_stop + down
+            a0, a1 = a_start - up, a_stop + down
             if edits and b0 <= edits[-1][1]:  # the unchanged lines between the two were swallowed: merge
                 b0, a0 = edits[-1][0], edits[-1][2]
                 edits.pop()
             edits.append((b0, b1, a0, a1))
         return edits
+
+    def _calm_in_both(self, old: list[str], b: int, new: list[str], a: int) -> bool:
+        """Whether the edge of a changed block, before old row b and new row a, is calm in both texts as it
+        stands: then the edit ends there (a pass renaming values in every function of a 20,000-line snapshot:
+        7,480 lines edited and 0.51 s of parse when each edit took an unchanged line more, 3,867 and 0.31 s)."""
+        calm = self._language.calm_boundary
+        return (
+            calm is not None
+            and 0 < b < len(old)
+            and 0 < a < len(new)
+            and calm(old[b - 1], old[b])
+            and calm(new[a - 1], new[a])
+        )
 
     def _widening(self, rows: range, step: int) -> int:
         """How many unchanged lines to add so that the boundary sits where the language calls it calm."""
