@@ -7,7 +7,10 @@ rounds alternate the tools, so both meet the same moments of the host):
 - report: `pypto-ir-trace INPUT -o REPORT -q`, wall and CPU (the child's user + sys) seconds;
 - start-up: `pypto-ir-trace --version`, the fixed cost before any input is read;
 - diff: `diff OLD NEW > /dev/null` of every consecutive pair, one process per pair, summed;
-- the ratio (report - start-up) / diff, of wall and of CPU times.
+- the ratio (report - start-up) / diff, of wall and of CPU times;
+- with --floor, tree-sitter's own share (benchmarks/treesitter_share.py, in a child process): the CPU seconds of
+  the parses and query walks the report makes, over diff's CPU. What the report does in tree-sitter no work of
+  its own removes (the design parses every snapshot with it), so this ratio is a floor for the report's.
 
 Cases: `large` (benchmarks/run.py's synthetic 200 functions x 100 lines x 80 passes, generated into
 --workdir), `qwen3` (models_qwen3_decode_explicit of the real dumps archive, unpacked into --workdir) and
@@ -19,6 +22,7 @@ report reads them, without their header lines). Nothing is asserted.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import subprocess
@@ -116,19 +120,22 @@ def snapshot_files(dump: Path, workdir: Path) -> list[Path]:
     return files
 
 
-def measure(name: str, dump: Path, workdir: Path, repeat: int, sources: list[Path]) -> list[dict]:
+def measure(name: str, dump: Path, workdir: Path, repeat: int, sources: list[Path], floor: bool) -> list[dict]:
     """One row per source tree; each round runs diff, then each tree's start-up and report, so that all of them
     meet the same moments of the host. Each figure is the best of its rounds."""
     snapshots = snapshot_files(dump, workdir)
     report = workdir / f"{name}.versus.html"
     diff = NONE
     start, made = [NONE] * len(sources), [NONE] * len(sources)
+    inside = [float("inf")] * len(sources)  # tree-sitter's CPU seconds in the report (--floor)
     for _ in range(repeat):
         diff = best(diff, diff_pairs(snapshots))
         for i, src in enumerate(sources):
             env = _environment(src, workdir)
             start[i] = best(start[i], timed([*CLI, "--version"], env))
             made[i] = best(made[i], timed([*CLI, str(dump), "-o", str(report), "-q"], env))
+            if floor:
+                inside[i] = min(inside[i], treesitter_seconds(dump, src, env))
     return [
         {
             "case": name,
@@ -139,9 +146,24 @@ def measure(name: str, dump: Path, workdir: Path, repeat: int, sources: list[Pat
             "start": start[i],
             "diff": diff,
             "ratio": ((made[i][0] - start[i][0]) / diff[0], (made[i][1] - start[i][1]) / diff[1]),
+            "floor": (inside[i], inside[i] / diff[1]) if floor else None,
         }
         for i, src in enumerate(sources)
     ]
+
+
+def treesitter_seconds(dump: Path, src: Path, env: dict[str, str]) -> float:
+    """CPU seconds the report of dump spends in tree-sitter's parses and query walks (treesitter_share.py)."""
+    share = Path(__file__).resolve().parent / "treesitter_share.py"
+    found = subprocess.run(
+        [sys.executable, str(share), str(dump), "--src", str(src), "--json"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    spent = json.loads(found.stdout)
+    return spent["parse"] + spent["query"]
 
 
 def _environment(src: Path, workdir: Path) -> dict[str, str]:
@@ -166,6 +188,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--mlir-stream", type=Path, help="a module-scope --mlir-print-ir-after-all stream")
     parser.add_argument("--mlir-input", type=Path, help="an MLIR file to make the stream from (MLIR_COMMAND)")
+    parser.add_argument("--floor", action="store_true", help="also tree-sitter's own CPU seconds in the report")
     parser.add_argument(
         "--src",
         type=Path,
@@ -182,20 +205,23 @@ def main() -> None:
     load = os.getloadavg()[0]
     print(f"{platform.node()}, {time.strftime('%Y-%m-%d %H:%M %Z')}, {os.cpu_count()} cores, load {load:.1f}")
     sources = args.src or [ROOT / "src"]
+    floor = " tree-sitter CPU s, over diff's |" if args.floor else ""
     print(
         "| case | source | snapshots | MB | report s (wall / CPU) | start-up s | diff s | ratio past start-up (wall / CPU) |"
+        + floor
     )
-    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |" + (" --- |" if args.floor else ""))
     for name in args.cases.split(","):
         dump = inputs[name]()
         if dump is None or not dump.exists():
             print(f"| {name} | skipped: no input (see --help) | | | | | | |")
             continue
-        for row in measure(name, dump, args.workdir, args.repeat, sources):
+        for row in measure(name, dump, args.workdir, args.repeat, sources, args.floor):
             (wall, cpu), (sw, sc), (dw, dc), (rw, rc) = row["report"], row["start"], row["diff"], row["ratio"]
+            inside = f" {row['floor'][0]:.2f}: {row['floor'][1]:.1f}x |" if row["floor"] else ""
             print(
                 f"| {name} | {row['src']} | {row['snapshots']} | {row['mb']:.1f} | {wall:.2f} / {cpu:.2f} "
-                f"| {sw:.2f} / {sc:.2f} | {dw:.2f} / {dc:.2f} | {rw:.1f}x / {rc:.1f}x |",
+                f"| {sw:.2f} / {sc:.2f} | {dw:.2f} / {dc:.2f} | {rw:.1f}x / {rc:.1f}x |{inside}",
                 flush=True,
             )
     print(f"load after: {os.getloadavg()[0]:.1f}")

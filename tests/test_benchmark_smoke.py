@@ -1,6 +1,7 @@
 """Smoke test of the benchmark: the generator's shape and determinism, and run.py on the small case."""
 
 import itertools
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -129,3 +130,19 @@ def test_memory_phases_on_a_real_dump():
     phases = [" ".join(line.split()[:-1]) for line in proc.stdout.splitlines()[1:]]
     assert phases == ["before build", "after build", "before write", "after write", "end"]
     assert figures == sorted(figures) and figures[0] > 0  # a peak so far never falls
+
+
+def test_treesitter_share_counts_the_parses_and_query_walks_of_a_real_dump():
+    """benchmarks/treesitter_share.py renders a real dump in its own process: tree-sitter's parses and query walks
+    are each some of the report's CPU time, together not more than all of it."""
+    dump = next(path for path in sorted((BENCH.parent / "fixtures" / "real").iterdir()) if path.is_dir())
+    proc = subprocess.run(
+        [sys.executable, str(BENCH / "treesitter_share.py"), str(dump), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    spent = json.loads(proc.stdout)
+    assert spent["parse"] > 0 and spent["query"] > 0
+    assert spent["parse"] + spent["query"] <= spent["report"]
