@@ -64,8 +64,7 @@ def test_an_edit_beside_comment_lines_reaches_past_them(monkeypatch):
     body = [f"        x{i} = f(x{i - 1})" if i % 3 else f"        # stage {i}" for i in range(1, 40)]
     base = ["class P:", "    def f(self):", *body, "        return x38"]
     renamed = [line.replace("x5 ", "y5 ") for line in base]  # the line after a comment, before another
-    given = _edits_given(monkeypatch, base, renamed)
-    ((start, _, end, _),) = given
+    _, ((start, _, end, _),) = _edits_given(monkeypatch, base, renamed)
     assert start <= base.index("        x5 = f(x4)") < end
     for row in (start - 1, start, end - 1, end):
         assert not base[row].lstrip().startswith("#"), base[row]
@@ -82,25 +81,47 @@ def test_a_changed_line_among_lines_of_its_indentation_is_all_the_edit_holds(mon
         "        return x19",
     ]
     renamed = [line.replace("x7 ", "y7 ") for line in base]
-    given = _edits_given(monkeypatch, base, renamed)
     row = base.index("        x7 = f(x6)")
-    assert given == [(row, 0, row + 1, 0)]
+    assert _edits_given(monkeypatch, base, renamed) == [[], [(row, 0, row + 1, 0)]]
 
 
-def _edits_given(monkeypatch, *texts: list[str]) -> list[tuple[int, int, int, int]]:
-    """The (start, old end) points of the edits tree-sitter was given, parsing the texts in turn; each tree is
-    checked against a fresh parse."""
-    given: list[tuple[int, int, int, int]] = []
+BODY = ["class P:", "    def f(self):", *[f"        x{i} = f(x{i - 1})" for i in range(1, 20)], "        return x19"]
+BROKEN = [line.replace("x9 = f(x8)", "x9 = f(x8") for line in BODY]  # a bracket left open: a syntax error
+
+
+def test_the_text_after_one_broken_snapshot_is_parsed_from_its_tree(monkeypatch):
+    """One broken snapshot costs no fresh parse of the clean text after it: that text is parsed from the broken
+    one's tree (an edit given for it) and reads as a fresh parse (_edits_given compares each tree)."""
+    fixed = [line.replace("x4 ", "y4 ") for line in BODY]
+    assert structure.parse(BROKEN, PYTHON).root_node.has_error
+    _, tried, from_broken = _edits_given(monkeypatch, BODY, BROKEN, fixed)
+    assert tried and from_broken
+
+
+def test_errors_that_stay_are_parsed_from_scratch(monkeypatch):
+    """After two texts with errors in a row, the next is parsed from scratch (IREE's custom assembly has errors in
+    every snapshot: a try from the tree before would be a second parse of each)."""
+    still = [line.replace("x4 ", "y4 ") for line in BROKEN]
+    again = [line.replace("x14 ", "y14 ") for line in still]
+    _, tried, tried_again, fresh = _edits_given(monkeypatch, BODY, BROKEN, still, again)
+    assert tried and tried_again and not fresh
+
+
+def _edits_given(monkeypatch, *texts: list[str]) -> list[list[tuple[int, int, int, int]]]:
+    """For each text, parsed in turn, the (start, old end) points of the edits tree-sitter was given (none: the
+    text was parsed from scratch); each tree is checked against a fresh parse."""
+    given: list[list[tuple[int, int, int, int]]] = []
     edit = Tree.edit
 
     def recorded(self, **where):
-        given.append(where["start_point"] + where["old_end_point"])
+        given[-1].append(where["start_point"] + where["old_end_point"])
         edit(self, **where)
 
     monkeypatch.setattr(Tree, "edit", recorded)
     parser = IncrementalParser(PYTHON)
     table: dict[str, int] = {}
     for lines in texts:
+        given.append([])
         tree = parser.parse(lines, [table.setdefault(line, len(table)) for line in lines])
         assert str(tree.root_node) == str(structure.parse(lines, PYTHON).root_node)
     return given

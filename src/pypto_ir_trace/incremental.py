@@ -7,8 +7,9 @@ it is.
 
 Structure must be a function of the text alone. tree-sitter's error recovery can take another path
 when it starts from an old tree (a `'''` that closes an earlier string re-reads as a new one), so a
-tree with errors is parsed again from scratch, and so is the text after it (from a tree with errors, its
-own would have errors too): clean snapshots, the common case, stay incremental.
+tree with errors is parsed again from scratch. The text after one broken snapshot is parsed from its tree,
+and kept when clean; after two texts with errors in a row, from scratch (from a tree with errors, its own
+would have errors too): clean snapshots, the common case, stay incremental.
 
 The structure is re-used the same way where the language can check one function's extent cheaply
 (Language.function_span): when both trees are clean and every edit lies inside one function's body
@@ -57,6 +58,7 @@ class IncrementalParser:
         `deep`: the rows that may nest brackets past structure.MAX_NESTING, when known (structure.source)."""
         source, offsets = structure.source(lines, deep)
         tree, self._edits = self._tree, None
+        from_clean = tree is not None and not tree.root_node.has_error
         edits = self._changes(lines, ids) if tree is not None else []
         if sum(a1 - a0 for _, _, a0, a1 in edits) > MOSTLY_NEW * len(lines):
             # A pass that rewrote most of the text (MLIR's convert-to-llvm): the old tree would save little
@@ -78,11 +80,12 @@ class IncrementalParser:
             # A tree costs about 110 bytes a node (1.7 GB for 400,000 lines): let the old ones go first.
             self._tree = tree = self._edits = None
             tree = self._parser.parse(source)
-        # A tree with errors is not kept: its successor, nearly the same text, would have the same errors, and a
-        # tree with errors is parsed again from scratch above. (Real MLIR in a dialect's own syntax has errors in
-        # every snapshot: IREE's 600 dumps were each parsed twice.) Let go now, not at the next parse, it is not
-        # alive while the pass is diffed (IREE mlp: 12 MB at the peak, the tree of a 5,600-line LLVM dialect dump).
-        self._tree = None if tree.root_node.has_error else tree
+        # A tree with errors is kept only when the text before it was clean: one broken snapshot (a pass that
+        # printed something odd once) then costs no fresh parse of the text after it, which is parsed from it,
+        # kept when clean. Errors that stay (real MLIR in a dialect's own syntax has them in every snapshot:
+        # IREE's 600 dumps were each parsed twice when every tree was kept) are let go now, not at the next
+        # parse: such a tree is not alive while the pass is diffed (IREE mlp: 12 MB at the peak).
+        self._tree = tree if from_clean or not tree.root_node.has_error else None
         self._lines, self._ids, self._offsets = lines, ids, offsets
         self._before, self._structure = self._structure, None  # structure() is asked about this text only
         return tree
