@@ -60,10 +60,11 @@ def _inflated(page: str, element: re.Pattern, what: str) -> str:
 @functools.lru_cache(maxsize=2)
 def _viewer(runs: bool) -> tuple[str, str]:
     """The viewer's code for a report with or without the runs view: its CSP hash, and the code as the page
-    carries it (gzip, no time or name in the header: the same bytes every run, base64)."""
+    carries it (gzip, no time or name in the header: the same bytes every run, base64). Level 6, as the data:
+    level 9 made it 0.4 % smaller (466 of 107,907 bytes) for 16 ms more of every run (41 against 25 ms)."""
     kinds = {None, "runs"} if runs else {None}  # the two-run views ship only in the reports that compare two runs
     code = "\n".join(asset("static", entry["file"]) for entry in scripts()["viewer"] if entry.get("only") in kinds)
-    return csp_hash(code), base64.b64encode(gzip.compress(code.encode("utf-8"), 9, mtime=0)).decode("ascii")
+    return csp_hash(code), base64.b64encode(gzip.compress(code.encode("utf-8"), 6, mtime=0)).decode("ascii")
 
 
 def csp_hash(source: str) -> str:
