@@ -355,4 +355,8 @@ def _used_aliases(lines: list[str]) -> str:
         definitions.append((row, match["name"]))
     text = joined_lines(lines)
     unused = {row for row, name in definitions if not _used_twice(name, text)}
-    return joined_lines([line for row, line in enumerate(lines) if row not in unused]) if unused else text
+    if not unused:
+        return text
+    # the definitions open the text: only they are joined again, the rest is sliced off the text as it is
+    head = len(definitions) + sum(len(line) for line in lines[: len(definitions)])
+    return joined_lines([line for row, line in enumerate(lines[: len(definitions)]) if row not in unused]) + text[head:]
