@@ -293,3 +293,34 @@ def test_a_line_met_again_at_another_indent_is_highlighted_as_its_own_tree_says(
     assert len(moved) > 10
     assert {line: both[line] for line in moved} == {line: alone[line] for line in moved}
     assert any(both[line] for line in moved)  # highlighted, not merely equal
+
+
+def test_an_op_whose_name_differs_from_one_read_before_by_its_digits_is_counted_by_its_own_name():
+    """A line of a shape read before takes that line's facts (builder._Lines.derived), but not names it keeps as
+    text: a pass that turns `foo.op1` into `foo.op2` counts one of each, not no change."""
+    from pypto_ir_trace.dump import Dump, Snapshot
+
+    a = 'func.func @f(%arg0: i32) -> i32 {\n  %0 = "foo.op1"(%arg0) : (i32) -> i32\n  return %0 : i32\n}\n'
+    b = a.replace("foo.op1", "foo.op2")
+    snapshots = (Snapshot(0, "0", "input", "input", a, None), Snapshot(1, "1", "rewrite", "1", b, None))
+    data = build(Dump("t", snapshots, format="mlir-tree"))
+    assert data["passes"][0]["ops"] == [["foo.op1", -1], ["foo.op2", 1]]
+
+
+def test_a_renumbered_line_is_highlighted_and_named_as_its_own_tree_says():
+    """A pass that renumbers values prints lines of shapes read before (`%7` for `%1`): each takes the facts of a
+    line of its shape, its names its own (the renamed pairs of `Ignore renumbering`), as a report of that text
+    alone reads them."""
+    from pypto_ir_trace.dump import Dump, Snapshot
+
+    a = "func.func @f(%arg0: i32) -> i32 {\n  %1 = arith.addi %arg0, %arg0 : i32\n  return %1 : i32\n}\n"
+    b = a.replace("%1", "%7").replace("  %7 = arith", "  %6 = arith.muli %arg0, %arg0 : i32\n  %7 = arith")
+    both = build(
+        Dump(
+            "t", (Snapshot(0, "0", "input", "input", a, None), Snapshot(1, "1", "p", "1", b, None)), format="mlir-tree"
+        )
+    )
+    alone = build(Dump("t", (Snapshot(0, "0", "input", "input", b, None),), format="mlir-tree"))
+    renumbered = "  return %7 : i32"
+    assert _spans_by_line(both)[renumbered] == _spans_by_line(alone)[renumbered] != []
+    assert both["passes"][0]["renamed"]  # `return %1` -> `return %7`: one name for another

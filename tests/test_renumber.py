@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from modeltools import value_spans
 from pypto_ir_trace.dump import split_lines
 from pypto_ir_trace.linediff import diff
-from pypto_ir_trace.renumber import Lines, masked, renamed
+from pypto_ir_trace.renumber import Lines, masked, renamed, spans_of
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "mlir"
 OPS = ["arith.addi", "arith.muli", "arith.subi", "arith.maxsi"]
@@ -174,3 +174,16 @@ def test_renumbering_a_real_function_is_fully_recognized():
     check_exact(before, after, pairs)
     assert pairs == [(i, i) for i in range(len(before)) if before[i] != after[i]]
     assert pairs
+
+
+@given(
+    line=st.text(st.characters(blacklist_characters="\0", blacklist_categories=("Cs",)), max_size=60),
+    data=st.data(),
+)
+def test_the_spans_a_line_was_masked_at_are_found_again_from_its_masked_text(line, data):
+    """A line of a shape read before takes that line's names at their columns (builder._Lines.derived): the spans
+    are found again from what masked made of the line, whatever the names' lengths."""
+    cuts = sorted(data.draw(st.sets(st.integers(0, len(line)), max_size=8)))
+    spans = [(start, end) for start, end in zip(cuts[0::2], cuts[1::2]) if end > start]
+    masked_line, names = masked(line, spans)
+    assert spans_of(masked_line, names) == spans

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import hashlib
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import replace
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, replace
 from functools import partial
 from itertools import chain, compress, repeat
 from typing import TypeVar
@@ -54,9 +54,11 @@ class _Lines:
         # One copy of each value name and op list: lines repeat them (`%c0`, `arith.constant`), and a copy per
         # line was most of the facts' memory (IREE mlp's local stream: 23 of 74 MB at its peak)
         self._one: dict = {}
-        # A line's text less its indent (by its hash) -> the first line of that text whose facts are read: a line
-        # that differs from it only by its indent takes its facts, moved, and is not read from a tree again. MLIR's
-        # local scope prints each op at column 0 and again inside the module (IREE mlp: 63,469 of 70,665 lines).
+        # A line's shape (Language.shape: its text less its indent, MLIR's digits alike; by its hash) -> the first
+        # line of that shape whose facts are read: a line of that shape takes its facts, moved, and is not read from
+        # a tree again. MLIR's local scope prints each op at column 0 and again inside the module (IREE mlp: 63,469
+        # of 70,665 lines); a pass that renumbers values prints lines of the shapes it read (the sparsifier's
+        # module-scope stream: 11,845 distinct lines, 2,635 shapes).
         self._settled: dict[int, int] = {}
         # A language read by its lines: a line's shape (LineReader.shape) -> the facts of the first line of it read
         self.shapes: dict = {}
@@ -64,9 +66,12 @@ class _Lines:
         self._elision_list: list[tuple[int, ...]] = [()]
         self._masked_list: list[str] = []
 
-    def intern(self, lines: list[str]) -> tuple[list[int], list[tuple[int, int]]]:
+    def intern(
+        self, lines: list[str], shape: Callable[[str], Hashable] | None
+    ) -> tuple[list[int], list[tuple[int, int]]]:
         """Line ids, and the [first, stop) row ranges of lines never seen before (only those get highlighted): a
-        line seen before at another indent takes that line's facts and is not among them."""
+        line read before at another indent (`shape`: the language's, None when its lines take no other line's
+        facts) takes that line's facts and is not among them; one of a shape read before is (derived)."""
         table, texts, settled = self.ids, self.texts, self._settled
         ids = list(map(table.get, lines, repeat(-1)))  # -1 until interned below
         new_rows: list[tuple[int, int]] = []
@@ -80,7 +85,7 @@ class _Lines:
                 texts.append(line)
                 if structure.may_nest_deep(line):
                     self.deep.add(line_id)
-                source = settled.get(hash(line.lstrip(" ")), -1) if settled else -1
+                source = settled.get(hash(shape(line)), -1) if settled and shape else -1
                 if source >= 0 and self._movable(source, line):
                     moved.append((line_id, source))
                     continue
@@ -101,19 +106,86 @@ class _Lines:
             self._move(line_id, source)
         return ids, new_rows
 
-    def settle(self, ids: list[int], rows: list[tuple[int, int]]) -> None:
-        """The lines of the row ranges have their facts for good (their text is read): lines that differ from
-        one of them only by their indent may take them."""
+    def settle(self, ids: list[int], rows: list[tuple[int, int]], shape: Callable[[str], Hashable]) -> None:
+        """The lines of the row ranges have their facts for good (their text is read): lines of their shape may
+        take them."""
         settled, texts = self._settled, self.texts
         for first, stop in rows:
             for line_id in ids[first:stop]:
-                settled.setdefault(hash(texts[line_id].lstrip(" ")), line_id)
+                settled.setdefault(hash(shape(texts[line_id])), line_id)
+
+    def alike(
+        self, ids: list[int], rows: list[tuple[int, int]], shape: Callable[[str], Hashable]
+    ) -> tuple[list[tuple[int, int]], list[tuple[int, int, Hashable]]]:
+        """The row ranges of these new rows to read from a tree, and (row, the line of its shape read before it, the
+        shape) of the others, whose facts may be derived: a line settled since this text was interned (the text
+        before it is read after: one ahead), or the first of its shape in these rows."""
+        settled, texts = self._settled, self.texts
+        first_here: dict[int, int] = {}  # shape -> the first line of it in these rows
+        read: list[int] = []
+        taken: list[tuple[int, int, Hashable]] = []
+        for first, stop in rows:
+            for row in range(first, stop):
+                found = shape(texts[ids[row]])
+                key = hash(found)
+                source = settled.get(key, -1)
+                if source < 0:
+                    source = first_here.setdefault(key, ids[row])
+                if source == ids[row]:
+                    read.append(row)
+                else:
+                    taken.append((row, source, found))
+        return _ranges(read), taken
+
+    def derived(
+        self,
+        ids: list[int],
+        taken: list[tuple[int, int, Hashable]],
+        rows: list[tuple[int, int]],
+        read: LineFacts,
+        shape: Callable[[str], Hashable],
+    ) -> tuple[LineFacts, list[int]]:
+        """The facts of the taken rows (alike), each its source line's at its own columns (_Source.carry): a source
+        among the row ranges read as `read` has it, another as the table keeps it; and the rows whose source's facts
+        do not carry over, to be read from the tree."""
+        row_of = {ids[row]: row for first, stop in rows for row in range(first, stop)}
+        read_here = _ReadFacts(read)
+        sources: dict[int, _Source | None] = {}
+        facts, left = LineFacts(), []
+        for row, source, found in taken:
+            if source not in sources:
+                text = self.texts[source]
+                if source in row_of:
+                    sources[source] = _Source.of(text, shape(text), *read_here.of(row_of[source]))
+                else:
+                    sources[source] = self._source(source, shape(text))
+            own = sources[source]
+            if own is None or own.shape != found or not own.carry(facts, row, self.texts[ids[row]]):
+                left.append(row)
+        return facts, left
+
+    def _source(self, line_id: int, shape: Hashable) -> _Source | None:
+        """A line's facts as the table keeps them; None when its names cannot be found again from its masked text
+        (the line holds a NUL of its own)."""
+        masked, text = self.masked[line_id], self.texts[line_id]
+        if masked >= 0 and "\0" in text:
+            return None
+        return _Source.of(
+            text,
+            shape,
+            self._span_list[self.line_spans[line_id]],
+            renumber.spans_of(self._masked_list[masked], self.names[line_id]) if masked >= 0 else (),
+            self.marks.get(line_id, 0),
+            self._elision_list[self.line_elisions[line_id]],
+            self.keys.get(line_id),
+            self.ops[line_id],
+        )
 
     def _movable(self, source: int, line: str) -> bool:
         """Whether the line is the source line at another indent, with nothing of the source's facts in its indent."""
         text = self.texts[source]
         indent = len(text) - len(text.lstrip(" "))
-        if text[indent:] != line.lstrip(" "):  # the same hash, another text
+        if text[indent:] != line.lstrip(" "):  # of its shape, another text: its facts are derived (alike)
             return False
         spans, elided = self._span_list[self.line_spans[source]], self._elision_list[self.line_elisions[source]]
         return (not spans or spans[0] >= indent) and (not elided or elided[0] >= indent)
@@ -200,6 +272,87 @@ def _positions(items: list, item) -> Iterator[int]:
             yield at
     except ValueError:
         return
+
+
+def _ranges(rows: list[int]) -> list[tuple[int, int]]:
+    """Sorted rows as [first, stop) ranges of consecutive rows."""
+    ranges: list[tuple[int, int]] = []
+    for row in rows:
+        if ranges and ranges[-1][1] == row:
+            ranges[-1] = (ranges[-1][0], row + 1)
+        else:
+            ranges.append((row, row + 1))
+    return ranges
+
+
+@dataclass(frozen=True, slots=True)
+class _Source:
+    """A line whose facts the lines of its shape take (_Lines.derived): its facts (LineFacts' fields for its row)
+    at its own columns, and what decides where they carry over."""
+
+    shape: Hashable  # Language.shape of its text
+    body: str  # its text past its indent
+    indent: int
+    carries: bool  # nothing of its facts lies in its indent
+    fixed: bool  # its facts keep text of their own (op names with digits, a dump-level key): only for its own text
+    spans: tuple[int, ...]
+    names: Sequence[tuple[int, int]]
+    mark: int
+    elisions: tuple[int, ...]
+    key: str | None
+    ops: tuple[str, ...]
+
+    @classmethod
+    def of(cls, text: str, shape: Hashable, spans, names, mark, elisions, key, ops) -> _Source:
+        body = text.lstrip(" ")
+        indent = len(text) - len(body)
+        carries = not (spans and spans[0] < indent) and not (elisions and elisions[0] < indent)
+        fixed = key is not None or any(map(str.isdigit, "".join(ops)))
+        return cls(shape, body, indent, carries, fixed, spans, names, mark, elisions, key, ops)
+
+    def carry(self, facts: LineFacts, row: int, line: str) -> bool:
+        """Adds these facts to `facts` as those of `line`, of its shape, at `row`: columns moved by the indent's
+        difference, names read at theirs (LineFacts.names are spans). False when they do not carry over."""
+        new = len(line) - len(line.lstrip(" "))
+        if not self.carries or (self.fixed and not line.endswith(self.body)):  # of one shape: as long past the indent
+            return False
+        shift = new - self.indent
+        if self.spans:
+            facts.spans.append((row, (self.spans[0] + shift, *self.spans[1:]) if shift else self.spans))
+        if self.names:
+            moved = [(start + shift, end + shift) for start, end in self.names] if shift else self.names
+            facts.names.append((row, moved))
+        if self.mark:
+            facts.marks.append((row, self.mark))
+        if self.elisions:
+            facts.elisions.append((row, (self.elisions[0] + shift, *self.elisions[1:]) if shift else self.elisions))
+        if self.key is not None:
+            facts.keys.append((row, self.key))
+        if self.ops:
+            facts.ops.append((row, self.ops))
+        return True
+
+
+class _ReadFacts:
+    """A LineFacts record looked up by row: the facts read of a text's rows, for the rows of their shapes."""
+
+    def __init__(self, read: LineFacts):
+        self.spans, self.names, self.elisions = dict(read.spans), dict(read.names), dict(read.elisions)
+        self.keys, self.ops = dict(read.keys), dict(read.ops)
+        self.marks: dict[int, int] = {}
+        for row, mark in read.marks:
+            self.marks[row] = self.marks.get(row, 0) | mark
+
+    def of(self, row: int) -> tuple:
+        """The row's facts in _Source's order, from spans to ops."""
+        return (
+            self.spans.get(row, ()),
+            self.names.get(row, ()),
+            self.marks.get(row, 0),
+            self.elisions.get(row, ()),
+            self.keys.get(row),
+            self.ops.get(row, ()),
+        )
 
 
 class _Read:
@@ -528,10 +681,11 @@ class _TextReader:
 
     def __init__(self, record, parser: IncrementalParser | None, pieces: PieceReader, lines: _Lines):
         self.record, self.parser, self.pieces, self.lines = record, parser, pieces, lines
+        self.shape = record.language.shape if record.language.reindents else None  # Language.shape
 
     def start(self, text: str) -> _Read:
         split, endings = split_lines(text)
-        ids, new_rows = self.lines.intern(split)
+        ids, new_rows = self.lines.intern(split, self.shape)
         reading = self.pieces.submit(split, ids, new_rows, partial(self.lines.store, ids))  # a big text, in pieces
         return _Read(_newlines(endings), ids, partial(self._finish, split, ids, new_rows, reading))
 
@@ -550,13 +704,26 @@ class _TextReader:
                 found = again.structure()  # a text with errors read in pieces (Language.pieces_for_errors)
             if found is None:
                 found = self.parser.structure(tree, split)
-                self.lines.store(ids, _facts(self.record, tree, split, new_rows, self.parser.offsets))
+                self._read_facts(tree, split, ids, new_rows)
         self._settle(ids, new_rows)
         return structure.too_deep(found, split, rows)
 
+    def _read_facts(self, tree: Tree, split: list[str], ids: list[int], new_rows: list[tuple[int, int]]) -> None:
+        """The facts of the text's new rows, read from its tree but for lines of a shape read before (_Lines.alike)."""
+        offsets = self.parser.offsets if self.parser else []
+        if self.shape is None:
+            self.lines.store(ids, _facts(self.record, tree, split, new_rows, offsets))
+            return
+        rows, taken = self.lines.alike(ids, new_rows, self.shape)
+        read = _facts(self.record, tree, split, rows, offsets)
+        derived, left = self.lines.derived(ids, taken, rows, read, self.shape)
+        if left:
+            derived = derived.merged(_facts(self.record, tree, split, _ranges(left), offsets))
+        self.lines.store(ids, read.merged(derived))  # in row order, as read whole: the tables keep their order
+
     def _settle(self, ids: list[int], new_rows: list[tuple[int, int]]) -> None:
-        if self.record.language.reindents:
-            self.lines.settle(ids, new_rows)
+        if self.shape is not None:
+            self.lines.settle(ids, new_rows, self.shape)
 
     def _finish_lines(self, split: list[str], ids: list[int], new_rows: list[tuple[int, int]]) -> Structure:
         reader, shapes = self.record.language.lines, self.lines.shapes

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
+from operator import itemgetter
 
 
 @dataclass(slots=True)
@@ -24,3 +25,12 @@ class LineFacts:
         return LineFacts(
             *([(row + rows, value) for row, value in getattr(self, fact.name)] for fact in fields(LineFacts))
         )
+
+    def merged(self, other: LineFacts) -> LineFacts:
+        """Both records' facts as one, each fact in row order (the two records' rows apart)."""
+        return LineFacts(
+            *(sorted(getattr(self, fact.name) + getattr(other, fact.name), key=_ROW) for fact in fields(LineFacts))
+        )
+
+
+_ROW = itemgetter(0)

@@ -52,6 +52,18 @@ def masked(line: str, spans: Spans) -> tuple[str, tuple[str, ...]]:
     return "".join(parts), tuple(names)
 
 
+def spans_of(masked_line: str, names: Sequence[str]) -> list[tuple[int, int]]:
+    """The spans `masked` was given, from what it made of a line that holds no NUL of its own."""
+    spans: list[tuple[int, int]] = []
+    at = shift = 0  # where the last name's NUL was found; how much longer the line is than its masked text there
+    for name in names:
+        at = masked_line.index("\0", at) + 1
+        start = at - 2 + shift  # the NUL follows the name's first character
+        spans.append((start, start + len(name)))
+        shift += len(name) - 2
+    return spans
+
+
 def renamed(before: Lines, after: Lines, blocks: Sequence[Block]) -> list[tuple[int, int]]:
     """(before line, after line) pairs of changed lines that differ only by one consistent renaming; the blocks
     one scope's lines in order (its equal and changed blocks, positions in the lines': only the lines they cover

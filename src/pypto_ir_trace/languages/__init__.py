@@ -75,6 +75,10 @@ class Language:
     # (builder._Lines). False: every line is read as new, and no line is kept for that (LLVM prints each function at
     # column 0 in every dump: none of lz4's 513,477 lines is met at another indent).
     reindents: bool = True
+    # (line) -> what a line's facts follow from, less its indent: a line of a shape read before takes that line's
+    # facts, its columns moved by the indent (builder._Lines); by default its own text, so that only a line met
+    # again at another indent does
+    shape: Callable[[str], Hashable] = lambda line: line.lstrip(" ")
 
     @property
     def renumbers(self) -> bool:
@@ -105,6 +109,7 @@ MLIR = Language(
     one_op_a_line=True,
     op_regions=mlir.op_regions,
     laid_out_end=mlir.laid_out_end,
+    shape=mlir.shape,
     cuts=mlir.cuts,
     pieces=(mlir.PIECES_FROM, mlir.PIECE_LINES),
     pieces_for_errors=True,
