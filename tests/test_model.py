@@ -324,3 +324,34 @@ def test_a_renumbered_line_is_highlighted_and_named_as_its_own_tree_says():
     renumbered = "  return %7 : i32"
     assert _spans_by_line(both)[renumbered] == _spans_by_line(alone)[renumbered] != []
     assert both["passes"][0]["renamed"]  # `return %1` -> `return %7`: one name for another
+
+
+@pytest.mark.parametrize("broken", [False, True])
+def test_a_line_takes_the_facts_of_its_shape_only_from_a_tree_without_errors(broken, monkeypatch):
+    """A line of the shape of one read before is not read again (builder._Lines.derived), unless that one was read
+    from a tree with syntax errors: tree-sitter's recovery may have misread it (IREE mlp: an op line after custom
+    assembly lost its op), and its misreading would spread to lines it never touched."""
+    from pypto_ir_trace import builder
+    from pypto_ir_trace.dump import Dump, Snapshot
+
+    rows_read: list[str] = []
+    read_facts = builder._facts
+
+    def counted(record, tree, lines, rows, offsets):
+        rows_read.extend(lines[row] for first, stop in rows for row in range(first, stop))
+        return read_facts(record, tree, lines, rows, offsets)
+
+    monkeypatch.setattr(builder, "_facts", counted)
+    line = "  %{n} = arith.muli %c1, %c1 : index"
+    error = ["  %9 = hal.interface.binding.subspan layout(#layout) binding(0) : memref<?xf32>{%c1}"]  # custom assembly
+    a = ["func.func @f() {", "  %c1 = arith.constant 1 : index", *(error if broken else []), line.format(n=4), "}", ""]
+    b = ["func.func @f() {", "  %c1 = arith.constant 1 : index", line.format(n=5), "}", ""]
+    texts = ("\n".join(a), "\n".join(b))
+    build(
+        Dump(
+            "t",
+            (Snapshot(0, "0", "in", "in", texts[0], None), Snapshot(1, "1", "p", "1", texts[1], None)),
+            format="mlir-tree",
+        )
+    )
+    assert (line.format(n=5) in rows_read) == broken

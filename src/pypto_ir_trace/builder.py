@@ -54,24 +54,26 @@ class _Lines:
         # One copy of each value name and op list: lines repeat them (`%c0`, `arith.constant`), and a copy per
         # line was most of the facts' memory (IREE mlp's local stream: 23 of 74 MB at its peak)
         self._one: dict = {}
-        # A line's shape (Language.shape: its text less its indent, MLIR's digits alike; by its hash) -> the first
-        # line of that shape whose facts are read: a line of that shape takes its facts, moved, and is not read from
-        # a tree again. MLIR's local scope prints each op at column 0 and again inside the module (IREE mlp: 63,469
-        # of 70,665 lines); a pass that renumbers values prints lines of the shapes it read (the sparsifier's
-        # module-scope stream: 11,845 distinct lines, 2,635 shapes).
+        # A line's text less its indent (by its hash) -> the first line of that text whose facts are read: a line
+        # that differs from it only by its indent takes its facts, moved, and is not read from a tree again. MLIR's
+        # local scope prints each op at column 0 and again inside the module (IREE mlp: 63,469 of 70,665 lines).
         self._settled: dict[int, int] = {}
+        # A line's shape (Language.shape, by its hash) -> the first line of it read from a tree without errors: a
+        # line of that shape takes its facts, moved and named by its own text, and is not read from a tree again. A
+        # pass that renumbers values prints lines of shapes read before (the sparsifier's module-scope stream:
+        # 11,845 distinct lines, 2,635 shapes). Lines read from trees with errors are not: a line tree-sitter's
+        # recovery misread (no op in an IREE `hal.interface.binding.subspan` line) would give its misreading to
+        # lines it never touched, and a pass's op counts would change where the IR's did not.
+        self._shaped: dict[int, int] = {}
         # A language read by its lines: a line's shape (LineReader.shape) -> the facts of the first line of it read
         self.shapes: dict = {}
         self._span_list: list[tuple[int, ...]] = [()]  # the span and elision tables and the masked texts by index
         self._elision_list: list[tuple[int, ...]] = [()]
         self._masked_list: list[str] = []
 
-    def intern(
-        self, lines: list[str], shape: Callable[[str], Hashable] | None
-    ) -> tuple[list[int], list[tuple[int, int]]]:
+    def intern(self, lines: list[str]) -> tuple[list[int], list[tuple[int, int]]]:
         """Line ids, and the [first, stop) row ranges of lines never seen before (only those get highlighted): a
-        line read before at another indent (`shape`: the language's, None when its lines take no other line's
-        facts) takes that line's facts and is not among them; one of a shape read before is (derived)."""
+        line seen before at another indent takes that line's facts and is not among them."""
         table, texts, settled = self.ids, self.texts, self._settled
         ids = list(map(table.get, lines, repeat(-1)))  # -1 until interned below
         new_rows: list[tuple[int, int]] = []
@@ -85,7 +87,7 @@ class _Lines:
                 texts.append(line)
                 if structure.may_nest_deep(line):
                     self.deep.add(line_id)
-                source = settled.get(hash(shape(line)), -1) if settled and shape else -1
+                source = settled.get(hash(line.lstrip(" ")), -1) if settled else -1
                 if source >= 0 and self._movable(source, line):
                     moved.append((line_id, source))
                     continue
@@ -106,21 +108,29 @@ class _Lines:
             self._move(line_id, source)
         return ids, new_rows
 
-    def settle(self, ids: list[int], rows: list[tuple[int, int]], shape: Callable[[str], Hashable]) -> None:
-        """The lines of the row ranges have their facts for good (their text is read): lines of their shape may
-        take them."""
+    def settle(self, ids: list[int], rows: list[tuple[int, int]]) -> None:
+        """The lines of the row ranges have their facts for good (their text is read): lines that differ from
+        one of them only by their indent may take them."""
         settled, texts = self._settled, self.texts
         for first, stop in rows:
             for line_id in ids[first:stop]:
-                settled.setdefault(hash(shape(texts[line_id])), line_id)
+                settled.setdefault(hash(texts[line_id].lstrip(" ")), line_id)
+
+    def shaped(self, ids: list[int], rows: list[tuple[int, int]], shape: Callable[[str], Hashable]) -> None:
+        """The lines of the row ranges were read from a tree without errors: lines of their shapes may take their
+        facts."""
+        shaped, texts = self._shaped, self.texts
+        for first, stop in rows:
+            for line_id in ids[first:stop]:
+                shaped.setdefault(hash(shape(texts[line_id])), line_id)
 
     def alike(
         self, ids: list[int], rows: list[tuple[int, int]], shape: Callable[[str], Hashable]
     ) -> tuple[list[tuple[int, int]], list[tuple[int, int, Hashable]]]:
-        """The row ranges of these new rows to read from a tree, and (row, the line of its shape read before it, the
-        shape) of the others, whose facts may be derived: a line settled since this text was interned (the text
-        before it is read after: one ahead), or the first of its shape in these rows."""
-        settled, texts = self._settled, self.texts
+        """The row ranges of these new rows of a text without syntax errors to read from its tree, and (row, the line
+        of its shape read before it, the shape) of the others, whose facts may be derived: a line of that shape read
+        from a tree without errors (_shaped), or the first of its shape in these rows."""
+        settled, texts = self._shaped, self.texts
         first_here: dict[int, int] = {}  # shape -> the first line of it in these rows
         read: list[int] = []
         taken: list[tuple[int, int, Hashable]] = []
@@ -681,11 +691,11 @@ class _TextReader:
 
     def __init__(self, record, parser: IncrementalParser | None, pieces: PieceReader, lines: _Lines):
         self.record, self.parser, self.pieces, self.lines = record, parser, pieces, lines
-        self.shape = record.language.shape if record.language.reindents else None  # Language.shape
+        self.shape = record.language.shape
 
     def start(self, text: str) -> _Read:
         split, endings = split_lines(text)
-        ids, new_rows = self.lines.intern(split, self.shape)
+        ids, new_rows = self.lines.intern(split)
         reading = self.pieces.submit(split, ids, new_rows, partial(self.lines.store, ids))  # a big text, in pieces
         return _Read(_newlines(endings), ids, partial(self._finish, split, ids, new_rows, reading))
 
@@ -709,9 +719,10 @@ class _TextReader:
         return structure.too_deep(found, split, rows)
 
     def _read_facts(self, tree: Tree, split: list[str], ids: list[int], new_rows: list[tuple[int, int]]) -> None:
-        """The facts of the text's new rows, read from its tree but for lines of a shape read before (_Lines.alike)."""
+        """The facts of the text's new rows, read from its tree but for lines of a shape read before (_Lines.alike),
+        where the tree has no syntax error (_Lines._shaped says why)."""
         offsets = self.parser.offsets if self.parser else []
-        if self.shape is None:
+        if self.shape is None or tree.root_node.has_error:
             self.lines.store(ids, _facts(self.record, tree, split, new_rows, offsets))
             return
         rows, taken = self.lines.alike(ids, new_rows, self.shape)
@@ -720,10 +731,11 @@ class _TextReader:
         if left:
             derived = derived.merged(_facts(self.record, tree, split, _ranges(left), offsets))
         self.lines.store(ids, read.merged(derived))  # in row order, as read whole: the tables keep their order
+        self.lines.shaped(ids, rows, self.shape)
 
     def _settle(self, ids: list[int], new_rows: list[tuple[int, int]]) -> None:
-        if self.shape is not None:
-            self.lines.settle(ids, new_rows, self.shape)
+        if self.record.language.reindents:
+            self.lines.settle(ids, new_rows)
 
     def _finish_lines(self, split: list[str], ids: list[int], new_rows: list[tuple[int, int]]) -> Structure:
         reader, shapes = self.record.language.lines, self.lines.shapes

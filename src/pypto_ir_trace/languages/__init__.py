@@ -75,10 +75,10 @@ class Language:
     # (builder._Lines). False: every line is read as new, and no line is kept for that (LLVM prints each function at
     # column 0 in every dump: none of lz4's 513,477 lines is met at another indent).
     reindents: bool = True
-    # (line) -> what a line's facts follow from, less its indent: a line of a shape read before takes that line's
-    # facts, its columns moved by the indent (builder._Lines); by default its own text, so that only a line met
-    # again at another indent does
-    shape: Callable[[str], Hashable] = lambda line: line.lstrip(" ")
+    # (line) -> what a line's facts follow from, less its indent: a line of the shape of one read from a clean tree
+    # takes its facts, columns moved by the indent and names read from its own text (builder._Lines.derived); None:
+    # only a line met again at another indent takes another line's facts (reindents)
+    shape: Callable[[str], Hashable] | None = None
 
     @property
     def renumbers(self) -> bool:
