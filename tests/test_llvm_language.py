@@ -10,6 +10,7 @@ from pypto_ir_trace import builder, highlight
 from pypto_ir_trace.dump import split_lines
 from pypto_ir_trace.formats import load
 from pypto_ir_trace.languages import LLVM, llvm
+from pypto_ir_trace.linetable import LineTable
 
 MODULE = """\
 ; ModuleID = 'x.c'
@@ -170,7 +171,7 @@ def test_lines_are_kept_for_a_reindent_only_where_the_language_reindents(monkeyp
     column 0 and inside the module): each line read is kept for that. LLVM prints every function at column 0 in
     every dump, so none of its lines is kept (lz4: 513,477 lines, 48 MB of the build's peak)."""
     settled: list[int] = []
-    monkeypatch.setattr(builder._Lines, "settle", lambda self, ids, rows: settled.append(len(ids)))
+    monkeypatch.setattr(LineTable, "settle", lambda self, ids, rows: settled.append(len(ids)))
     builder.build(load(FIXTURES / "llvm" / "lz4-renorm-O2.txt"), 3)
     assert settled == []
     builder.build(load(FIXTURES / "mlir" / "multi_func" / "stream_no_module_scope.txt"), 3)

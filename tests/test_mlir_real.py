@@ -15,6 +15,7 @@ import pytest
 import mlir_oracle as oracle
 from modeltools import load_dump, model_json, report_of
 from pypto_ir_trace import build_report, builder, cli, formats
+from pypto_ir_trace.linetable import LineTable
 
 # Module-scope streams: every dump holds the whole IR, so the oracle diffs each against the one before it.
 STREAMS = [
@@ -412,7 +413,7 @@ def _tables_resolved(data: dict) -> dict:
 @pytest.mark.parametrize("form", ["sparsifier/stream_module_scope.txt", "split_tile_and_fuse/stream_module_scope.txt"])
 def test_a_line_of_a_shape_read_before_takes_its_facts_as_its_own_tree_gives_them(real_mlir, form, monkeypatch):
     """A pass that renumbers values prints lines that differ from lines read before only by their digits (`%12` for
-    `%11`): they take those lines' facts, moved to their columns and names (builder._Lines.derived), and are not
+    `%11`): they take those lines' facts, moved to their columns and names (linetable.LineTable.derived), and are not
     read from a tree. The report is the one that reads every new line from its tree: each line's highlighting,
     every pass's diff, renamed pairs and op counts."""
     rows_read: list[int] = []
@@ -427,6 +428,6 @@ def test_a_line_of_a_shape_read_before_takes_its_facts_as_its_own_tree_gives_the
     derived = _tables_resolved(model_json(report_of(dump)))
     with_shapes = sum(rows_read)
     rows_read.clear()
-    monkeypatch.setattr(builder._Lines, "alike", lambda self, ids, rows, shape: (rows, []))  # every new line read
+    monkeypatch.setattr(LineTable, "alike", lambda self, ids, rows, shape: (rows, []))  # every new line read
     assert derived == _tables_resolved(model_json(report_of(dump)))
     assert with_shapes < sum(rows_read) / 3, (with_shapes, sum(rows_read))

@@ -281,7 +281,7 @@ def _spans_by_line(data: dict) -> dict[str, list[int]]:
 @pytest.mark.parametrize("indent", [4, 8])
 def test_a_line_met_again_at_another_indent_is_highlighted_as_its_own_tree_says(make_dump, indent):
     """A pass that nests the program one level deeper (or less) prints every line again at another indent: those
-    lines take the facts of the lines they were, columns moved (builder._Lines), and are highlighted exactly as
+    lines take the facts of the lines they were, columns moved (linetable.LineTable), and are highlighted exactly as
     a report of the nested program alone highlights them."""
     nested = "\n".join((" " * indent + line if line.strip() else line) for line in PROGRAM.split("\n"))
     nested = nested.replace(" " * indent + "@pl.program", "class outer:\n" + " " * indent + "@pl.program", 1)
@@ -296,7 +296,7 @@ def test_a_line_met_again_at_another_indent_is_highlighted_as_its_own_tree_says(
 
 
 def test_an_op_whose_name_differs_from_one_read_before_by_its_digits_is_counted_by_its_own_name():
-    """A line of a shape read before takes that line's facts (builder._Lines.derived), but not names it keeps as
+    """A line of a shape read before takes that line's facts (linetable.LineTable.derived), but not names it keeps as
     text: a pass that turns `foo.op1` into `foo.op2` counts one of each, not no change."""
     from pypto_ir_trace.dump import Dump, Snapshot
 
@@ -328,7 +328,7 @@ def test_a_renumbered_line_is_highlighted_and_named_as_its_own_tree_says():
 
 @pytest.mark.parametrize("broken", [False, True])
 def test_a_line_takes_the_facts_of_its_shape_only_from_a_tree_without_errors(broken, monkeypatch):
-    """A line of the shape of one read before is not read again (builder._Lines.derived), unless that one was read
+    """A line of the shape of one read before is not read again (linetable.LineTable.derived), unless that one was read
     from a tree with syntax errors: tree-sitter's recovery may have misread it (IREE mlp: an op line after custom
     assembly lost its op), and its misreading would spread to lines it never touched."""
     from pypto_ir_trace import builder

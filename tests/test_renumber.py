@@ -181,7 +181,7 @@ def test_renumbering_a_real_function_is_fully_recognized():
     data=st.data(),
 )
 def test_the_spans_a_line_was_masked_at_are_found_again_from_its_masked_text(line, data):
-    """A line of a shape read before takes that line's names at their columns (builder._Lines.derived): the spans
+    """A line of a shape read before takes that line's names at their columns (linetable.LineTable.derived): the spans
     are found again from what masked made of the line, whatever the names' lengths."""
     cuts = sorted(data.draw(st.sets(st.integers(0, len(line)), max_size=8)))
     spans = [(start, end) for start, end in zip(cuts[0::2], cuts[1::2]) if end > start]

@@ -1,5 +1,5 @@
 """What a parse tells of a text's new lines, as one record: made from a tree (builder._facts, here or in a worker
-process reading a piece: chunked.py pickles it back), kept per line in the report's table of lines (builder._Lines).
+process reading a piece: chunked.py pickles it back), kept per line in the report's table of lines (linetable.LineTable).
 A new fact is a field here, the code that reads it from the tree, and where the table keeps it."""
 
 from __future__ import annotations

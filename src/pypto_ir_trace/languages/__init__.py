@@ -72,11 +72,11 @@ class Language:
     laid_out_end: Callable[[list[str], int], int | None] | None = None
     # Its dumps may print a line again at another indent (MLIR's local scope prints an op at column 0, the module
     # prints it inside; a PyPTO pass may nest the program): such a line takes the facts of the line it was
-    # (builder._Lines). False: every line is read as new, and no line is kept for that (LLVM prints each function at
+    # (linetable.LineTable). False: every line is read as new, and no line is kept for that (LLVM prints each function at
     # column 0 in every dump: none of lz4's 513,477 lines is met at another indent).
     reindents: bool = True
     # (line) -> what a line's facts follow from, less its indent: a line of the shape of one read from a clean tree
-    # takes its facts, columns moved by the indent and names read from its own text (builder._Lines.derived); None:
+    # takes its facts, columns moved by the indent and names read from its own text (linetable.LineTable.derived); None:
     # only a line met again at another indent takes another line's facts (reindents)
     shape: Callable[[str], Hashable] | None = None
 
