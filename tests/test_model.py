@@ -355,3 +355,56 @@ def test_a_line_takes_the_facts_of_its_shape_only_from_a_tree_without_errors(bro
         )
     )
     assert (line.format(n=5) in rows_read) == broken
+
+
+def _resolved_tables(data: dict) -> dict:
+    """A model with each line's highlight spans and elisions written out (the tables list each distinct list once)."""
+    data = dict(data)
+    spans = data.pop("spans")
+    data["lineSpans"] = [spans[i] for i in data["lineSpans"]]
+    if data.get("lineElisions"):
+        elisions = data.pop("elisions")
+        data["lineElisions"] = [elisions[i] for i in data["lineElisions"]]
+    return data
+
+
+@pytest.mark.parametrize("path", REAL_DUMPS, ids=lambda p: p.parent.name)
+def test_a_python_line_of_a_shape_read_before_takes_its_facts_as_its_own_tree_gives_them(path, monkeypatch):
+    """A pass that renumbers values (`tile__ssa_v12` for `tile__ssa_v11`) prints lines that differ from lines read
+    before only by their digits: they take those lines' facts (linetable.LineTable.derived), fewer lines are read
+    from trees, and the model is the one that reads every new line from its tree: highlighting, elisions, ops,
+    dump-level marks and the tile types CONCISE hides."""
+    from pypto_ir_trace import builder
+    from pypto_ir_trace.linetable import LineTable
+
+    rows_read: list[int] = []
+    read_facts = builder._facts
+
+    def counted(record, tree, lines, rows, offsets):
+        rows_read.append(sum(stop - first for first, stop in rows))
+        return read_facts(record, tree, lines, rows, offsets)
+
+    monkeypatch.setattr(builder, "_facts", counted)
+    dump = load_dump(path)
+    derived, with_shapes = _resolved_tables(build(dump)), sum(rows_read)
+    rows_read.clear()
+    monkeypatch.setattr(LineTable, "alike", lambda self, ids, rows, shape: (rows, []))  # every new line read
+    assert derived == _resolved_tables(build(dump))
+    assert with_shapes < sum(rows_read)
+
+
+def test_a_line_of_a_shape_read_before_keeps_its_own_tile_type(make_dump):
+    """A line of the shape of one read before takes its facts but for a dump-level key its digits change: a value
+    renumbered names the same tile type (one type class), a tile of another shape names another."""
+    lines = [
+        "a1: pl.Tile[[64], pl.FP32, pl.Mem.Vec] = f(b1)",
+        "a2: pl.Tile[[64], pl.FP32, pl.Mem.Vec] = f(b3)",  # renumbered values: the same type
+        "a4: pl.Tile[[32], pl.FP32, pl.Mem.Vec] = f(b5)",  # another tile shape: another type
+    ]
+    files = {
+        "00_frontend.py": lines[0] + "\n",
+        **{f"{i:02d}_after_P.py": line + "\n" for i, line in enumerate(lines) if i},
+    }
+    data = build(load_dump(make_dump(files)))
+    classes = dict(zip(implicit_lines(data), data["implicitTypes"], strict=True))
+    assert [classes[line] for line in lines] == [0, 0, 1]

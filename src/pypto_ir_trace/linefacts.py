@@ -8,6 +8,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from operator import itemgetter
 
+KEY_PARTS = "\x1f"  # between the parts of a dump-level key (LineFacts.keys)
+
 
 @dataclass(slots=True)
 class LineFacts:
@@ -17,7 +19,8 @@ class LineFacts:
     names: list[tuple[int, Sequence[tuple[int, int]]]] = field(default_factory=list)  # value names (Language.names_in)
     marks: list[tuple[int, int]] = field(default_factory=list)  # dump-level marks (DumpLevel.marks)
     elisions: list[tuple[int, tuple[int, ...]]] = field(default_factory=list)  # what the viewer may elide
-    keys: list[tuple[int, str]] = field(default_factory=list)  # what a dump level may hide (DumpLevel.keys)
+    # what a dump level may hide (DumpLevel.keys): the texts of its parts in line order, joined by KEY_PARTS
+    keys: list[tuple[int, str]] = field(default_factory=list)
     ops: list[tuple[int, tuple[str, ...]]] = field(default_factory=list)  # the ops a line runs (opcounts.ops_of)
 
     def shifted(self, rows: int) -> LineFacts:

@@ -1,6 +1,6 @@
 """The report's table of distinct lines: each line's id, text and facts (highlight spans, names, ops, dump-level
 marks), read once from the first tree it is seen in, or taken from a line read before that is it at another indent
-or of its shape (Language.shape: an MLIR value renumbered). Shared by every pipeline of a report."""
+or of its shape (Language.shape: a value renumbered). Shared by every pipeline of a report."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from itertools import chain, repeat
 from typing import TypeVar
 
 from . import renumber, structure
-from .linefacts import LineFacts
+from .linefacts import KEY_PARTS, LineFacts
 
 T = TypeVar("T")
 
@@ -293,7 +293,10 @@ class _Source:
     body: str  # its text past its indent
     indent: int
     carries: bool  # nothing of its facts lies in its indent
-    fixed: bool  # its facts keep text of their own (op names with digits, a dump-level key): only for its own text
+    digit_ops: bool  # an op name with a digit: its ops are only its own text's
+    key_at: (
+        tuple[tuple[int, str], ...] | None
+    )  # its dump-level key's parts and where each is in its body (None: not found)
     spans: tuple[int, ...]
     names: Sequence[tuple[int, int]]
     mark: int
@@ -306,14 +309,18 @@ class _Source:
         body = text.lstrip(" ")
         indent = len(text) - len(body)
         carries = not (spans and spans[0] < indent) and not (elisions and elisions[0] < indent)
-        fixed = key is not None or any(map(str.isdigit, "".join(ops)))
-        return cls(shape, body, indent, carries, fixed, spans, names, mark, elisions, key, ops)
+        digit_ops = any(map(str.isdigit, "".join(ops)))
+        return cls(
+            shape, body, indent, carries, digit_ops, _parts_at(body, key), spans, names, mark, elisions, key, ops
+        )
 
     def carry(self, facts: LineFacts, row: int, line: str) -> bool:
         """Adds these facts to `facts` as those of `line`, of its shape, at `row`: columns moved by the indent's
         difference, names read at theirs (LineFacts.names are spans). False when they do not carry over."""
         new = len(line) - len(line.lstrip(" "))
-        if not self.carries or (self.fixed and not line.endswith(self.body)):  # of one shape: as long past the indent
+        if not self.carries:
+            return False
+        if not line.endswith(self.body) and (self.digit_ops or not self._key_kept(line, new)):  # other digits
             return False
         shift = new - self.indent
         if self.spans:
@@ -330,6 +337,28 @@ class _Source:
         if self.ops:
             facts.ops.append((row, self.ops))
         return True
+
+    def _key_kept(self, line: str, indent: int) -> bool:
+        """Whether the line holds this line's dump-level key where it holds it (a type's shape, `[64, 128]`, is
+        in the key; a value's number is not): none, or each of its parts at its column."""
+        if self.key is None:
+            return True
+        return self.key_at is not None and all(line.startswith(part, indent + at) for at, part in self.key_at)
+
+
+def _parts_at(body: str, key: str | None) -> tuple[tuple[int, str], ...] | None:
+    """Where each part of a dump-level key (its captures' texts in line order, DumpLevel.keys) is in the line's body:
+    each looked for from the end of the one before; None when one is not found."""
+    if key is None:
+        return ()
+    found, at = [], 0
+    for part in key.split(KEY_PARTS):
+        start = body.find(part, at)
+        if start < 0:
+            return None
+        found.append((start, part))
+        at = start + len(part)
+    return tuple(found)
 
 
 class _ReadFacts:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from ..dump import Dump, Snapshot, read_warnings
 from ..errors import DumpError
+from ..linefacts import KEY_PARTS
 
 # File naming is the compiler's contract, not language knowledge.
 # File names may hold any character but "/" (a newline too): DOTALL and \Z, never "$" that stops before one.
@@ -111,7 +112,7 @@ def implicit_keys(captures: dict, offsets: list[int], first: int, stop: int) -> 
         row = bisect_right(offsets, node.start_byte, first, stop + 1) - 1
         if first <= row < stop:
             parts.setdefault(row, []).append(node.text.decode("utf-8", errors="replace"))
-    return [(row, "\x1f".join(found)) for row, found in parts.items()]
+    return [(row, KEY_PARTS.join(found)) for row, found in parts.items()]
 
 
 def dump_level(marks: int) -> str | None:

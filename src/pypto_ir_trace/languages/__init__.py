@@ -97,7 +97,14 @@ def _no_tree(tree: Tree, lines: list[str]) -> Structure:
 
 
 PYTHON = Language(
-    "python", python.GRAMMAR, python.analyze, python.calm_boundary, cuts=python.cuts, elides=True, ops=True
+    "python",
+    python.GRAMMAR,
+    python.analyze,
+    python.calm_boundary,
+    cuts=python.cuts,
+    elides=True,
+    ops=True,
+    shape=python.shape,
 )
 MLIR = Language(
     "mlir",
