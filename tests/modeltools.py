@@ -4,10 +4,12 @@ every model built here is held to it before a test reads it, so these readers re
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 from pypto_ir_trace import builder, compare, grammar, highlight, model, schemacheck, structure
 from pypto_ir_trace.formats import load
 from pypto_ir_trace.languages import MLIR, mlir
+from pypto_ir_trace.linetable import LineTable
 
 
 def load_dump(path, format_name=None):
@@ -130,3 +132,37 @@ def safe_json(data: object) -> str:
     for char in "<>&\u2028\u2029":
         text = text.replace(char, f"\\u{ord(char):04x}")
     return text
+
+
+def lines_read(monkeypatch) -> list[str]:
+    """The lines whose facts the builder reads from a tree from now on, in the order it reads them."""
+    read: list[str] = []
+    read_facts = builder._facts
+
+    def counted(record, tree, lines, rows, offsets):
+        read.extend(lines[row] for first, stop in rows for row in range(first, stop))
+        return read_facts(record, tree, lines, rows, offsets)
+
+    monkeypatch.setattr(builder, "_facts", counted)
+    return read
+
+
+def with_and_without_shapes(monkeypatch, make: Callable[[], dict]) -> tuple[dict, int, dict, int]:
+    """A model made as it is (a line of a shape read before takes that line's facts: linetable.LineTable.derived),
+    then with every new line read from its tree: each with its lines' highlight spans and elisions written out
+    (the tables list each distinct list once, in the order lines first needed it), and the lines read from trees."""
+    read = lines_read(monkeypatch)
+    derived, derived_read = _tables_resolved(make()), len(read)
+    read.clear()
+    monkeypatch.setattr(LineTable, "alike", lambda self, ids, rows, shape: (rows, []))
+    return derived, derived_read, _tables_resolved(make()), len(read)
+
+
+def _tables_resolved(data: dict) -> dict:
+    data = dict(data)
+    spans = data.pop("spans")
+    data["lineSpans"] = [spans[i] for i in data["lineSpans"]]
+    if data.get("lineElisions"):
+        elisions = data.pop("elisions")
+        data["lineElisions"] = [elisions[i] for i in data["lineElisions"]]
+    return data

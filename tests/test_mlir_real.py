@@ -13,9 +13,8 @@ from pathlib import Path
 import pytest
 
 import mlir_oracle as oracle
-from modeltools import load_dump, model_json, report_of
+from modeltools import load_dump, model_json, report_of, with_and_without_shapes
 from pypto_ir_trace import build_report, builder, cli, formats
-from pypto_ir_trace.linetable import LineTable
 
 # Module-scope streams: every dump holds the whole IR, so the oracle diffs each against the one before it.
 STREAMS = [
@@ -398,36 +397,13 @@ def test_the_splice_parses_each_whole_dump_from_the_one_before_and_finds_the_ops
     assert incremental > len(texts) / 2, (incremental, len(texts))
 
 
-def _tables_resolved(data: dict) -> dict:
-    """A report's model with each line's highlight spans and elisions written out: the tables list each distinct
-    list once, in the order lines first needed it."""
-    data = dict(data)
-    data["lineSpans"] = [data["spans"][i] for i in data.pop("lineSpans")]
-    del data["spans"]
-    if data.get("lineElisions"):
-        data["lineElisions"] = [data["elisions"][i] for i in data.pop("lineElisions")]
-        del data["elisions"]
-    return data
-
-
 @pytest.mark.parametrize("form", ["sparsifier/stream_module_scope.txt", "split_tile_and_fuse/stream_module_scope.txt"])
 def test_a_line_of_a_shape_read_before_takes_its_facts_as_its_own_tree_gives_them(real_mlir, form, monkeypatch):
     """A pass that renumbers values prints lines that differ from lines read before only by their digits (`%12` for
     `%11`): they take those lines' facts, moved to their columns and names (linetable.LineTable.derived), and are not
     read from a tree. The report is the one that reads every new line from its tree: each line's highlighting,
     every pass's diff, renamed pairs and op counts."""
-    rows_read: list[int] = []
-    read_facts = builder._facts
-
-    def counted(record, tree, lines, rows, offsets):
-        rows_read.append(sum(stop - first for first, stop in rows))
-        return read_facts(record, tree, lines, rows, offsets)
-
-    monkeypatch.setattr(builder, "_facts", counted)
     dump = load_dump(real_mlir / form)
-    derived = _tables_resolved(model_json(report_of(dump)))
-    with_shapes = sum(rows_read)
-    rows_read.clear()
-    monkeypatch.setattr(LineTable, "alike", lambda self, ids, rows, shape: (rows, []))  # every new line read
-    assert derived == _tables_resolved(model_json(report_of(dump)))
-    assert with_shapes < sum(rows_read) / 3, (with_shapes, sum(rows_read))
+    derived, derived_read, read, all_read = with_and_without_shapes(monkeypatch, lambda: model_json(report_of(dump)))
+    assert derived == read
+    assert derived_read < all_read / 3, (derived_read, all_read)

@@ -9,7 +9,7 @@ from itertools import accumulate
 import pytest
 
 from dumptools import CONCISE, FIXTURES, PROGRAM, REAL
-from modeltools import build, load_dump, not_rebuilt, regions, source, text_ids
+from modeltools import build, lines_read, load_dump, not_rebuilt, regions, source, text_ids, with_and_without_shapes
 from pypto_ir_trace.dump import split_lines
 from pypto_ir_trace.formats import FORMATS
 
@@ -331,17 +331,9 @@ def test_a_line_takes_the_facts_of_its_shape_only_from_a_tree_without_errors(bro
     """A line of the shape of one read before is not read again (linetable.LineTable.derived), unless that one was read
     from a tree with syntax errors: tree-sitter's recovery may have misread it (IREE mlp: an op line after custom
     assembly lost its op), and its misreading would spread to lines it never touched."""
-    from pypto_ir_trace import builder
     from pypto_ir_trace.dump import Dump, Snapshot
 
-    rows_read: list[str] = []
-    read_facts = builder._facts
-
-    def counted(record, tree, lines, rows, offsets):
-        rows_read.extend(lines[row] for first, stop in rows for row in range(first, stop))
-        return read_facts(record, tree, lines, rows, offsets)
-
-    monkeypatch.setattr(builder, "_facts", counted)
+    rows_read = lines_read(monkeypatch)
     line = "  %{n} = arith.muli %c1, %c1 : index"
     error = ["  %9 = hal.interface.binding.subspan layout(#layout) binding(0) : memref<?xf32>{%c1}"]  # custom assembly
     a = ["func.func @f() {", "  %c1 = arith.constant 1 : index", *(error if broken else []), line.format(n=4), "}", ""]
@@ -357,40 +349,16 @@ def test_a_line_takes_the_facts_of_its_shape_only_from_a_tree_without_errors(bro
     assert (line.format(n=5) in rows_read) == broken
 
 
-def _resolved_tables(data: dict) -> dict:
-    """A model with each line's highlight spans and elisions written out (the tables list each distinct list once)."""
-    data = dict(data)
-    spans = data.pop("spans")
-    data["lineSpans"] = [spans[i] for i in data["lineSpans"]]
-    if data.get("lineElisions"):
-        elisions = data.pop("elisions")
-        data["lineElisions"] = [elisions[i] for i in data["lineElisions"]]
-    return data
-
-
 @pytest.mark.parametrize("path", REAL_DUMPS, ids=lambda p: p.parent.name)
 def test_a_python_line_of_a_shape_read_before_takes_its_facts_as_its_own_tree_gives_them(path, monkeypatch):
     """A pass that renumbers values (`tile__ssa_v12` for `tile__ssa_v11`) prints lines that differ from lines read
     before only by their digits: they take those lines' facts (linetable.LineTable.derived), fewer lines are read
     from trees, and the model is the one that reads every new line from its tree: highlighting, elisions, ops,
     dump-level marks and the tile types CONCISE hides."""
-    from pypto_ir_trace import builder
-    from pypto_ir_trace.linetable import LineTable
-
-    rows_read: list[int] = []
-    read_facts = builder._facts
-
-    def counted(record, tree, lines, rows, offsets):
-        rows_read.append(sum(stop - first for first, stop in rows))
-        return read_facts(record, tree, lines, rows, offsets)
-
-    monkeypatch.setattr(builder, "_facts", counted)
     dump = load_dump(path)
-    derived, with_shapes = _resolved_tables(build(dump)), sum(rows_read)
-    rows_read.clear()
-    monkeypatch.setattr(LineTable, "alike", lambda self, ids, rows, shape: (rows, []))  # every new line read
-    assert derived == _resolved_tables(build(dump))
-    assert with_shapes < sum(rows_read)
+    derived, derived_read, read, all_read = with_and_without_shapes(monkeypatch, lambda: build(dump))
+    assert derived == read
+    assert derived_read < all_read
 
 
 def test_a_line_of_a_shape_read_before_keeps_its_own_tile_type(make_dump):
