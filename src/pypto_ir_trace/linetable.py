@@ -119,7 +119,7 @@ class LineTable:
         """The row ranges of these new rows of a text without syntax errors to read from its tree, and (row, the line
         of its shape read before it, the shape) of the others, whose facts may be derived: a line of that shape read
         from a tree without errors (_shaped), or the first of its shape in these rows."""
-        settled, texts = self._shaped, self.texts
+        shaped, texts = self._shaped, self.texts
         first_here: dict[int, int] = {}  # shape -> the first line of it in these rows
         read: list[int] = []
         taken: list[tuple[int, int, Hashable]] = []
@@ -127,7 +127,7 @@ class LineTable:
             for row in range(first, stop):
                 found = shape(texts[ids[row]])
                 key = hash(found)
-                source = settled.get(key, -1)
+                source = shaped.get(key, -1)
                 if source < 0:
                     source = first_here.setdefault(key, ids[row])
                 if source == ids[row]:
@@ -184,7 +184,7 @@ class LineTable:
         """Whether the line is the source line at another indent, with nothing of the source's facts in its indent."""
         text = self.texts[source]
         indent = len(text) - len(text.lstrip(" "))
-        if text[indent:] != line.lstrip(" "):  # of its shape, another text: its facts are derived (alike)
+        if text[indent:] != line.lstrip(" "):  # the same hash, another text
             return False
         spans, elided = self._span_list[self.line_spans[source]], self._elision_list[self.line_elisions[source]]
         return (not spans or spans[0] >= indent) and (not elided or elided[0] >= indent)
