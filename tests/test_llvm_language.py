@@ -202,9 +202,10 @@ def test_a_line_of_a_shape_read_before_takes_exactly_the_facts_reading_it_gives(
 
 def test_lines_of_one_shape_differ_only_in_digits_but_0():
     """0 stays apart: `0x1F` is a hex number, `1x1F` is not; an op keeps its own digits (`MOV32rr`, `MOV64rr`)."""
-    assert llvm.shape("  %12 = add nsw i32 %11, 7, !dbg !5") == llvm.shape("  %13 = add nsw i32 %19, 9, !dbg !8")
-    assert llvm.shape("  %2 = add i32 %1, 0x1F") != llvm.shape("  %2 = add i32 %1, 1x1F")
-    assert llvm.shape("  %12 = add i32 %1, 1") != llvm.shape("  %123 = add i32 %1, 1")  # another length
+    shape = LLVM.lines.shape
+    assert shape("  %12 = add nsw i32 %11, 7, !dbg !5") == shape("  %13 = add nsw i32 %19, 9, !dbg !8")
+    assert shape("  %2 = add i32 %1, 0x1F") != shape("  %2 = add i32 %1, 1x1F")
+    assert shape("  %12 = add i32 %1, 1") != shape("  %123 = add i32 %1, 1")  # another length
     shapes: dict = {}
     for line in ("  $eax = MOV32rr $ecx", "  $eax = MOV64rr $ecx"):
         assert builder._line_facts(LLVM.lines, shapes, line)[2] == (line.split()[2],)

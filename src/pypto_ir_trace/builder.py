@@ -376,14 +376,15 @@ class _TextReader:
                 found = again.structure()  # a text with errors read in pieces (Language.pieces_for_errors)
             if found is None:
                 found = self.parser.structure(tree, split)
-                self._read_facts(tree, split, ids, new_rows)
+                self._read_facts(tree, split, ids, new_rows, self.parser.offsets)
         self._settle(ids, new_rows)
         return structure.too_deep(found, split, rows)
 
-    def _read_facts(self, tree: Tree, split: list[str], ids: list[int], new_rows: list[tuple[int, int]]) -> None:
+    def _read_facts(
+        self, tree: Tree, split: list[str], ids: list[int], new_rows: list[tuple[int, int]], offsets: list[int]
+    ) -> None:
         """The facts of the text's new rows, read from its tree but for lines of a shape read before (LineTable.alike),
         where the tree has no syntax error (LineTable._shaped says why)."""
-        offsets = self.parser.offsets if self.parser else []
         if self.shape is None or tree.root_node.has_error:
             self.lines.store(ids, _facts(self.record, tree, split, new_rows, offsets))
             return

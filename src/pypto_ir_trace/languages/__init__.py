@@ -10,7 +10,7 @@ from tree_sitter import Language as TreeSitterLanguage
 from tree_sitter import Tree
 
 from ..structure import Cut, Region, Structure, parse
-from . import llvm, mlir, python
+from . import digits, llvm, mlir, python
 
 
 @dataclass(frozen=True)
@@ -104,7 +104,7 @@ PYTHON = Language(
     cuts=python.cuts,
     elides=True,
     ops=True,
-    shape=python.shape,
+    shape=digits.alike_past_indent,
 )
 MLIR = Language(
     "mlir",
@@ -116,7 +116,7 @@ MLIR = Language(
     one_op_a_line=True,
     op_regions=mlir.op_regions,
     laid_out_end=mlir.laid_out_end,
-    shape=mlir.shape,
+    shape=digits.alike_past_indent,
     cuts=mlir.cuts,
     pieces=(mlir.PIECES_FROM, mlir.PIECE_LINES),
     pieces_for_errors=True,
@@ -125,7 +125,7 @@ LLVM = Language(
     "llvm",
     None,
     _no_tree,
-    lines=LineReader(llvm.analyze_lines, llvm.tokens, llvm.classes, llvm.names, llvm.op_spans, llvm.shape),
+    lines=LineReader(llvm.analyze_lines, llvm.tokens, llvm.classes, llvm.names, llvm.op_spans, digits.alike),
     label=llvm.demangled,
     reindents=False,
 )

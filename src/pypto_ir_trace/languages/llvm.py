@@ -137,18 +137,6 @@ def tokens(line: str) -> list[tuple[int, int, str]]:
     return found
 
 
-# Every digit but 0 read as 1 (bytes.translate: a microsecond a line): the tokens files tell no digit from another,
-# only 0 from the rest (`0x`), so two lines that differ only so have the same tokens, names and ops, at the same
-# columns
-_DIGITS = bytes.maketrans(b"23456789", b"11111111")
-
-
-def shape(line: str) -> bytes:
-    """What a line's facts follow from: the line with every digit but 0 read as 1 (lz4.c's first 40 MB of
-    -print-after-all: 140,044 distinct lines, 11,684 shapes)."""
-    return line.encode("utf-8", "surrogatepass").translate(_DIGITS)
-
-
 _NUMBERED = re.compile(r"[!#]\d+$")  # metadata !7, attribute group #0: numbered as the printer meets them
 
 

@@ -49,17 +49,6 @@ _RESULT_MARK = re.compile("[#:]")
 # Inside a `// N preds: ^bb0, ^bb2` comment (captured as @value.comment) the labels are the names.
 _COMMENT_LABEL = re.compile(r"\^[\w$.-]+")
 
-_DIGITS = bytes.maketrans(b"23456789", b"11111111")
-
-
-def shape(line: str) -> bytes:
-    """What a line's facts follow from (Language.shape): the line less its indent, every digit but 0 read as 1. A
-    pass renumbers values (`%12` for `%11`, `%c4` for `%c8`): the digits change, the tokens stay at their columns.
-    0 is kept, as LLVM's lines are read (languages/llvm.py): `0x` opens a hex number. Of the sparsifier's 11,845
-    distinct lines, 2,635 shapes."""
-    return line.lstrip(" ").encode("utf-8", "surrogatepass").translate(_DIGITS)  # str.translate: 6 times slower
-
-
 # How deep in the tree a function or a named module is looked for. Nesting deeper is not split further:
 # its lines stay in the function or module around it. Why: a query over a tree over about 60,000 levels
 # deep (16,000 nested regions) takes time quadratic in the depth, 5 s a query at 20,000 regions; matches

@@ -71,16 +71,6 @@ def analyze(tree: Tree, lines: list[str]) -> Structure:
     return Structure(tuple(checked))
 
 
-_DIGITS = bytes.maketrans(b"23456789", b"11111111")
-
-
-def shape(line: str) -> bytes:
-    """What a line's facts follow from (Language.shape): the line less its indent, every digit but 0 read as 1 (a
-    pass renumbers values, `tile__ssa_v12` for `tile__ssa_v11`; 0 kept: `0x` opens a hex number). A digit that no
-    number of its kind takes (`0o8`, `0b2`) makes a syntax error, and a text with one takes no line's facts."""
-    return line.lstrip(" ").encode("utf-8", "surrogatepass").translate(_DIGITS)
-
-
 def calm_boundary(line: str, neighbour: str) -> bool:
     """An incremental edit may end between two non-blank lines of one indentation that are not comments:
     tree-sitter-python re-uses the rest of the block then. At an indent or dedent it re-parses the block (0.8 s
