@@ -29,6 +29,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import bounds_viewer
+import child
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 MODULE_HEADER = "// -----// IR Dump After {} ({}) ('builtin.module' operation) //----- //\n"
@@ -154,10 +155,9 @@ def instructions(arguments: list[str], src: Path, timeout: float) -> int:
             "valgrind", "--tool=callgrind", "--trace-children=yes", f"--callgrind-out-file={tmp}/cg.%p",
             sys.executable, "-m", "pypto_ir_trace", *arguments,
         ]  # fmt: skip
-        env = {**os.environ, "PYTHONPATH": str(src)}
-        env.pop("PYTHONDONTWRITEBYTECODE", None)  # compiling the modules is no part of the figure: done before
-        subprocess.run([sys.executable, "-m", "pypto_ir_trace", "--version"], env=env, capture_output=True, check=True)
-        subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=timeout)
+        subprocess.run(
+            command, env=child.environment(src), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=timeout
+        )
         return sum(_summary(path) for path in Path(tmp).glob("cg.*"))
 
 
@@ -172,25 +172,25 @@ def run_measured(
 ) -> tuple[float | None, float, float]:
     """(wall seconds or None past the timeout, CPU seconds, peak RSS MB) of `python -m pypto_ir_trace
     ARGUMENTS`; an exit code outside codes ends the benchmark."""
-    env = {**os.environ, "PYTHONPATH": str(src)}
     command = [sys.executable, "-m", "pypto_ir_trace", *arguments]
+    env = child.environment(src)
     start = time.perf_counter()
-    child = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
+    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
     while True:  # os.wait4 reaps the child and gives its own peak RSS (Popen.wait would reap it first)
-        pid, status, usage = os.wait4(child.pid, os.WNOHANG)
+        pid, status, usage = os.wait4(process.pid, os.WNOHANG)
         if pid:
             break
         if time.perf_counter() - start > timeout:
-            child.kill()
-            _, status, usage = os.wait4(child.pid, 0)
+            process.kill()
+            _, status, usage = os.wait4(process.pid, 0)
             break
         time.sleep(0.02)
     wall = time.perf_counter() - start
-    child.returncode = os.waitstatus_to_exitcode(status)
-    if child.returncode not in (*codes, -9):
-        raise SystemExit(f"{' '.join(arguments)}: the CLI failed with exit code {child.returncode}")
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode not in (*codes, -9):
+        raise SystemExit(f"{' '.join(arguments)}: the CLI failed with exit code {process.returncode}")
     cpu = usage.ru_utime + usage.ru_stime
-    return (wall if child.returncode != -9 else None), cpu, usage.ru_maxrss / 1024
+    return (wall if process.returncode != -9 else None), cpu, usage.ru_maxrss / 1024
 
 
 def size_mb(root: Path) -> float:

@@ -30,7 +30,10 @@ import threading
 import time
 from pathlib import Path
 
-SRC = Path(__file__).resolve().parents[1] / "src"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import child
+
+SRC = child.SRC
 PAGE = os.sysconf("SC_PAGE_SIZE")
 
 
@@ -152,7 +155,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as temp:
         work = Path(temp)
         new, old, expected = make_roots(args.archive, work, args.programs, args.edits, args.seed)
-        env = {**os.environ, "PYTHONPATH": str(SRC)}
+        env = child.environment(SRC)
         print(f"programs: {args.programs} from {args.archive}, edited: {len(expected)}; cores: {os.cpu_count()}")
         times: dict[int, list[float]] = {jobs: [] for jobs in args.jobs}
         digests, wrong = set(), []

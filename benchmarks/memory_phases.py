@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 import tempfile
@@ -20,6 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bounds
+import child
 
 _CHILD = """
 import json, sys
@@ -55,7 +55,7 @@ def main() -> int:
     parser.add_argument("--src", type=Path, default=bounds.SRC, help="the package's source tree to measure")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        env = {**os.environ, "PYTHONPATH": str(args.src)}
+        env = child.environment(args.src)
         arguments = [str(args.dump), *(["--baseline", str(args.baseline)] if args.baseline else [])]
         found = subprocess.run(
             [sys.executable, "-c", _CHILD, json.dumps([*arguments, "-o", str(Path(tmp) / "report.html"), "-q"])],

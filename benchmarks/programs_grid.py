@@ -11,7 +11,6 @@ figures; never a pass/fail test.
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import shutil
 import statistics
@@ -21,6 +20,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import child
 import run
 import runs
 
@@ -75,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
         subprocess.run(
             [sys.executable, "-m", "pypto_ir_trace", str(new), "--baseline", str(old), "-o", str(out), "-q"],
             check=True,
-            env={**os.environ, "PYTHONPATH": str(SRC)},
+            env=child.environment(SRC),
         )
         print(f"built {out} in {time.perf_counter() - start:.1f} s")
     from playwright.sync_api import sync_playwright

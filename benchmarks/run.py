@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import child
 import gen_dump
 import gen_mlir
 
@@ -86,6 +87,7 @@ def run_cli(dump: Path, report: Path) -> tuple[float, float, float]:
             [sys.executable, "-m", "pypto_ir_trace", str(dump), "-o", str(report)],
             stdout=subprocess.DEVNULL,
             stderr=err,
+            env=child.environment(),
         )
         _, status, usage = os.wait4(proc.pid, 0)
         seconds = time.perf_counter() - start

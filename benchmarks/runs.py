@@ -10,7 +10,6 @@ lists every other program as identical.
 from __future__ import annotations
 
 import argparse
-import os
 import random
 import re
 import resource
@@ -21,7 +20,10 @@ import tempfile
 import time
 from pathlib import Path
 
-SRC = Path(__file__).resolve().parents[1] / "src"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import child
+
+SRC = child.SRC
 
 
 def link_roots(dumps: list[Path], new: Path, old: Path, chosen: set[int]) -> dict[int, Path]:
@@ -65,7 +67,7 @@ def main() -> int:
         work = Path(temp)
         new, old, expected = make_roots(args.archive, work, args.level, args.edits, args.seed)
         out = work / "reports"
-        env = {**os.environ, "PYTHONPATH": str(SRC)}
+        env = child.environment(SRC)
         start = time.perf_counter()
         done = subprocess.run(
             [sys.executable, "-m", "pypto_ir_trace", str(new), "--baseline", str(old), "-o", str(out)],

@@ -33,6 +33,7 @@ from itertools import pairwise
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import child
 import run
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -131,7 +132,7 @@ def measure(name: str, dump: Path, workdir: Path, repeat: int, sources: list[Pat
     for _ in range(repeat):
         diff = best(diff, diff_pairs(snapshots))
         for i, src in enumerate(sources):
-            env = _environment(src, workdir)
+            env = child.environment(src)
             start[i] = best(start[i], timed([*CLI, "--version"], env))
             made[i] = best(made[i], timed([*CLI, str(dump), "-o", str(report), "-q"], env))
             if floor:
@@ -164,14 +165,6 @@ def treesitter_seconds(dump: Path, src: Path, env: dict[str, str]) -> float:
     )
     spent = json.loads(found.stdout)
     return spent["parse"] + spent["query"]
-
-
-def _environment(src: Path, workdir: Path) -> dict[str, str]:
-    """The tool's children run `src` with their modules' bytecode cached (in workdir), as an installed package
-    has it (pip compiles the modules when it installs them): with PYTHONDONTWRITEBYTECODE, every run would
-    compile every module of the package from its source first (a third of the start-up here)."""
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    return {**env, "PYTHONPATH": str(src), "PYTHONPYCACHEPREFIX": str(workdir / "pycache")}
 
 
 NONE = (float("inf"), float("inf"))
