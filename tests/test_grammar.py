@@ -19,6 +19,22 @@ def test_query_compiles(language, name):
     assert query.pattern_count > 0
 
 
+@pytest.mark.parametrize("language, name", ALL_QUERIES, ids=[f"{lang.name}/{name}" for lang, name in ALL_QUERIES])
+def test_a_querys_capture_names_read_from_its_file_are_those_tree_sitter_numbers(language, name):
+    query = grammar.query(language.grammar, language.name, name)
+    assert grammar.capture_names(language.name, name) == tuple(query.capture_name(i) for i in range(query.capture_count))
+
+
+def test_capture_names_skip_comments_and_strings_and_keep_dotted_names(tmp_path, monkeypatch):
+    (tmp_path / "q.scm").write_text(
+        '; a comment naming @not_this\n(decorator "@" @decorator)\n((string) @s.inner (#match? @s.inner "^\\"@x"))\n'
+        "(identifier) @decorator\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setattr(grammar, "grammar_dir", lambda language: tmp_path)
+    assert grammar.capture_names.__wrapped__("any", "q") == ("decorator", "s.inner")
+
+
 @pytest.mark.parametrize("language", TREES.values(), ids=list(TREES))
 def test_every_language_has_the_queries_the_code_needs(language):
     assert {"regions", "highlights"} <= set(grammar.query_names(language.name))

@@ -32,6 +32,36 @@ def query_names(language: str) -> list[str]:
 
 
 @cache
+def capture_names(language: str, name: str) -> tuple[str, ...]:
+    """The capture names of grammars/<language>/<name>.scm in the order tree-sitter numbers them (first use),
+    read from the file: compiling a query analyses the grammar's parse table, 12 ms for Python's highlights,
+    and the report's class table needs every language's names on every run."""
+    source = (grammar_dir(language) / f"{name}.scm").read_text(encoding="utf-8")
+    names: dict[str, None] = {}
+    at = 0
+    while at < len(source):
+        char = source[at]
+        if char == ";":  # a comment, to the end of its line
+            at = source.find("\n", at)
+            at = len(source) if at < 0 else at
+        elif char == '"':  # a string: its @ is text
+            at += 1
+            while at < len(source) and source[at] != '"':
+                at += 2 if source[at] == "\\" else 1
+        elif char == "@":
+            start = at = at + 1
+            while at < len(source) and (source[at].isalnum() or source[at] in _NAME_CHARS):
+                at += 1
+            names.setdefault(source[start:at])
+            continue
+        at += 1
+    return tuple(names)
+
+
+_NAME_CHARS = frozenset("_-.")  # what a capture name holds besides letters and digits (tree-sitter's query.c)
+
+
+@cache
 def query(grammar: Language, language: str, *names: str) -> Query:
     """The named queries of grammars/<language>/, compiled as one: a single walk of a tree captures for all
     (capture names stay in file order, so the first file keeps its captures' order)."""

@@ -23,8 +23,9 @@ _LENGTH_MASK, _ORDER_MASK = (1 << _LENGTH_BITS) - 1, (1 << _ORDER_BITS) - 1
 _START_BYTE, _END_BYTE = attrgetter("start_byte"), attrgetter("end_byte")
 
 
-def _query(language) -> Query:
-    return grammar.query(language.grammar, language.name, "highlights")
+def _names(language) -> tuple[str, ...]:
+    """The capture names of the language's highlight query, in its capture order."""
+    return grammar.capture_names(language.name, "highlights")
 
 
 @cache
@@ -36,8 +37,7 @@ def classes() -> tuple[str, ...]:
         if language.lines is not None:  # read by a tokenizer
             names.update(language.lines.classes())
             continue
-        query = _query(language)
-        names.update(query.capture_name(i) for i in range(query.capture_count))
+        names.update(_names(language))
     return tuple(sorted(names))
 
 
@@ -71,10 +71,9 @@ def _utf16_of_chars(line: str) -> list[int]:
 @cache
 def _orders(language) -> tuple[dict[str, int], tuple[int, ...]]:
     """Capture name -> its order, placed as in a capture's int; and each order's class (index in classes())."""
-    query = _query(language)
     index = {name: i for i, name in enumerate(classes())}
-    assert query.capture_count <= 1 << _ORDER_BITS
-    names = [query.capture_name(i) for i in range(query.capture_count)]
+    names = _names(language)
+    assert len(names) <= 1 << _ORDER_BITS
     return {name: i << _LENGTH_BITS for i, name in enumerate(names)}, tuple(index[name] for name in names)
 
 
