@@ -9,41 +9,27 @@
 ; func.func and llvm.func have their own node.
 (func_operation sym_name: (symbol_ref_id) @function.name) @function
 
-; Other dialects' functions (emitc.func, gpu.func, util.func, vm.func ...) are generic custom ops:
-; the op name, then the symbol, possibly after one keyword (`util.func public @f`).
+; Other dialects' functions (emitc.func, gpu.func, util.func, vm.func ...) are generic custom ops: the op name,
+; then the symbol, possibly after one keyword (`util.func public @f`). languages/mlir.py keeps the symbol that
+; follows the name or one bare word after it: spelled here with anchors and a wildcard between them, that
+; pattern took tree-sitter 20 ms to compile (130 ms as `(bare_id)`), at every MLIR report's start; unanchored, 2.
 ((custom_operation
    name: (custom_op_name) @_op
-   .
-   (symbol_ref_id) @function.name) @function
- (#match? @_op "^[a-z_][a-z0-9_]*\\.func$"))
-
-; The keyword is any node here, and languages/mlir.py keeps the match only when it is a bare word (@_keyword of
-; type bare_id): spelled `(bare_id)`, this one pattern took tree-sitter 130 ms to compile, every MLIR report's
-; start (the whole query now 18 ms; 28 ms with the executables below).
-((custom_operation
-   name: (custom_op_name) @_op
-   .
-   (_) @_keyword
-   .
    (symbol_ref_id) @function.name) @function
  (#match? @_op "^[a-z_][a-z0-9_]*\\.func$"))
 
 (module_operation sym_name: (symbol_ref_id) @container.name) @container
 
 ; IREE's executables hold the functions its dispatches run (`flow.executable @abs_dispatch_0`): named modules too.
+; An executable's symbol may follow one keyword (`hal.executable private @mlp_dispatch_0`), as a function's does.
 ((custom_operation
    name: (custom_op_name) @_op
    .
    (symbol_ref_id) @container.name) @container
- (#match? @_op "^[a-z_][a-z0-9_]*\\.(module|executable)$"))
+ (#match? @_op "^[a-z_][a-z0-9_]*\\.module$"))
 
-; An executable's symbol may follow one keyword (`hal.executable private @mlp_dispatch_0`), a bare word as for
-; functions (languages/mlir.py).
 ((custom_operation
    name: (custom_op_name) @_op
-   .
-   (_) @_keyword
-   .
    (symbol_ref_id) @container.name) @container
  (#match? @_op "^[a-z_][a-z0-9_]*\\.executable$"))
 

@@ -215,9 +215,15 @@ def _matches(cursor: QueryCursor, root: Node):
 
 
 def _kept(captures: dict) -> bool:
-    """A match of regions.scm as it means it: the node between a function op's name and its symbol, when the
-    pattern has one, is a bare word (`util.func public @f`)."""
-    return all(node.type == "bare_id" for node in captures.get("_keyword", ()))
+    """A match of regions.scm as it means it: a generic op's symbol follows the op's name, or one bare word after
+    it (`util.func public @f`)."""
+    if "_op" not in captures:
+        return True
+    symbol = (captures.get("function.name") or captures["container.name"])[0]
+    before = symbol.prev_named_sibling
+    if before is not None and before.type == "bare_id":
+        before = before.prev_named_sibling
+    return before == captures["_op"][0]
 
 
 def _op_lines(source: bytes) -> list[tuple[int, int]]:
