@@ -28,17 +28,18 @@ import os
 from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
-from concurrent.futures import Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
-from multiprocessing import get_context
+from typing import TYPE_CHECKING
 
 from tree_sitter import Parser, Tree
 
 from . import structure
 from .linefacts import LineFacts
 from .structure import Cut, Region, Structure
-from .workers import end_now, signals_held, worker_signals
+from .workers import BrokenPool, end_now, process_pool, signals_held, worker_signals
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 PIECES_FROM = 50_000  # lines; below, a whole tree is cheap and the incremental parser re-uses it
 PIECE_LINES = 2_048  # the least lines in a piece (but the last)
@@ -114,9 +115,7 @@ class PieceReader:
         """The workers, started by the first text with enough new pieces; None: read here."""
         if self._pool is None and pieces >= WORKERS_FROM and self._workers > 1:
             try:
-                self._pool = ProcessPoolExecutor(
-                    self._workers, mp_context=get_context("fork"), initializer=_worker_starts, initargs=(self._here,)
-                )
+                self._pool = process_pool(self._workers, "fork", initializer=_worker_starts, initargs=(self._here,))
             except (OSError, ValueError):  # no fork here
                 return None
         return self._pool
@@ -130,7 +129,7 @@ class PieceReader:
         if sent.future is not None:
             try:
                 found = sent.future.result()
-            except BrokenProcessPool:  # a worker died: this piece and the next ones are read here
+            except BrokenPool:  # a worker died: this piece and the next ones are read here
                 if self._pool is not None:
                     self._pool.shutdown(wait=False)
                 self._pool = sent.future = None
@@ -228,7 +227,7 @@ def _send(pool: ProcessPoolExecutor | None, task: _Task) -> Future | None:
     try:
         with signals_held():  # the workers are forked in the first submit: a fork's hooks would drop a signal
             return pool.submit(_in_worker, task)
-    except (BrokenProcessPool, RuntimeError):  # a worker died earlier: read it here
+    except (BrokenPool, RuntimeError):  # a worker died earlier: read it here
         return None
 
 

@@ -68,7 +68,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from fractions import Fraction
 from functools import partial
 
 from . import linediff
@@ -299,6 +298,8 @@ def _cost(olds: list[Region], news: list[Region]) -> int:
 
 def _greedy(olds: list[Region], news: list[Region], lines: _Lines) -> dict[str, str]:
     """The similar pairs taken best first: shared / total lines, then after order, then before order."""
+    from fractions import Fraction  # here: with the decimal module it costs 5 ms of every start-up
+
     found = []
     for j, new in enumerate(news):
         for i, old in enumerate(olds):

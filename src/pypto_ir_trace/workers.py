@@ -14,17 +14,19 @@ a fixed order sorts them by task index.
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
 import os
 import resource
 import signal
 from collections import deque
 from collections.abc import Callable, Generator, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from concurrent.futures.process import BrokenProcessPool
-from typing import Generic, TypeVar
+from concurrent.futures import FIRST_COMPLETED, Future, wait
+from concurrent.futures import BrokenExecutor as BrokenPool  # a process pool's is BrokenProcessPool
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from .errors import WorkerDied
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -105,7 +107,7 @@ class Workers(Generic[T, R]):
                 index = queue.popleft()
                 try:
                     flying[self._submit(pool, tasks[index])] = index
-                except BrokenProcessPool:  # a worker died meanwhile: that task waits for the next pool
+                except BrokenPool:  # a worker died meanwhile: that task waits for the next pool
                     queue.appendleft(index)
 
         for _ in range(min(jobs, len(queue))):
@@ -114,7 +116,7 @@ class Workers(Generic[T, R]):
             done, _ = wait(flying, return_when=FIRST_COMPLETED)
             for future in done:
                 index = flying.pop(future)
-                if isinstance(future.exception(), BrokenProcessPool):
+                if isinstance(future.exception(), BrokenPool):
                     broken.append(index)
                     continue
                 value = future.result()  # a task's exception is raised here
@@ -124,15 +126,11 @@ class Workers(Generic[T, R]):
         return sorted(broken)
 
     def _start(self, jobs: int) -> ProcessPoolExecutor:
-        context = multiprocessing.get_context(
-            "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
-        )
-        if context.get_start_method() == "forkserver":
-            # imported once, by the server, when it starts: a worker it forks has them already
-            context.set_forkserver_preload([__name__, self._work.__module__])
+        # imported once, by the server, when it starts: a worker it forks has them already
+        preload = [__name__, self._work.__module__]
         try:
             with signals_held():
-                return ProcessPoolExecutor(jobs, mp_context=context, initializer=worker_signals)
+                return process_pool(jobs, "forkserver", preload, initializer=worker_signals)
         except OSError as err:
             raise WorkerDied(f"cannot start the worker processes: {err.strerror or err}") from None
 
@@ -161,6 +159,22 @@ class Workers(Generic[T, R]):
                 pool.shutdown(wait=True)
             else:
                 end_now(pool)
+
+
+def process_pool(workers: int, method: str, preload: Sequence[str] = (), **options) -> ProcessPoolExecutor:
+    """A pool of processes started by `method` (fork, or a fork server preloading the modules `preload` names,
+    else spawn where there is none). multiprocessing and the process pool are imported here, when a run first
+    needs them: at start-up they cost 15 ms, a tenth of it, and most runs read no text big enough for workers
+    (chunked.py) and compare no two roots of programs."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    if method == "forkserver" and method not in multiprocessing.get_all_start_methods():
+        method = "spawn"
+    context = multiprocessing.get_context(method)
+    if method == "forkserver":
+        context.set_forkserver_preload(list(preload))
+    return ProcessPoolExecutor(workers, mp_context=context, **options)
 
 
 def end_now(pool: ProcessPoolExecutor) -> None:
