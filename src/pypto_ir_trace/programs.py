@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -83,7 +83,7 @@ def _kind(program: Path) -> str:
 
 def _listing(path: Path) -> tuple[dict[str, Path], list[str]] | None:
     """programs_in(path) when path is a directory of programs, else None."""
-    if not path.is_dir() or _top_here(path, _claims(path)):
+    if not path.is_dir() or _top_here(path, _claiming(path)):
         return None
     found = programs_in(path)
     return found if found[0] else None
@@ -132,20 +132,26 @@ def _entry(child: Path, root: Path) -> str:
 
 
 def _claims(path: Path) -> list:
-    """The formats whose detection sees a dump at path; one that cannot read what it looks at (a folder below
-    that cannot be listed) sees none: reading the dump names what it could not read."""
-    found = []
+    return list(_claiming(path))
+
+
+def _claiming(path: Path) -> Iterator:
+    """The formats whose detection sees a dump at path, in FORMATS order, each detected when asked for (a
+    PyPTO dump, claimed first, then needs no other format's reader); one that cannot read what it looks at (a
+    folder below that cannot be listed) sees none: reading the dump names what it could not read."""
     for record in FORMATS.values():
-        with contextlib.suppress(DumpError, OSError):
-            if record.looks_like(path):
-                found.append(record)
-    return found
+        try:
+            claimed = record.looks_like(path)
+        except (DumpError, OSError):
+            claimed = False
+        if claimed:
+            yield record
 
 
-def _top_here(path: Path, claims: list) -> bool:
+def _top_here(path: Path, claims: Iterable) -> bool:
     """Whether a dump's top lies at path. Detection that looks at any depth (MLIR tree files) sees a dump in a
     folder of programs holding them too: that folder is not one when every claim sees its top below."""
-    return not all(record.found_below is not None and record.found_below(path) for record in claims)
+    return any(record.found_below is None or not record.found_below(path) for record in claims)
 
 
 def _entries(path: Path) -> list[Path]:

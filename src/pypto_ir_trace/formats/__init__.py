@@ -8,6 +8,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from ..dump import Dump
@@ -68,10 +69,20 @@ def _same_file(given: Path, path: Path) -> bool:
     return os.path.realpath(given) == os.path.realpath(path)
 
 
+def _later(package: ModuleType, name: str) -> Callable:
+    """The package's function of this name, looked up when called: the MLIR and LLVM packages import their
+    readers when first used, and a run that reads neither never does."""
+    return lambda *args: getattr(package, name)(*args)
+
+
 def _mlir(**fields: Any) -> Format:
     """An MLIR format: the language its dumps are printed in, its diagnostics and its input are shared."""
     return Format(
-        language=LANGUAGES["mlir"], anchors=mlir.anchors, errors=mlir.errors, input_name=mlir.INPUT_NAME, **fields
+        language=LANGUAGES["mlir"],
+        anchors=_later(mlir, "anchors"),
+        errors=_later(mlir, "errors"),
+        input_name=mlir.INPUT_NAME,
+        **fields,
     )
 
 
@@ -103,17 +114,17 @@ FORMATS = {
             name="mlir-tree",
             description="an MLIR tree dump",
             help=mlir.TREE_HELP,
-            looks_like=mlir.looks_like_tree,
-            read=_one(mlir.read_tree),
-            reads_path=mlir.tree_reads_path,
-            found_below=mlir.tree_below,
+            looks_like=_later(mlir, "looks_like_tree"),
+            read=_one(_later(mlir, "read_tree")),
+            reads_path=_later(mlir, "tree_reads_path"),
+            found_below=_later(mlir, "tree_below"),
         ),
         _mlir(
             name="mlir-stream",
             description="an MLIR after-all stream",
             help=mlir.STREAM_HELP,
-            looks_like=mlir.looks_like_stream,
-            read=mlir.read_chunks,
+            looks_like=_later(mlir, "looks_like_stream"),
+            read=_later(mlir, "read_chunks"),
             reads_path=_same_file,
             reads_file=True,
         ),
@@ -122,8 +133,8 @@ FORMATS = {
             description="an LLVM pass dump stream",
             help=llvm.HELP,
             language=LANGUAGES["llvm"],
-            looks_like=llvm.looks_like,
-            read=_one(llvm.read),
+            looks_like=_later(llvm, "looks_like"),
+            read=_one(_later(llvm, "read")),
             anchors=llvm.anchors,
             errors=llvm.errors,
             input_name=llvm.INPUT_NAME,

@@ -1,11 +1,24 @@
 """Discovery of LLVM pass dumps: -print-after-all streams (stream.py) cut at their header lines (headers.py), one-
-function, SCC and loop dumps spliced into the whole program (program.py, on the format-neutral splice.py)."""
+function, SCC and loop dumps spliced into the whole program (program.py, on the format-neutral splice.py).
+
+What --help and the report say of the format, and its diagnostics, are here; the reader is imported when first
+used (PEP 562), as MLIR's is (formats/mlir/__init__.py).
+"""
 
 from __future__ import annotations
 
 import re
+from importlib import import_module
+from typing import TYPE_CHECKING
 
-from .stream import HELP, INPUT_NAME, looks_like, read
+HELP = (
+    "a file of LLVM -print-after-all output (stderr of clang -mllvm, opt, llc; also -print-before-all, "
+    "-print-changed, -print-module-scope, machine code): IR Dump header lines start each dump"
+)
+INPUT_NAME = "(input not dumped)"  # snapshot 0's file name: LLVM prints what passes produce, not their input
+
+if TYPE_CHECKING:
+    from .stream import looks_like, read
 
 # clang's diagnostics: lz4.c:12:5: warning: ...
 _DIAGNOSTIC = re.compile(r"^(?:[^\s:]+):\d+(?::\d+)?: (?P<severity>error|fatal error|warning|note|remark): ")
@@ -23,6 +36,14 @@ def errors(warnings: str) -> list[int]:
         for i, line in enumerate(warnings.split("\n"))
         if (match := _DIAGNOSTIC.match(line)) and match["severity"] in ("error", "fatal error")
     ]
+
+
+def __getattr__(name: str):
+    if name not in ("looks_like", "read"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.stream"), name)
+    globals()[name] = value
+    return value
 
 
 __all__ = ["HELP", "INPUT_NAME", "anchors", "errors", "looks_like", "read"]

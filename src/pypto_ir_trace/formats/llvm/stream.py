@@ -21,14 +21,10 @@ from pathlib import Path
 from ... import splice
 from ...dump import Dump, Snapshot, Stretch, packed
 from ...errors import DumpError
+from . import INPUT_NAME
 from .headers import PREFIXES, Header, parse_header
 from .program import GRAMMAR
 
-HELP = (
-    "a file of LLVM -print-after-all output (stderr of clang -mllvm, opt, llc; also -print-before-all, "
-    "-print-changed, -print-module-scope, machine code): IR Dump header lines start each dump"
-)
-INPUT_NAME = "(input not dumped)"
 _PROBE = 1 << 16  # bytes read to detect a stream
 _CHUNK = 1 << 23
 _MARK = b"*** IR "

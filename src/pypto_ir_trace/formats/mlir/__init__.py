@@ -1,16 +1,57 @@
 """Discovery of MLIR pass dumps: --mlir-print-ir-tree-dir trees (tree.py) and --mlir-print-ir-after-all
 streams (stream.py, cut into chunks by split.py), each dump starting with its header line (headers.py); what each snapshot is diffed
-against (snapshots.py, on the format-neutral splice.py), local-scope ops found, cut out and put back by scope.py."""
+against (snapshots.py, on the format-neutral splice.py), local-scope ops found, cut out and put back by scope.py.
+
+What --help and the report say of the format is here; the readers are imported when first used (PEP 562): a run
+reads one format, and these, with the splice and the op finder under them, cost 15 ms of every start-up.
+"""
 
 from __future__ import annotations
 
-from .headers import HEADER_PREFIX, Header, parse_header
-from .snapshots import INPUT as INPUT_NAME
-from .stream import HELP as STREAM_HELP
-from .stream import anchors, errors, looks_like_stream, read_chunks, read_stream
-from .tree import HELP as TREE_HELP
-from .tree import looks_like_tree, read_tree, tree_below, tree_depth
-from .tree import reads_path as tree_reads_path
+from importlib import import_module
+from typing import TYPE_CHECKING
+
+STREAM_HELP = (
+    "a file of --mlir-print-ir-after-all output (stderr, also with -before-all): IR Dump headers start each dump"
+)
+TREE_HELP = (
+    "an --mlir-print-ir-tree-dir directory: <counters>_<pass>.mlir files, one folder per op (module scope or "
+    "local scope)"
+)
+INPUT_NAME = "(input not dumped)"  # snapshot 0's file name: the pipeline's input is not dumped
+
+# Each export's module (and its name there)
+_EXPORTS = {
+    "HEADER_PREFIX": ("headers", "HEADER_PREFIX"),
+    "Header": ("headers", "Header"),
+    "parse_header": ("headers", "parse_header"),
+    "anchors": ("stream", "anchors"),
+    "errors": ("stream", "errors"),
+    "looks_like_stream": ("stream", "looks_like_stream"),
+    "read_chunks": ("stream", "read_chunks"),
+    "read_stream": ("stream", "read_stream"),
+    "looks_like_tree": ("tree", "looks_like_tree"),
+    "read_tree": ("tree", "read_tree"),
+    "tree_below": ("tree", "tree_below"),
+    "tree_depth": ("tree", "tree_depth"),
+    "tree_reads_path": ("tree", "reads_path"),
+}
+
+if TYPE_CHECKING:
+    from .headers import HEADER_PREFIX, Header, parse_header
+    from .stream import anchors, errors, looks_like_stream, read_chunks, read_stream
+    from .tree import looks_like_tree, read_tree, tree_below, tree_depth
+    from .tree import reads_path as tree_reads_path
+
+
+def __getattr__(name: str):
+    if name not in _EXPORTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module, attribute = _EXPORTS[name]
+    value = getattr(import_module(f"{__name__}.{module}"), attribute)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "HEADER_PREFIX",

@@ -26,10 +26,9 @@ from pathlib import Path
 
 from ... import splice
 from ...dump import Dump, Snapshot, packed
-from . import ops, scope
+from . import INPUT_NAME, ops, scope
 from .entries import Entry
 
-INPUT = "(input not dumped)"  # snapshot 0's file name
 # Local dumps are shown in the whole IR while the texts so shown total at most this many times the dumps' own
 # size, or WHOLE_VIEW_FLOOR characters: the real compiles of fixtures/mlir/real show 0.1 to 5 times their local
 # dumps' size so, but 2,000 one-function dumps of a 2,000-function module would show it 2,000 times
@@ -46,7 +45,7 @@ def dump(source: Path, entries: list[Entry], notes: list[str], format_name: str)
     found = splice.bases(_printed(entries), scope.grammar(entries, shared), _names(entries), whole_view=bound)
     notes.extend(_scope_notes(entries, found, shared))
     ops.forget()  # the whole dumps the lookups hold: the report is built without them
-    snapshots = [Snapshot(0, "0", "input", INPUT, "", None, detail="the pipeline's input is not dumped")]
+    snapshots = [Snapshot(0, "0", "input", INPUT_NAME, "", None, detail="the pipeline's input is not dumped")]
     whole = set(found.told_whole)
     based_on = packed([base.text for base in found.bases])
     for index, (entry, base, text, shown) in enumerate(zip(entries, found.bases, based_on, found.shown), start=1):

@@ -19,7 +19,6 @@ from .headers import HEADER_PREFIX, HEADER_PROBE
 from .ops import of_top_kind, opened_op, single_op
 from .scan import DIAGNOSTIC, scan
 
-HELP = "a file of --mlir-print-ir-after-all output (stderr, also with -before-all): IR Dump headers start each dump"
 _THREADING = "without disabling multi-threading"
 # LLVM's own -print-after-all headers ("; *** IR Dump After InstCombinePass on f ***", "# *** IR Dump ..." for
 # machine code): another IR, not read yet, named as what it is

@@ -22,10 +22,6 @@ from . import siblings, snapshots
 from .entries import Entry
 from .headers import HEADER_PREFIX, Header, first_line, parse_header
 
-HELP = (
-    "an --mlir-print-ir-tree-dir directory: <counters>_<pass>.mlir files, one folder per op (module scope or "
-    "local scope)"
-)
 _TREE_FILE = re.compile(r"^(?P<counters>\d+(?:_\d+)*)_(?P<arg>.+)\.mlir$")
 
 
