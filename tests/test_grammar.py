@@ -22,7 +22,9 @@ def test_query_compiles(language, name):
 @pytest.mark.parametrize("language, name", ALL_QUERIES, ids=[f"{lang.name}/{name}" for lang, name in ALL_QUERIES])
 def test_a_querys_capture_names_read_from_its_file_are_those_tree_sitter_numbers(language, name):
     query = grammar.query(language.grammar, language.name, name)
-    assert grammar.capture_names(language.name, name) == tuple(query.capture_name(i) for i in range(query.capture_count))
+    assert grammar.capture_names(language.name, name) == tuple(
+        query.capture_name(i) for i in range(query.capture_count)
+    )
 
 
 def test_capture_names_skip_comments_and_strings_and_keep_dotted_names(tmp_path, monkeypatch):
