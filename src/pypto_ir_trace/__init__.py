@@ -7,8 +7,9 @@ across CI jobs, and the errors they raise. Every submodule is internal and may c
 
 __version__ = "0.1.0"
 
-from importlib import import_module
 from typing import TYPE_CHECKING
+
+from .lazy import exports as _exports
 
 # Each export's module, imported when the name is first used (PEP 562): `--version`, and a run that compares no
 # two roots, import only what they use.
@@ -36,13 +37,7 @@ if TYPE_CHECKING:
     from .summary import schema as summary_schema
 
 
-def __getattr__(name: str):
-    if name not in _EXPORTS:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    module, attribute = _EXPORTS[name]
-    value = getattr(import_module(f"{__name__}.{module}"), attribute)
-    globals()[name] = value
-    return value
+__getattr__ = _exports(__name__, _EXPORTS, globals())
 
 
 __all__ = [

@@ -8,8 +8,9 @@ used (PEP 562), as MLIR's is (formats/mlir/__init__.py).
 from __future__ import annotations
 
 import re
-from importlib import import_module
 from typing import TYPE_CHECKING
+
+from ...lazy import exports as _exports
 
 HELP = (
     "a file of LLVM -print-after-all output (stderr of clang -mllvm, opt, llc; also -print-before-all, "
@@ -38,12 +39,7 @@ def errors(warnings: str) -> list[int]:
     ]
 
 
-def __getattr__(name: str):
-    if name not in ("looks_like", "read"):
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(f"{__name__}.stream"), name)
-    globals()[name] = value
-    return value
+__getattr__ = _exports(__name__, {"looks_like": ("stream", "looks_like"), "read": ("stream", "read")}, globals())
 
 
 __all__ = ["HELP", "INPUT_NAME", "anchors", "errors", "looks_like", "read"]

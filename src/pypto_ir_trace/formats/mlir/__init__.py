@@ -8,8 +8,9 @@ reads one format, and these, with the splice and the op finder under them, cost 
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import TYPE_CHECKING
+
+from ...lazy import exports as _exports
 
 STREAM_HELP = (
     "a file of --mlir-print-ir-after-all output (stderr, also with -before-all): IR Dump headers start each dump"
@@ -44,13 +45,7 @@ if TYPE_CHECKING:
     from .tree import reads_path as tree_reads_path
 
 
-def __getattr__(name: str):
-    if name not in _EXPORTS:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    module, attribute = _EXPORTS[name]
-    value = getattr(import_module(f"{__name__}.{module}"), attribute)
-    globals()[name] = value
-    return value
+__getattr__ = _exports(__name__, _EXPORTS, globals())
 
 
 __all__ = [
