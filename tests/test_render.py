@@ -120,6 +120,18 @@ def test_same_model_same_bytes():
     assert render.render(report) == render.render(report)
 
 
+def test_the_viewer_deflated_while_the_report_is_built_is_the_one_its_kind_of_page_carries():
+    report = report_of(load_dump(REAL / "advanced_01_split_k_concise" / "passes_dump"))  # one dump: no runs view
+    render._viewer.cache_clear()
+    page = render.render(report)
+    render._viewer.cache_clear()
+    render.prepare(runs=True)  # a report of two runs was expected
+    assert render.render(report) == page
+    render.prepare(runs=False)
+    assert render.render(report) == page
+    render._AHEAD.clear()
+
+
 def test_title_is_escaped(make_dump, tmp_path):
     dump = make_dump({"00_frontend.py": PROGRAM}, name="<b>{{x}}&")
     page = page_of(dump)

@@ -68,6 +68,7 @@ class Report:
         where = os.fspath(path)
         if where not in self._checked:  # checked once: each dump file's real path costs (0.3 s for 2,411 dumps)
             self.check(where)
+        render.prepare(runs=bool(self._baseline))
         whole = output.write(where, render.pieces(self._built()))  # written as it is encoded
         self._written = None if where == output.STDOUT else where
         return whole
