@@ -31,10 +31,18 @@ def open_link(page, fragment: str) -> None:
 
 def _open_with_storage(page, open_) -> None:
     stored = page.evaluate(STORED)
-    open_()
-    page.wait_for_selector(READY, state="attached")
-    now = page.evaluate(STORED)
-    assert now == stored, f"the stored settings {stored} did not reach the next page: {now}"
+    now = None
+    for _ in range(2):
+        open_()
+        page.wait_for_selector(READY, state="attached")
+        now = page.evaluate(STORED)
+        if now == stored:
+            return
+        # The last page's write reaches the browser process a moment after it is made: on a loaded host the next
+        # page can start before it (seen when other work held both cores). A setting that was lost stays lost when the
+        # page is opened once more; one that was late is there.
+        page.wait_for_timeout(500)
+    raise AssertionError(f"the stored settings {stored} did not reach the next page: {now}")
 
 
 @contextmanager
