@@ -6,6 +6,7 @@ import base64
 import dataclasses
 import gzip
 import json
+import os
 import random
 import re
 import tracemalloc
@@ -130,6 +131,16 @@ def test_the_viewer_deflated_while_the_report_is_built_is_the_one_its_kind_of_pa
     render.prepare(runs=False)
     assert render.render(report) == page
     render._AHEAD.clear()
+
+
+def test_a_process_forked_while_the_viewer_is_deflated_waits_for_it():
+    render._viewer.cache_clear()
+    render.prepare(runs=False)
+    child = os.fork()  # as chunked.py's workers are forked, during the build
+    if child == 0:
+        os._exit(0)
+    os.waitpid(child, 0)
+    assert render._AHEAD.pop(False).done()
 
 
 def test_title_is_escaped(make_dump, tmp_path):

@@ -8,6 +8,7 @@ import functools
 import gzip
 import hashlib
 import json
+import os
 import re
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -69,6 +70,16 @@ def _viewer(runs: bool) -> tuple[str, str]:
 
 
 _AHEAD: dict[bool, Future[tuple[str, str]]] = {}  # the viewer's code being deflated while the report is built
+
+
+def _before_fork() -> None:
+    """A process forked while the viewer's code is being deflated (chunked.py's workers, forked during the build)
+    would hold the thread's half-done work and locks: the fork waits for it, 25 ms at most."""
+    for ahead in _AHEAD.values():
+        ahead.exception()  # waits; an error is pieces()'s to raise
+
+
+os.register_at_fork(before=_before_fork)
 
 
 def prepare(runs: bool) -> None:
