@@ -96,6 +96,30 @@ def test_another_name_for_a_dump_file_is_refused(dump, tmp_path, make, capsys):
     assert os.path.samefile(other, dump / "01_after_A.py")  # still the same file: not replaced either
 
 
+@pytest.mark.parametrize("through", ["the dump", "the report"])
+def test_a_log_to_be_is_refused_when_the_dump_or_the_report_goes_through_a_linked_folder(dump, tmp_path, through):
+    link = tmp_path / "linked"
+    link.symlink_to(dump, target_is_directory=True)
+    given, written = (link, dump) if through == "the dump" else (dump, link)
+    assert cli.main([str(given), "-o", str(written / "00_frontend.log")]) == 1
+    assert not (dump / "00_frontend.log").exists()
+
+
+def test_a_file_of_the_dump_resolves_as_realpath_resolves_it(tmp_path, monkeypatch):
+    real = tmp_path / "real"
+    real.mkdir()
+    (real / "a.py").write_text("", encoding="utf-8")
+    (real / "b.py").symlink_to("a.py")  # a file that links, relatively
+    (real / "c.py").symlink_to(real / "b.py")  # to a link
+    (tmp_path / "folder").symlink_to(real, target_is_directory=True)
+    monkeypatch.chdir(tmp_path)
+    folders: dict[str, str] = {}
+    for folder in ("real", "folder", str(tmp_path / "folder"), "folder/../real", ""):
+        for name in ("a.py", "b.py", "c.py", "new.log"):
+            file = Path(folder) / name if folder else Path(name)
+            assert output._real(file, folders) == os.path.realpath(file), file
+
+
 # 2. A device or FIFO is written in place, never replaced by a file.
 
 
