@@ -66,7 +66,7 @@ class Report:
         """Write the page to path ('-': stdout), atomically: a failure leaves no partial file and the previous
         one intact. False when stdout's reader left before the whole page reached it."""
         where = os.fspath(path)
-        if where not in self._checked:  # checked once: each dump file's real path costs (0.3 s for 2,411 dumps)
+        if where not in self._checked:  # checked once: a stat or a path per dump file (2,411 of them in a big tree)
             self.check(where)
         render.prepare(runs=bool(self._baseline))
         whole = output.write(where, render.pieces(self._built()))  # written as it is encoded
