@@ -9,6 +9,7 @@ import json
 import os
 import random
 import re
+import signal
 import tracemalloc
 import zlib
 
@@ -141,6 +142,15 @@ def test_a_process_forked_while_the_viewer_is_deflated_waits_for_it():
         os._exit(0)
     os.waitpid(child, 0)
     assert render._AHEAD.pop(False).done()
+
+
+def test_the_thread_deflating_the_viewer_holds_the_signals_the_main_thread_handles(monkeypatch):
+    held = []
+    monkeypatch.setattr(render, "_viewer", lambda runs: held.append(signal.pthread_sigmask(signal.SIG_BLOCK, [])))
+    render.prepare(runs=False)
+    render._AHEAD.pop(False).result()
+    assert {signal.SIGINT, signal.SIGTERM} <= held[0]
+    assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, [])  # the main thread's are its own
 
 
 def test_title_is_escaped(make_dump, tmp_path):

@@ -20,6 +20,7 @@ from markupsafe import Markup  # jinja2's own dependency
 from .model import Report, to_json
 from .pagedata import base64_pieces, gzip_pieces
 from .terminal import decodable
+from .workers import signals_held
 
 
 @functools.lru_cache(maxsize=1)
@@ -87,8 +88,16 @@ def prepare(runs: bool) -> None:
     pieces(): zlib lets go of the GIL while it deflates, so the 25 ms it costs every run overlap the build."""
     if runs not in _AHEAD:
         thread = ThreadPoolExecutor(1)
-        _AHEAD[runs] = thread.submit(_viewer, runs)
+        _AHEAD[runs] = thread.submit(_deflated, runs)
         thread.shutdown(wait=False)  # its worker ends when the task does: nothing waits for it here
+
+
+def _deflated(runs: bool) -> tuple[str, str]:
+    """_viewer(runs) with SIGINT and SIGTERM held on its thread: the process's signals then reach the main thread
+    alone, which holds them itself while its workers start (workers.signals_held). Delivered to this thread, one
+    would run the main thread's handler inside the pool's bookkeeping, or inside _before_fork."""
+    with signals_held():
+        return _viewer(runs)
 
 
 def csp_hash(source: str) -> str:
