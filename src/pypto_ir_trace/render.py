@@ -80,7 +80,8 @@ def _before_fork() -> None:
         ahead.exception()  # waits; an error is pieces()'s to raise
 
 
-os.register_at_fork(before=_before_fork)
+if hasattr(os, "register_at_fork"):  # POSIX: there is no fork elsewhere
+    os.register_at_fork(before=_before_fork)
 
 
 def prepare(runs: bool) -> None:
