@@ -31,7 +31,7 @@ from pathlib import Path
 import bounds_viewer
 import child
 
-SRC = Path(__file__).resolve().parents[1] / "src"
+SRC = child.SRC
 MODULE_HEADER = "// -----// IR Dump After {} ({}) ('builtin.module' operation) //----- //\n"
 LOCAL_HEADER = "// -----// IR Dump After {} ({}) //----- //\n"  # local scope names no op (mlir-opt 19)
 TREE_ROOT = "builtin_module_no-symbol-name"

@@ -24,7 +24,7 @@ import child
 import run
 import runs
 
-SRC = Path(__file__).resolve().parents[1] / "src"
+SRC = child.SRC
 
 # Time origin is the navigation: the grid is drawn by the page's one script while it loads.
 PAINTED = """async () => {
