@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+import proctools
+
 ROOT = Path(__file__).resolve().parents[1]
 PYPTO = ROOT / "fixtures" / "real" / "advanced_01_split_k_concise" / "passes_dump"
 MLIR = ROOT / "fixtures" / "mlir" / "multi_func" / "stream.txt"
@@ -62,3 +64,31 @@ def test_a_report_imports_no_reader_of_another_format_nor_the_process_pool(tmp_p
 def test_each_format_imports_its_own_reader(tmp_path):
     assert set(MLIR_READER[:1] + SPLICE) <= imported(tmp_path, str(MLIR))
     assert set(LLVM_READER + SPLICE) <= imported(tmp_path, str(LLVM))
+
+
+# Every process of the run reads this first: Ctrl-C falls inside the first text Python runs once the CLI's handlers
+# are set (a dataclass's methods, built as a lazily imported module defines it)
+_CTRL_C_IN_TEXT = """
+import builtins, os, signal
+_exec, _sent = builtins.exec, []
+
+def _exec_interrupted(source, *args, **kwargs):
+    if isinstance(source, str) and callable(signal.getsignal(signal.SIGTERM)) and not _sent:
+        _sent.append(source)
+        source = "__import__('os').kill(__import__('os').getpid(), 2)\\n" + source
+    return _exec(source, *args, **kwargs)
+
+builtins.exec = _exec_interrupted
+"""
+
+
+@pytest.mark.parametrize("given", [MLIR, LLVM], ids=["mlir", "llvm"])  # a PyPTO run defines its classes earlier
+def test_ctrl_c_while_a_lazily_imported_module_is_defined_ends_the_run_with_130(tmp_path, given):
+    """CPython marks a KeyboardInterrupt that left text it ran as unhandled, caught or not, and `python -m` then
+    ended the process by SIGINT itself (what a shell shows as 130, a Popen as -2): the CI's signal trial caught it."""
+    env = proctools.site(tmp_path / "site", _CTRL_C_IN_TEXT)
+    proc = proctools.cli(str(given), "-o", str(tmp_path / "report.html"), env=env)
+    _, err = proc.communicate(timeout=60)
+    assert err.strip().splitlines()[-1] == "pypto-ir-trace: error: interrupted", err
+    assert proc.returncode == 130 and "Traceback" not in err
+    assert not (tmp_path / "report.html").exists()

@@ -273,6 +273,7 @@ def main(argv: list[str] | None = None) -> int:
         _say("error", f"{err.strerror or err}: {err.filename}" if err.filename else str(err))
     except KeyboardInterrupt:
         _say("error", "interrupted")
+        _interrupt_handled()
         return EXIT_INTERRUPTED
     except _Terminated:
         _say("error", "terminated")
@@ -280,6 +281,14 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as err:
         _say("internal error", f"{type(err).__name__}: {err} (please report this with the dump)")
     return EXIT_FAILURE
+
+
+def _interrupt_handled() -> None:
+    """CPython marks a KeyboardInterrupt that leaves code it ran from text as unhandled, even once caught: a
+    dataclass's methods are such text, built when a module imported lazily, after the handlers are set, defines
+    it. `python -m pypto_ir_trace` would then end by SIGINT itself instead of with 130. Running any text clears
+    the mark."""
+    exec("")
 
 
 def _say(kind: str, message: str) -> None:
