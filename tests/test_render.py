@@ -6,10 +6,8 @@ import base64
 import dataclasses
 import gzip
 import json
-import os
 import random
 import re
-import signal
 import tracemalloc
 import zlib
 
@@ -120,37 +118,6 @@ def test_a_title_holding_the_pages_data_marker_leaves_the_data_in_its_place(make
 def test_same_model_same_bytes():
     report = report_of(load_dump(REAL / "advanced_01_split_k_concise" / "passes_dump"))
     assert render.render(report) == render.render(report)
-
-
-def test_the_viewer_deflated_while_the_report_is_built_is_the_one_its_kind_of_page_carries():
-    report = report_of(load_dump(REAL / "advanced_01_split_k_concise" / "passes_dump"))  # one dump: no runs view
-    render._viewer.cache_clear()
-    page = render.render(report)
-    render._viewer.cache_clear()
-    render.prepare(runs=True)  # a report of two runs was expected
-    assert render.render(report) == page
-    render.prepare(runs=False)
-    assert render.render(report) == page
-    render._AHEAD.clear()
-
-
-def test_a_process_forked_while_the_viewer_is_deflated_waits_for_it():
-    render._viewer.cache_clear()
-    render.prepare(runs=False)
-    child = os.fork()  # as chunked.py's workers are forked, during the build
-    if child == 0:
-        os._exit(0)
-    os.waitpid(child, 0)
-    assert render._AHEAD.pop(False).done()
-
-
-def test_the_thread_deflating_the_viewer_holds_the_signals_the_main_thread_handles(monkeypatch):
-    held = []
-    monkeypatch.setattr(render, "_viewer", lambda runs: held.append(signal.pthread_sigmask(signal.SIG_BLOCK, [])))
-    render.prepare(runs=False)
-    render._AHEAD.pop(False).result()
-    assert {signal.SIGINT, signal.SIGTERM} <= held[0]
-    assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, [])  # the main thread's are its own
 
 
 def test_title_is_escaped(make_dump, tmp_path):

@@ -68,7 +68,6 @@ class Report:
         where = os.fspath(path)
         if where not in self._checked:  # checked once: a stat or a path per dump file (2,411 of them in a big tree)
             self.check(where)
-        render.prepare(runs=bool(self._baseline))
         whole = output.write(where, render.pieces(self._built()))  # written as it is encoded
         self._written = None if where == output.STDOUT else where
         return whole

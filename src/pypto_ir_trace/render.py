@@ -8,10 +8,8 @@ import functools
 import gzip
 import hashlib
 import json
-import os
 import re
 from collections.abc import Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
 from importlib import resources
 
 import jinja2
@@ -20,7 +18,6 @@ from markupsafe import Markup  # jinja2's own dependency
 from .model import Report, to_json
 from .pagedata import base64_pieces, gzip_pieces
 from .terminal import decodable
-from .workers import signals_held
 
 
 @functools.lru_cache(maxsize=1)
@@ -70,37 +67,6 @@ def _viewer(runs: bool) -> tuple[str, str]:
     return csp_hash(code), base64.b64encode(gzip.compress(code.encode("utf-8"), 6, mtime=0)).decode("ascii")
 
 
-_AHEAD: dict[bool, Future[tuple[str, str]]] = {}  # the viewer's code being deflated while the report is built
-
-
-def _before_fork() -> None:
-    """A process forked while the viewer's code is being deflated (chunked.py's workers, forked during the build)
-    would hold the thread's half-done work and locks: the fork waits for it, 25 ms at most."""
-    for ahead in _AHEAD.values():
-        ahead.exception()  # waits; an error is pieces()'s to raise
-
-
-if hasattr(os, "register_at_fork"):  # POSIX: there is no fork elsewhere
-    os.register_at_fork(before=_before_fork)
-
-
-def prepare(runs: bool) -> None:
-    """Starts deflating the viewer's code (with the runs view or without) on a thread of its own, to be taken by
-    pieces(): zlib lets go of the GIL while it deflates, so the 25 ms it costs every run overlap the build."""
-    if runs not in _AHEAD:
-        thread = ThreadPoolExecutor(1)
-        _AHEAD[runs] = thread.submit(_deflated, runs)
-        thread.shutdown(wait=False)  # its worker ends when the task does: nothing waits for it here
-
-
-def _deflated(runs: bool) -> tuple[str, str]:
-    """_viewer(runs) with SIGINT and SIGTERM held on its thread: the process's signals then reach the main thread
-    alone, which holds them itself while its workers start (workers.signals_held). Delivered to this thread, one
-    would run the main thread's handler inside the pool's bookkeeping, or inside _before_fork."""
-    with signals_held():
-        return _viewer(runs)
-
-
 def csp_hash(source: str) -> str:
     digest = hashlib.sha256(source.encode("utf-8")).digest()
     return "'sha256-" + base64.b64encode(digest).decode("ascii") + "'"
@@ -136,8 +102,7 @@ def pieces(report: Report) -> Iterator[str]:
     styled = [entry["css"] for entry in scripts()["viewer"] if "css" in entry and entry.get("only") in kinds]
     style = "".join(asset("static", name) for name in ["viewer.css", *styled])
     loader = "\n".join(asset("static", entry["file"]) for entry in scripts()["loader"])
-    ahead = _AHEAD.pop(runs, None)
-    viewer_hash, viewer = ahead.result() if ahead is not None else _viewer(runs)
+    viewer_hash, viewer = _viewer(runs)
     csp = (
         "default-src 'none'; "
         f"script-src {csp_hash(loader)} {viewer_hash}; "
