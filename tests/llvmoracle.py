@@ -59,10 +59,17 @@ def functions(body: list[str]) -> dict[str, str]:
     return found
 
 
+def is_input(header: str, body: list[str], first: bool) -> bool:
+    """Whether a dump is the pipeline's input: At Start, or the first dump when it prints the module before its
+    pass."""
+    module = any(line.startswith("; ModuleID = ") for line in body[:3])
+    return "At Start" in header or (first and "IR Dump Before " in header and module)
+
+
 def changes(path: Path, hide: tuple[str, ...] = ()) -> dict[tuple[int, str], bool]:
     """(pass label, function) -> whether the pass changed the function, for the pairs the module docstring
-    keeps; labels count the file's dumps from 1 (print-changed's At Start is 0, "filtered out" lines no pass);
-    `hide`: the filters applied to the dump's lines first."""
+    keeps; labels count the file's dumps from 1 (the input is 0: print-changed's At Start, or a module printed before
+    the first pass; "filtered out" lines no pass); `hide`: the filters applied to the dump's lines first."""
     last: dict[str, str] = {}  # function -> its latest whole text
     loop_since: set[str] = set()  # functions with a loop dump since their latest whole text
     last_loop: dict[str, tuple[str, str]] = {}  # function -> (header label, text) of its latest loop dump
@@ -71,7 +78,7 @@ def changes(path: Path, hide: tuple[str, ...] = ()) -> dict[tuple[int, str], boo
     for header, body in dumps(path, hide):
         if "filtered out ***" in header:
             continue
-        if "At Start" not in header:
+        if not is_input(header, body, first=label == 0):
             label += 1
         if "omitted because no change" in header or " ignored ***" in header:
             continue

@@ -43,6 +43,7 @@ PATIENCE_SLACK = 2  # lines a pass may count above the per-function minimal diff
 class Dump:
     header: str  # the header line's words, "Canonicalizer (canonicalize) ('func.func' operation: @f)"
     text: str  # what follows the header line, up to the next one, exactly as in the file
+    before: bool = False  # an IR Dump Before (--mlir-print-ir-before-all)
 
     @property
     def arg(self) -> str:
@@ -66,7 +67,11 @@ def stream(path: Path) -> list[Dump]:
     data = path.read_text(encoding="utf-8")
     found = list(HEADER.finditer(data))
     return [
-        Dump(m["body"], _diagnostics_cut(data[m.end() + 1 : found[k + 1].start() if k + 1 < len(found) else len(data)]))
+        Dump(
+            m["body"],
+            _diagnostics_cut(data[m.end() + 1 : found[k + 1].start() if k + 1 < len(found) else len(data)]),
+            m["when"] == "Before",
+        )
         for k, m in enumerate(found)
     ]
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import pypto_ir_trace as irt
 from dumptools import FIXTURES
-from llvmoracle import changes, dumps
+from llvmoracle import changes, dumps, is_input
 from pypto_ir_trace import builder, cli, render
 from pypto_ir_trace.errors import DumpError
 from pypto_ir_trace.formats import load
@@ -28,7 +28,8 @@ def _summary(path):
 def test_every_stream_is_detected_and_every_dump_is_a_pass_in_order(path):
     (dump,) = load(path)
     assert dump.format == "llvm"
-    headers = [h for h, _ in dumps(path) if "filtered out ***" not in h and "At Start" not in h]
+    kept = [(h, body) for h, body in dumps(path) if "filtered out ***" not in h]
+    headers = [h for k, (h, body) in enumerate(kept) if not is_input(h, body, first=k == 0)]
     assert len(dump.snapshots) == len(headers) + 1
     names = [re.sub(r"\s+", " ", h) for h in headers]
     for snapshot, header in zip(dump.snapshots[1:], names):
@@ -112,7 +113,10 @@ def test_print_changed_lists_every_pass_and_says_which_changed_nothing():
 def test_before_and_after_dumps_pair_up():
     (dump,) = load(LLVM / "version-before-after-O1.txt")
     befores = [s for s in dump.snapshots if "Before" in s.detail]
-    assert len(befores) == 214
+    assert len(befores) == 213  # and the first, the module before the first pass: the pipeline's input
+    given, first = dump.snapshots[0], dump.snapshots[1]
+    assert given.filename == "version-before-after-O1.txt:1" and given.text.startswith("; ModuleID")
+    assert first.name == "Annotation2MetadataPass" and first.base is None  # its After: diffed against it
     after = dump.snapshots[befores[3].index + 1]
     assert "Before" not in after.detail and after.name == befores[3].name
     assert after.base in (None, befores[3].index)  # diffed against the Before dump of its pass

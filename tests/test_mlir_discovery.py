@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 from pathlib import Path
@@ -124,12 +125,18 @@ def test_every_fixture_tree_discovers(name):
     dump = mlir.read_tree(root)
     files = sorted(p.relative_to(root).as_posix() for p in root.rglob("*.mlir"))
     assert dump.format == "mlir-tree"
-    assert sorted(s.filename for s in dump.snapshots[1:]) == files
-    assert [s.index for s in dump.snapshots] == list(range(len(files) + 1))
-    assert [s.label for s in dump.snapshots] == [str(i) for i in range(len(files) + 1)]
     first = dump.snapshots[0]
-    assert (first.name, whole(first), first.path) == ("input", "", None)
-    assert "not dumped" in dump.notes[0] or "no copy" in dump.notes[0]
+    given = first.path is not None  # the whole IR printed before the first pass is the input
+    assert sorted(s.filename for s in dump.snapshots[0 if given else 1 :]) == files
+    assert [s.index for s in dump.snapshots] == list(range(len(files) + (not given)))
+    assert [s.label for s in dump.snapshots] == [str(i) for i in range(len(files) + (not given))]
+    if given:
+        head = mlir.parse_header(whole(first).split("\n", 1)[0])
+        assert first.name == "input" and head.before and whole(first).split("\n", 2)[1].startswith("module")
+        assert dump.notes[0].startswith("the pipeline's input (snapshot 0) is the IR printed before its first pass")
+    else:
+        assert (first.name, whole(first), first.path) == (mlir.INPUT_NAME, "", None)
+        assert "no copy" in dump.notes[0]
     for s in dump.snapshots[1:]:
         assert s.content is None and s.path is not None  # read when asked
         head = mlir.parse_header(whole(s).split("\n", 1)[0])
@@ -225,6 +232,9 @@ def test_after_dump_is_diffed_against_its_before_dump():
     assert len(afters) == 24
     for s in afters:
         before = base_of(dump, s)
+        if before.index == 0:  # the first pass's Before dump, the whole IR: the pipeline's input
+            assert s.index == 1 and before.name == "input" and "Before" in whole(before).split("\n", 1)[0]
+            before = dataclasses.replace(before, name=s.name, detail="Before")
         assert "Before" in before.detail and before.name == s.name
         assert before.filename.rsplit("/", 1)[0] == s.filename.rsplit("/", 1)[0]
         assert counters(before.filename)[-1] == counters(s.filename)[-1] - 1
@@ -1104,7 +1114,7 @@ def test_a_huge_counter_is_a_label_not_a_size(tmp_path):
         },
     )
     dump = mlir.read_tree(root)
-    assert [s.name for s in dump.snapshots] == ["input", "canonicalize", "cse"]
+    assert [s.name for s in dump.snapshots] == [mlir.INPUT_NAME, "canonicalize", "cse"]
     assert any("numbers 1, 2, 3, 4, 5 ..." in note for note in dump.notes)
 
 

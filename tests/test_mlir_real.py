@@ -72,6 +72,34 @@ def test_every_pass_of_a_stream_is_what_the_oracle_computes(real_mlir, form):
     assert longer == {key: counts for key, counts in LONGER_THAN_MINIMAL.items() if key[0] == form}
 
 
+def test_the_whole_ir_printed_before_the_first_pass_is_the_input(real_mlir):
+    """--mlir-print-ir-before-all at module scope: each chunk's first dump, the whole IR before its first pass, is
+    its pipeline's input (snapshot 0, no pass); every later dump, Before or After, is a pass against the dump before
+    it (its pass's Before dump, for an After), its counts GNU diff's. The same run without Before dumps shows its
+    first pass as adding the whole IR."""
+    form = "split_bufferize_failed/stream_before_and_after.txt"
+    dumps = oracle.stream(real_mlir / form)
+    pipelines = summary(real_mlir, form)["pipelines"]
+    assert len(pipelines) == 9 and sum(len(pipe["passes"]) + 1 for pipe in pipelines) == len(dumps)
+    wrong, k = [], 0
+    for pipe in pipelines:
+        given = dumps[k]
+        assert given.before and given.text.startswith("module") and pipe["input"]["name"] == "input"
+        before, k = given.text, k + 1
+        for p in pipe["passes"]:
+            dump = dumps[k]
+            assert (p["name"], p["failed"]) == (dump.arg, dump.failed), (pipe["name"], p["label"])
+            assert p["noOp"] == (dump.text == before), (pipe["name"], p["label"])
+            why = oracle.check_counts(before, dump.text, p["inserted"], p["deleted"])
+            if why is not None:
+                wrong.append(f"{pipe['name']} {p['label']} {p['name']}: {why}")
+            before, k = dump.text, k + 1
+    assert wrong == []
+    first = summary(real_mlir, "split_bufferize_failed/stream_module_scope.txt")["pipelines"][0]
+    assert first["input"]["name"] == "(input not dumped)" and first["passes"][0]["deleted"] == 0
+    assert pipelines[0]["passes"][0]["deleted"] > 0  # canonicalize: what it removed shows once the input is known
+
+
 LOCAL_CASES = ["sparsifier", "transform_narrow_types", "split_bufferize_failed", "split_tile_and_fuse"]
 
 

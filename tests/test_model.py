@@ -11,7 +11,7 @@ import pytest
 from dumptools import CONCISE, FIXTURES, PROGRAM, REAL
 from modeltools import build, lines_read, load_dump, not_rebuilt, regions, source, text_ids, with_and_without_shapes
 from pypto_ir_trace.dump import split_lines
-from pypto_ir_trace.formats import FORMATS
+from pypto_ir_trace.formats import FORMATS, pypto
 
 REAL_DUMPS = sorted(REAL.glob("*/passes_dump"))
 MLIR_TREE = FIXTURES / "mlir" / "multi_func" / "tree_dir"
@@ -240,11 +240,13 @@ def test_each_pipeline_names_its_input_as_its_format_does(path, label, name):
 
 
 def test_what_the_page_says_of_the_level_is_the_format_records(make_dump, monkeypatch):
-    """The badge's words and the advice come from the record (the viewer names no format); none without a level."""
+    """The badge's words and the advice come from the record, the input's name from the format's reader (the viewer
+    names no format); none without a level."""
     record = FORMATS["pypto"]
     assert record.level is not None
     level = replace(record.level, title=lambda level: f"printed at {level}", advice=lambda level: f"not {level}")
-    monkeypatch.setitem(FORMATS, "pypto", replace(record, input_name="the start", level=level))
+    monkeypatch.setitem(FORMATS, "pypto", replace(record, level=level))
+    monkeypatch.setattr(pypto, "INPUT_NAME", "the start")
     data = build(load_dump(make_dump(CONCISE)))
     assert (data["input"]["name"], data["levelTitle"], data["advice"]) == (
         "the start",

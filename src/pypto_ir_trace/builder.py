@@ -209,7 +209,7 @@ def _pipeline(
             name=name,
             format=dump.format,
             title=dump.title,
-            input=Input(dump.input_file, dump.snapshots[0].label, record.input_name),
+            input=Input(dump.input_file, dump.snapshots[0].label, dump.snapshots[0].name),
             level=level,
             level_title=known.title(level) if known and level else "",
             advice=known.advice(level) if known and level else "",
@@ -498,6 +498,7 @@ def _pass(snapshot: Snapshot, before: int, after: int, diff: Diff | None, record
         detail=snapshot.detail,
         header=snapshot.header,
         failed=snapshot.failed,
+        printed_before=snapshot.printed_before,
         warnings=warnings,
         anchors=tuple(
             Anchor(log, min(line, _PAST_ANY_SNAPSHOT), message)

@@ -142,6 +142,7 @@ class Snapshot:
     path: Path | None = None
     detail: str = ""  # shown beside the name: e.g. "Canonicalizer on func.func @matmul", "local scope"
     failed: bool = False  # the pass reported failure: the pipeline stopped here
+    printed_before: bool = False  # a Before dump (--print-before-all): the text the pass received
     base: int | None = None  # index of the earlier snapshot this one is diffed against; None: the one before it
     based_on: Source | None = None  # an explicit text to diff against instead (e.g. an op cut out of a module dump)
     base_name: str = ""  # what base_text is, where the Before pane names its file ("@f cut out of 3_cse.mlir")

@@ -97,6 +97,7 @@ class Pass:
     detail: str = ""
     header: str = ""  # the pass named in full by its dump's header line (MLIR), "": the format has none
     failed: bool = False
+    printed_before: bool = False  # a Before dump (--print-before-all): what the pass received, not what it made
     warnings: str | None = None
     anchors: tuple[Anchor, ...] = ()
     error_lines: tuple[int, ...] = ()  # log lines that start an error diagnostic (Format.errors); the rest warn
@@ -116,7 +117,7 @@ class Input:
 
     file: str
     label: str  # "00" in a passes_dump; MLIR counts passes from 1, its input is "0"
-    name: str  # what the input is, beside its label (Format.input_name: "frontend", "(input not dumped)")
+    name: str  # what the input is, beside its label (its snapshot's name: "frontend", "(input not dumped)")
 
 
 @dataclass(frozen=True)
@@ -346,6 +347,8 @@ def _pass(p: Pass) -> dict:
         entry["header"] = p.header
     if p.failed:
         entry["failed"] = True
+    if p.printed_before:
+        entry["printedBefore"] = True
     entry.update({"before": p.before, "after": p.after, "inserted": p.inserted, "deleted": p.deleted})
     if p.before_file:
         entry["beforeFile"] = p.before_file

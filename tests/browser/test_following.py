@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from dumptools import CONCISE, write_dump
 from pagetools import reload
 from pypto_ir_trace import render
-from pypto_ir_trace.formats import FORMATS
+from pypto_ir_trace.formats import FORMATS, pypto
 
 pytestmark = pytest.mark.browser
 
@@ -505,7 +505,8 @@ def test_the_input_and_the_level_are_named_in_the_format_records_words(open_repo
     record = FORMATS["pypto"]
     assert record.level is not None
     level = replace(record.level, title=lambda level: f"printed at {level}", advice=lambda level: "see the layouts")
-    monkeypatch.setitem(FORMATS, "pypto", replace(record, input_name="the start", level=level))
+    monkeypatch.setitem(FORMATS, "pypto", replace(record, level=level))
+    monkeypatch.setattr(pypto, "INPUT_NAME", "the start")  # the reader names the input
     page = open_report(str(write_dump(tmp_path, CONCISE).parent)).page
     assert page.locator("header").get_by_text("CONCISE dump").get_attribute("title") == "printed at CONCISE"
     assert compare(page).locator("option").all_inner_texts()[1] == "00 the start"

@@ -318,3 +318,24 @@ def test_the_before_pane_names_what_the_pass_is_diffed_against(open_report):
     assert before.inner_text() == "builtin_module_no-symbol-name/func_func_axpb_exp/0_0_canonicalize.mlir"
     page.get_by_role("combobox", name="Compare with").select_option(label="1 canonicalize")
     assert before.inner_text() == "builtin_module_no-symbol-name/func_func_expf_ext/0_0_canonicalize.mlir"
+
+
+def test_before_dumps_are_told_apart_and_the_first_is_the_input(open_report):
+    """--mlir-print-ir-before-all: a Before dump and its pass's After dump are named alike, and the list tells the Before
+    ones by a "before" tag; the first, the whole IR before the first pass, is the input the first pass is shown against."""
+    stream = FIXTURES / "mlir" / "real" / "split_bufferize_failed" / "stream_before_and_after.txt"
+    headers = [line for line in stream.read_text(encoding="utf-8").split("\n") if line.startswith("// -----// IR Dump")]
+    chunk = headers[
+        : 1 + next(k for k, line in enumerate(headers[1:], 1) if "(canonicalize)" in line and "Before" in line)
+    ]
+    page = open_report(str(stream), fragment="#pass=1").page
+    expect_heading(page, "1 canonicalize")
+    page.get_by_role("checkbox", name="No-op").check()
+    items = page.get_by_role("navigation", name="Passes").get_by_role("button")
+    names = items.all_inner_texts()
+    assert len(names) == len(chunk) - 2  # the first chunk's dumps, less its input and the next chunk's first
+    assert [re.search(r"\bbefore\b", name) is not None for name in names] == [
+        "IR Dump Before" in line for line in chunk[1:-1]
+    ]
+    assert page.locator("#before-file").inner_text() == "stream_before_and_after.txt:1"
+    assert counts(page) == "+3 −6"  # canonicalize on the input, not the whole IR added

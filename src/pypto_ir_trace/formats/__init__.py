@@ -46,7 +46,6 @@ class Format:
     # (warnings text, snapshot file name) -> [(log line, snapshot line, message)], 0-based
     anchors: Callable[[str, str], list[tuple[int, int, str]]]
     errors: Callable[[str], list[int]]  # warnings text -> the log lines (0-based) that start an error diagnostic
-    input_name: str  # what the pipeline's input is, shown beside its label ("00 frontend")
     # (the input given, a path) -> whether reading that input reads a file at path (a report written there
     # would be read by the next run): beyond the files the dump was read from, those it would read if they existed
     reads_path: Callable[[Path, Path], bool]
@@ -81,7 +80,6 @@ def _mlir(**fields: Any) -> Format:
         language=LANGUAGES["mlir"],
         anchors=_later(mlir, "anchors"),
         errors=_later(mlir, "errors"),
-        input_name=mlir.INPUT_NAME,
         **fields,
     )
 
@@ -98,7 +96,6 @@ FORMATS = {
             read=_one(pypto.read),
             anchors=pypto.anchors,
             errors=pypto.errors,
-            input_name=pypto.INPUT_NAME,
             reads_path=pypto.reads_path,
             level=DumpLevel(
                 queries=("level",),
@@ -137,7 +134,6 @@ FORMATS = {
             read=_one(_later(llvm, "read")),
             anchors=llvm.anchors,
             errors=llvm.errors,
-            input_name=llvm.INPUT_NAME,
             reads_path=_same_file,
             reads_file=True,
         ),

@@ -38,7 +38,7 @@
  *     source(t)          text t exactly as the file had it, newlines included
  *     compare(tb, ta)    any two texts diffed like a pass (compare.js): {before, after, inserted, deleted, pieces,
  *                        insertedIds, byRegion, paired}, the diff fields of a pass below
- *   passes[p] = {index, label, name, file, detail, header, failed, changed, before, after, inserted, deleted, beforeFile,
+ *   passes[p] = {index, label, name, file, detail, header, failed, printedBefore, changed, before, after, inserted, deleted, beforeFile,
  *                warnings, anchors, errorLines, pieces, insertedIds, byRegion, paired, renamed, ops}
  *     ops                [[op, delta]]: how the pass changed the count of each op (largest change first); [] for none
  *     before / after     text indices; a no-op pass has before == after (changed false) and pieces null
@@ -54,6 +54,7 @@
  *     byRegion           Map(key -> {inserted, deleted}) of the regions the pass changes
      paired             Map(before key -> key) of the pieces paired by content (read without decoding segments)
  *     detail, failed     what the pass ran on ("" when the format does not say); whether the pass failed
+ *     printedBefore      a Before dump (--print-before-all): the text its pass received
  *     header             the pass named in full by its dump's header line (MLIR's C++ class with its namespaces); ""
  *     beforeFile         what `before` is when not the previous snapshot (an MLIR op's own previous dump, or
  *                        a text the reader made: "@f cut out of 3_cse.mlir"); "": the previous snapshot
@@ -217,7 +218,7 @@ const IRTraceModel = (() => {
   function readPass(entry, index) {
     const pass = {
       index, label: entry.label, name: entry.name, file: entry.file, detail: entry.detail || "",
-      header: entry.header || "", failed: Boolean(entry.failed),
+      header: entry.header || "", failed: Boolean(entry.failed), printedBefore: Boolean(entry.printedBefore),
       changed: entry.before !== entry.after, before: entry.before, after: entry.after, inserted: entry.inserted,
       deleted: entry.deleted,
       beforeFile: entry.beforeFile || "",
@@ -332,7 +333,7 @@ const IRTraceModel = (() => {
     // A row's diff is made when it is first read, not when the page opens: diffing thousands of rows up front
     // took seconds on large MLIR runs (the counts come from the model).
     const rowPass = (fields, index) => diffWhenRead({
-      index, detail: "", header: "", failed: false, beforeFile: "", warnings: "", anchors: [], errorLines: [], ...fields,
+      index, detail: "", header: "", failed: false, printedBefore: false, beforeFile: "", warnings: "", anchors: [], errorLines: [], ...fields,
       changed: fields.before !== fields.after,
     }, () => (fields.before === fields.after ? null : across(fields.before, fields.after)));
     const fileOf = (pipeline, p) => (p < 0 ? pipeline.input.file : pipeline.passes[p].file);

@@ -21,7 +21,9 @@ const IRTracePassList = (() => {
         const meta = app.make("span", "pass-meta");
         if (pass.warnings) meta.append(" ", warningBadge(app.make, (pass.errorLines || []).length));
         if (pass.failed) meta.append(" ", failedBadge(app.make));
-        button.append(app.make("span", "pass-label", pass.label), " ", passName(app.make, pass.name), " ", meta);
+        // A Before dump (--print-before-all) beside its pass's After dump, both named by the pass: "before" tells them apart
+        const when = pass.printedBefore ? [app.make("span", "pass-when", "before"), " "] : [];
+        button.append(app.make("span", "pass-label", pass.label), " ", passName(app.make, pass.name), " ", ...when, meta);
         button.addEventListener("click", () => app.select(p));
         item.append(button);
         buttons.push(button);

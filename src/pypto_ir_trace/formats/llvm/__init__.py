@@ -16,7 +16,7 @@ HELP = (
     "a file of LLVM -print-after-all output (stderr of clang -mllvm, opt, llc; also -print-before-all, "
     "-print-changed, -print-module-scope, machine code): IR Dump header lines start each dump"
 )
-INPUT_NAME = "(input not dumped)"  # snapshot 0's file name: LLVM prints what passes produce, not their input
+INPUT_NAME = "(input not dumped)"  # snapshot 0 when LLVM prints no copy of the pipeline's input
 
 if TYPE_CHECKING:
     from .stream import looks_like, read

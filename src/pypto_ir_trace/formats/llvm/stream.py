@@ -4,8 +4,9 @@ header lines (headers.py), each dump a pass, and what each is diffed against (th
 - Every header that prints IR is a snapshot; one that says the pass changed nothing (`-print-changed`'s
   "omitted because no change", "ignored") is a no-op snapshot showing the text before it. `-print-changed`'s
   "filtered out" lines (passes on functions `-filter-print-funcs` leaves out) are counted in a note, not listed.
-- Snapshot 0 is the pipeline's input: `-print-changed`'s "IR Dump At Start", else empty (LLVM prints what passes
-  produce, not what the first one received), so the first dump shows as added.
+- Snapshot 0 is the pipeline's input: `-print-changed`'s "IR Dump At Start", or the module printed before the first
+  pass (`-print-before-all`), else empty (LLVM prints what passes produce, not what the first one received), so
+  the first dump shows as added.
 - A dump is the whole program when it prints a module (`; ModuleID = ...`: a module pass, `-print-module-scope`,
   a unit the pass invalidated); a loop's fragment when its header names a loop and it prints no function; else
   the functions it prints (one, an SCC's, or those `-filter-print-funcs` keeps of a module).
@@ -61,15 +62,19 @@ def read(path: Path) -> Dump:
     if filtered:
         notes.append(f"{filtered} pass(es) ran on functions -filter-print-funcs leaves out: not listed")
     entries = [entry for entry in entries if entry.header.outcome != "filtered"]
-    start = entries[0] if entries[0].header.start else None
+    start = entries[0] if _is_input(entries[0]) else None
     if start is not None:
         entries = entries[1:]
         input_snapshot = Snapshot(0, "0", "input", f"{file.name}:{start.row + 1}", None, None, source=start.stretch)
+        if start.header.before:
+            notes.append(
+                f"the pipeline's input (snapshot 0) is the module printed before its first pass, {start.header.name}"
+            )
     else:
         notes.append(
             "LLVM prints no copy of the pipeline's input: snapshot 0 is empty, so the first dump shows as added"
         )
-        input_snapshot = Snapshot(0, "0", "input", INPUT_NAME, "", None, detail="the pipeline's input is not dumped")
+        input_snapshot = Snapshot(0, "0", INPUT_NAME, INPUT_NAME, "", None, detail="the pipeline's input is not dumped")
     snapshots = [input_snapshot, *_snapshots(file, entries, prelude, start, notes, input_snapshot)]
     return Dump(title=_title(file), snapshots=tuple(snapshots), format="llvm", notes=tuple(notes), files=(file,))
 
@@ -86,8 +91,8 @@ def _snapshots(
         return f"{index} {entries[index - 1].header.name}" if index else "0 input"
 
     def printed():  # one at a time: each dump's text is read once and let go
-        if start is not None:
-            yield splice.Printed(splice.WHOLE, start.stretch.read)
+        if start is not None:  # a Before dump answered by its After: that is diffed against it, as any
+            yield splice.Printed(splice.WHOLE, start.stretch.read, step=_step(start.header), before=start.header.before)
         for k in printing:
             yield _printed(entries, k)
 
@@ -105,6 +110,7 @@ def _snapshots(
             filename=f"{file.name}:{entry.row + 1}",
             warnings=prelude if k == 0 else None,
             detail=_detail(header),
+            printed_before=header.before,
         )
         if not header.prints:  # the pass changed nothing: the text before it, again
             before = made[-1] if made else first
@@ -138,11 +144,22 @@ def _index(at: int, index_of: list[int], index: int) -> int | None:
     return None if base == index - 1 else base
 
 
+def _is_input(entry: _Entry) -> bool:
+    """Whether the stream's first dump is the pipeline's input: `-print-changed`'s "IR Dump At Start", or a module
+    printed before the first pass (`-print-before-all`)."""
+    return entry.header.start or (entry.header.before and _prints_a_module(entry.stretch.read()))
+
+
+def _step(header: Header) -> tuple[str, str]:
+    """What pairs a Before dump with its After dump: the pass and its unit."""
+    return header.cls, header.unit
+
+
 def _printed(entries: list[_Entry], k: int) -> splice.Printed:
     header = entries[k].header
     read = entries[k].stretch.read()
     text = lambda: read  # read once: the splice asks again
-    step = (header.cls, header.unit)
+    step = _step(header)
     if header.loop and not _prints_a_function(read):
         return splice.Printed(
             splice.FRAGMENT,

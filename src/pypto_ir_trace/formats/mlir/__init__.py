@@ -19,7 +19,7 @@ TREE_HELP = (
     "an --mlir-print-ir-tree-dir directory: <counters>_<pass>.mlir files, one folder per op (module scope or "
     "local scope)"
 )
-INPUT_NAME = "(input not dumped)"  # snapshot 0's file name: the pipeline's input is not dumped
+INPUT_NAME = "(input not dumped)"  # snapshot 0 (its name and file name): MLIR prints no copy of the pipeline's input
 
 # Each export's module (and its name there)
 _EXPORTS = {

@@ -1,7 +1,7 @@
 """Discovered dumps as snapshots, and what each is diffed against (Snapshot.base / base_text):
-- Snapshot 0 is an empty text named "input": MLIR prints what passes produce, never the pipeline's
-  input, and making the first dump snapshot 0 would hide the first pass. So the first dump shows
-  whole, as added, and Dump.notes says why.
+- Snapshot 0 is the pipeline's input: the whole IR printed before the first pass when the first dump is that
+  (--mlir-print-ir-before-all), else an empty text: MLIR prints what passes produce, and making the first
+  After dump snapshot 0 would hide the first pass. So that dump shows whole, as added, and Dump.notes says why.
 - Every dump is a snapshot, Before dumps (--mlir-print-ir-before-all) included, named by the pass
   argument ("canonicalize"). An After dump is diffed against the latest Before dump of the same op
   and pass that no After has answered yet: that is exactly what the pass did, whatever ran between.
@@ -37,20 +37,23 @@ WHOLE_VIEW_FLOOR = 1_000_000
 
 
 def dump(source: Path, entries: list[Entry], notes: list[str], format_name: str) -> Dump:
-    notes.insert(
-        0, "MLIR dumps hold no copy of the pipeline's input: snapshot 0 is empty, so the first dump shows as added"
-    )
     shared: set[tuple[int, int]] = set()
     bound = max(WHOLE_VIEW_FLOOR, WHOLE_VIEW_RATIO * sum(entry.size() for entry in entries))
     found = splice.bases(_printed(entries), scope.grammar(entries, shared), _names(entries), whole_view=bound)
     notes.extend(_scope_notes(entries, found, shared))
     ops.forget()  # the whole dumps the lookups hold: the report is built without them
-    snapshots = [Snapshot(0, "0", "input", INPUT_NAME, "", None, detail="the pipeline's input is not dumped")]
+    given = _is_input(entries[0])
+    notes.insert(0, _input_note(entries[0]) if given else _NO_INPUT)
+    snapshots = [_input(entries[0]) if given else _EMPTY_INPUT]
+    offset = 0 if given else 1  # dump k is snapshot k + offset: the input is dump 0, or not dumped
     whole = set(found.told_whole)
     based_on = packed([base.text for base in found.bases])
-    for index, (entry, base, text, shown) in enumerate(zip(entries, found.bases, based_on, found.shown), start=1):
-        at = None if base.dump is None else 0 if base.dump == splice.INPUT else base.dump + 1
-        local = _holds_its_op(entry, index - 1, whole)
+    for k, (entry, base, text, shown) in enumerate(zip(entries, found.bases, based_on, found.shown)):
+        if given and k == 0:
+            continue
+        index = k + offset
+        at = None if base.dump is None else 0 if base.dump == splice.INPUT else base.dump + offset
+        local = _holds_its_op(entry, k, whole)
         snapshots.append(
             Snapshot(
                 index=index,
@@ -64,6 +67,7 @@ def dump(source: Path, entries: list[Entry], notes: list[str], format_name: str)
                 shown=shown,
                 detail=_detail(entry, local, whole=shown is not None),
                 failed=entry.header.failed,
+                printed_before=entry.header.before,
                 base=None if at == index - 1 else at,
                 based_on=text,
                 base_name=base.name,
@@ -71,6 +75,24 @@ def dump(source: Path, entries: list[Entry], notes: list[str], format_name: str)
             )
         )
     return Dump(title=_title(source), snapshots=tuple(snapshots), format=format_name, notes=tuple(notes))
+
+
+_NO_INPUT = "MLIR dumps hold no copy of the pipeline's input: snapshot 0 is empty, so the first dump shows as added"
+_EMPTY_INPUT = Snapshot(0, "0", INPUT_NAME, INPUT_NAME, "", None, detail="the pipeline's input is not dumped")
+
+
+def _is_input(entry: Entry) -> bool:
+    """Whether the first dump is the pipeline's input: the whole IR printed before the first pass
+    (--mlir-print-ir-before-all)."""
+    return entry.header.before and not (entry.local or entry.told)
+
+
+def _input(entry: Entry) -> Snapshot:
+    return Snapshot(0, "0", "input", entry.filename, None, None, path=entry.path, source=entry.body)
+
+
+def _input_note(entry: Entry) -> str:
+    return f"the pipeline's input (snapshot 0) is the IR printed before its first pass, {entry.header.arg}"
 
 
 def _printed(entries: list[Entry]) -> Iterator[splice.Printed]:
