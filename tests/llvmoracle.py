@@ -2,7 +2,9 @@
 function. For each function, its text in consecutive dumps that print it whole (a function, SCC or module dump,
 IR or machine code) is compared; a pair with a loop dump of that function between them is left out (the loop
 dumps show only part of it), and so is a function's first text. For loops, consecutive dumps of one function's
-loop that print the same loop header label are compared."""
+loop that print the same loop header label are compared. Two texts are the same when they differ only in how
+their metadata is numbered (LLVM numbers it afresh in each print): each `!N` is read as the order in which the
+text first names it."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from pathlib import Path
 _FILTERS = Path(__file__).resolve().parents[1] / "grammars" / "llvm" / "filters.tokens"
 
 _HEADER = re.compile(r"^(?:; |# )?\*\*\* IR (?:Dump (?:After|Before|At Start)|Pass)(?P<rest>.*)$")
+_METADATA = re.compile(r"!\d+\b")
 _LOOP = re.compile(r" on loop %.* in function (?P<function>\S+?)(?: \(invalidated\))? \*\*\*")
 
 
@@ -74,12 +77,13 @@ def changes(path: Path, hide: tuple[str, ...] = ()) -> dict[tuple[int, str], boo
     loop_since: set[str] = set()  # functions with a loop dump since their latest whole text
     last_loop: dict[str, tuple[str, str]] = {}  # function -> (header label, text) of its latest loop dump
     found: dict[tuple[int, str], bool] = {}
-    label = 0
+    label, first = 0, True
     for header, body in dumps(path, hide):
         if "filtered out ***" in header:
             continue
-        if not is_input(header, body, first=label == 0):
+        if not is_input(header, body, first):
             label += 1
+        first = False
         if "omitted because no change" in header or " ignored ***" in header:
             continue
         loop = _LOOP.search(header)
@@ -89,14 +93,20 @@ def changes(path: Path, hide: tuple[str, ...] = ()) -> dict[tuple[int, str], boo
             header_label = next((body[k + 1].split(":")[0] for k, line in enumerate(body) if line == "; Loop:"), "")
             text = "\n".join(body)
             if function in last_loop and last_loop[function][0] == header_label:
-                found[label, f"a loop of {function}"] = last_loop[function][1] != text
+                found[label, f"a loop of {function}"] = _read(last_loop[function][1]) != _read(text)
             last_loop[function] = (header_label, text)
             loop_since.add(function)
             continue
         for name, text in printed.items():
             if name in last and name not in loop_since:
-                found[label, name.removeprefix("machine ")] = last[name] != text
+                found[label, name.removeprefix("machine ")] = _read(last[name]) != _read(text)
             last[name] = text
             loop_since.discard(name)
             last_loop.pop(name, None)
     return found
+
+
+def _read(text: str) -> str:
+    """The text with each metadata number replaced by the order in which the text first names it."""
+    order: dict[str, str] = {}
+    return _METADATA.sub(lambda match: order.setdefault(match.group(), f"!<{len(order)}>"), text)

@@ -98,6 +98,9 @@ class Grammar:
     # (the program as it stands, None before any whole dump; a told dump's `unit`; its text) -> the key of the unit
     # it prints, None: the whole program (`Printed.told`)
     tell: Callable[[str | None, str, str], str | None] = lambda program, kind, text: kind
+    # (a text the splice made for a dump's base, that dump's text) -> the made text as the dump's print would have
+    # spelled it (LLVM numbers its metadata afresh in each print); default: as made
+    numbered: Callable[[str, str], str] = lambda made, dump: made
     # (unit text, fragment text) -> the fragment's text as it stands in the unit, None: not found there
     fragment_cut: Callable[[str, str], str | None] = lambda unit, fragment: None
     # (unit text, fragment text) -> the unit with the fragment put in, None: it cannot be put in
@@ -389,6 +392,8 @@ def bases(printed: Iterable[Printed], grammar: Grammar, names: Names, whole_view
             fragment_of[dump.unit] = at
         if dump.before and dump.step:
             open_steps[dump.step] = at
+        if base.text is not None:
+            base = replace(base, text=grammar.numbered(base.text, dump.text()))
         found.bases.append(base)
         found.shown.append(text)
     return found

@@ -20,6 +20,7 @@ from functools import lru_cache
 from ... import splice
 from ...dump import split_lines
 from ...languages import LLVM
+from .metadata import renumbered
 
 _LABEL = re.compile(r'^(?:[-\w.$]+|"(?:[^"\\]|\\.)*"):', re.M)  # a block's label line: `364:`, `for.body:`
 
@@ -110,4 +111,4 @@ def fragment_put(unit: str, fragment: str) -> str | None:
     return "".join(kept)
 
 
-GRAMMAR = splice.Grammar(units=units, fragment_cut=fragment_cut, fragment_put=fragment_put)
+GRAMMAR = splice.Grammar(units=units, numbered=renumbered, fragment_cut=fragment_cut, fragment_put=fragment_put)

@@ -24,6 +24,7 @@ from ...dump import Dump, Snapshot, Stretch, packed
 from ...errors import DumpError
 from . import INPUT_NAME
 from .headers import PREFIXES, Header, parse_header
+from .metadata import renumbered
 from .program import GRAMMAR
 
 _PROBE = 1 << 16  # bytes read to detect a stream
@@ -124,6 +125,12 @@ def _snapshots(
             )
             continue
         base, based_on = base_of[index]
+        if base.dump is not None:  # the dump it is diffed against, as this dump's print numbers metadata
+            other = 0 if base.dump == splice.INPUT else index_of[base.dump]
+            numbered = _numbered_here(entries, start, other, entry)
+            if numbered is not None:
+                name = f"{other} {entries[other - 1].header.name if other else 'input'}, its metadata numbered as here"
+                base, based_on = splice.Base(None, numbered, name), packed([numbered])[0]
         made.append(
             Snapshot(
                 content=None,
@@ -136,6 +143,19 @@ def _snapshots(
             )
         )
     return made
+
+
+def _numbered_here(entries: list[_Entry], start: _Entry | None, index: int, entry: _Entry) -> str | None:
+    """The text of snapshot `index`, a dump's base, with its metadata numbered as the dump's print numbers it, when
+    LLVM printed it for another unit (a module pass's dump before a function pass's: each print numbers metadata
+    afresh, metadata.py); None when it is the same unit, the empty input, or nothing is named otherwise. A legacy
+    pass manager's header names no unit (`llc`): any two of its dumps may be prints of different units."""
+    other = start if index == 0 else entries[index - 1]
+    if other is None or (entry.header.unit and other.header.unit == entry.header.unit):
+        return None
+    text = other.stretch.read()
+    numbered = renumbered(text, entry.stretch.read())
+    return None if numbered is text else numbered
 
 
 def _index(at: int, index_of: list[int], index: int) -> int | None:
