@@ -3,8 +3,8 @@ function. For each function, its text in consecutive dumps that print it whole (
 IR or machine code) is compared; a pair with a loop dump of that function between them is left out (the loop
 dumps show only part of it), and so is a function's first text. For loops, consecutive dumps of one function's
 loop that print the same loop header label are compared. Two texts are the same when they differ only in how
-their metadata is numbered (LLVM numbers it afresh in each print): each `!N` is read as the order in which the
-text first names it."""
+their metadata and attribute groups are numbered (LLVM numbers them afresh in each print): each `!N` and `#N` is
+read as the order in which the text first names it."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from pathlib import Path
 _FILTERS = Path(__file__).resolve().parents[1] / "grammars" / "llvm" / "filters.tokens"
 
 _HEADER = re.compile(r"^(?:; |# )?\*\*\* IR (?:Dump (?:After|Before|At Start)|Pass)(?P<rest>.*)$")
-_METADATA = re.compile(r"!\d+\b")
+_NUMBERED = re.compile(r"[!#]\d+\b")  # a metadata node, an attribute group
 _LOOP = re.compile(r" on loop %.* in function (?P<function>\S+?)(?: \(invalidated\))? \*\*\*")
 
 
@@ -107,6 +107,7 @@ def changes(path: Path, hide: tuple[str, ...] = ()) -> dict[tuple[int, str], boo
 
 
 def _read(text: str) -> str:
-    """The text with each metadata number replaced by the order in which the text first names it."""
+    """The text with each metadata node's and attribute group's number replaced by the order in which the text
+    first names it."""
     order: dict[str, str] = {}
-    return _METADATA.sub(lambda match: order.setdefault(match.group(), f"!<{len(order)}>"), text)
+    return _NUMBERED.sub(lambda match: order.setdefault(match.group(), f"!<{len(order)}>"), text)

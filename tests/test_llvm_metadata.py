@@ -33,6 +33,14 @@ def test_the_lines_a_pass_changed_keep_their_references_and_the_others_are_renam
     assert "!tbaa !30" not in made
 
 
+def test_attribute_groups_are_numbered_per_print_too():
+    """InlinerPass on (LZ4_renormDictT), a call-graph SCC's print: `#11` where the module's print said `#0`."""
+    module = MODULE_PRINT.replace("!dbg !9 {", "#0 !dbg !9 {")
+    own = module.replace("#0", "#11").replace("!5", "!21")
+    assert renumbered(module, own) == own
+    assert "#dbg_value" in renumbered("  #dbg_value(ptr %0, !5)\n", "  #dbg_value(ptr %0, !7)\n")
+
+
 @pytest.mark.parametrize(
     "dump",
     [
