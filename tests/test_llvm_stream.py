@@ -201,3 +201,18 @@ def test_odd_streams_give_a_report_or_a_one_line_error(tmp_path, pieces):
         assert "\n" not in str(err)
         return
     builder.build(dumps_read, 3)
+
+
+def test_a_stream_of_diffs_is_refused_saying_what_to_run_instead(tmp_path, capsys):
+    """-print-changed=diff (and cdiff, diff-quiet) prints each change as a diff against the unit's text before, not
+    as IR: one line and exit 1, no report, where a report of diffs of diffs was written."""
+    path = LLVM / "refused" / "functions-print-changed-diff-O1.txt"
+    assert any(line.startswith(("-", "+")) for line in path.read_text(encoding="utf-8").split("\n"))
+    out = tmp_path / "r.html"
+    assert cli.main([str(path), "-o", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert err.strip().splitlines()[-1] == (
+        f"pypto-ir-trace: error: {path} holds diffs, not IR (-print-changed=diff, cdiff or diff-quiet): run again "
+        "with -print-changed or -print-after-all"
+    )
+    assert not out.exists() and list(tmp_path.iterdir()) == []

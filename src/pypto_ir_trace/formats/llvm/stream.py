@@ -16,6 +16,8 @@ header lines (headers.py), each dump a pass, and what each is diffed against (th
 
 from __future__ import annotations
 
+import itertools
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -58,6 +60,11 @@ def read(path: Path) -> Dump:
     entries, prelude = _scan(file)
     if not entries:
         raise DumpError(f"no LLVM IR Dump header line in {file}: is it the stderr of -print-after-all?")
+    if _prints_diffs(entries):
+        raise DumpError(
+            f"{file} holds diffs, not IR (-print-changed=diff, cdiff or diff-quiet): run again with -print-changed "
+            "or -print-after-all"
+        )
     notes: list[str] = []
     filtered = sum(entry.header.outcome == "filtered" for entry in entries)
     if filtered:
@@ -162,6 +169,16 @@ def _index(at: int, index_of: list[int], index: int) -> int | None:
     """The snapshot a base names; None when that is the one before (the default)."""
     base = 0 if at == splice.INPUT else index_of[at]
     return None if base == index - 1 else base
+
+
+_DIFF_LINE = re.compile(r"^(?:[-+]|\x1b\[)", re.M)  # IR never starts a line so: -print-changed=diff's lines do
+
+
+def _prints_diffs(entries: list[_Entry]) -> bool:
+    """Whether the dumps are `-print-changed=diff` output (each changed unit printed as a diff against its text
+    before, `+` and `-` lines, coloured by cdiff): a pass dump after the input that has such a line."""
+    printed = (entry for entry in entries if entry.header.prints and not entry.header.start)
+    return any(_DIFF_LINE.search(entry.stretch.read()) for entry in itertools.islice(printed, 3))
 
 
 def _is_input(entry: _Entry) -> bool:
