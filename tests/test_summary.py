@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 import pypto_ir_trace as irt
 from dumptools import FIXTURES, PROGRAM, REAL, subprocess_env, write_dump
 from pypto_ir_trace import cli, render, summary
+from pypto_ir_trace.formats import FORMATS
 from pypto_ir_trace.schemacheck import Invalid, unknown_keywords, validate
 from pypto_ir_trace.terminal import visible
 
@@ -51,7 +52,7 @@ def test_the_schema_uses_only_checked_keywords_and_the_validator_rejects_each_vi
         lambda s: s.update(kind="programs"),  # the kind says another shape
         lambda s: s["pipelines"][0]["passes"][0].update(inserted=-1),  # a negative count
         lambda s: s["pipelines"][0]["passes"][0].update(noOp="no"),  # a wrong type
-        lambda s: s["pipelines"][0].update(format="llvm"),  # a value outside its enum
+        lambda s: s["pipelines"][0].update(format="gcc-rtl"),  # a value outside its enum
         lambda s: s["pipelines"][0]["functions"].append({"name": "f"}),  # an item's key missing
     ]
     for breaking in breakages:
@@ -586,3 +587,13 @@ def test_merge_and_jobs_bad_input(tmp_path, capsys):
     code, err = error(DSA, "--baseline", PTOAS, "--jobs", "0")
     assert code == 2 and "argument --jobs: must be a positive integer, got '0'" in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r.html", "runs.json"]
+
+
+def test_the_schema_names_every_format_and_an_llvm_runs_summary_fits_it(tmp_path):
+    """An LLVM report's summary named a format the schema did not know: `merge` would have refused it."""
+    pipeline = SCHEMA["$defs"]["pipeline"]["properties"]
+    assert sorted(pipeline["format"]["enum"]) == sorted(FORMATS)
+    found, _ = summarised(tmp_path, FIXTURES / "llvm" / "version-before-after-O1.txt")
+    passes = found["pipelines"][0]["passes"]
+    assert found["pipelines"][0]["format"] == "llvm"
+    assert [p.get("printedBefore", False) for p in passes[:4]] == [False, True, False, True]  # the first is the input

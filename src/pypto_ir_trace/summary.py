@@ -90,6 +90,8 @@ def _pass(p: Pass) -> dict:
         "errors": len(p.error_lines),
         "failed": p.failed,
     }
+    if p.printed_before:
+        entry["printedBefore"] = True
     return {**entry, "header": p.header} if p.header else entry
 
 
