@@ -339,3 +339,9 @@ def test_before_dumps_are_told_apart_and_the_first_is_the_input(open_report):
     ]
     assert page.locator("#before-file").inner_text() == "stream_before_and_after.txt:1"
     assert counts(page) == "+3 −6"  # canonicalize on the input, not the whole IR added
+    befores = sum("IR Dump Before" in line for line in chunk[1:-1])
+    assert (
+        page.locator("#summary")
+        .inner_text()
+        .startswith(f"1 of {len(names)} dumps ({befores} printed before their pass) changed the IR \u00b7 ")
+    )

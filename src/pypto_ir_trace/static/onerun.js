@@ -92,7 +92,9 @@
     const changed = passes.filter(pass => pass.changed).length;
     const failing = passes.filter(pass => pass.errorLines.length).length;
     const warned = passes.filter(pass => pass.warnings && !pass.errorLines.length).length;
-    return `${changed} of ${passes.length} passes changed the IR` + (failing ? ` \u00b7 ${failing} with errors` : "") +
+    const befores = passes.filter(pass => pass.printedBefore).length;  // --print-before-all: a pass prints twice
+    const what = befores ? `dumps (${befores} printed before their pass)` : "passes";
+    return `${changed} of ${passes.length} ${what} changed the IR` + (failing ? ` \u00b7 ${failing} with errors` : "") +
       (warned ? ` \u00b7 ${warned} with warnings` : "");
   }
 })();
