@@ -216,3 +216,21 @@ def test_a_stream_of_diffs_is_refused_saying_what_to_run_instead(tmp_path, capsy
         "with -print-changed or -print-after-all"
     )
     assert not out.exists() and list(tmp_path.iterdir()) == []
+
+
+def test_a_function_no_earlier_dump_held_is_diffed_against_nothing_not_the_dumped_input(tmp_path):
+    """print-changed's At Start (or a module printed before the first pass) is the input; a function a pass makes
+    (an outliner's) is shown whole as added, not against the whole input module."""
+    module = "; ModuleID = 'm'\ndefine i32 @f() {\n  ret i32 0\n}\n"
+    made = "define internal i32 @f.outlined() {\n  ret i32 1\n}\n"
+    path = tmp_path / "made.txt"
+    path.write_text(
+        f"*** IR Dump At Start ***\n{module}\n*** IR Dump After OutlinerPass on f.outlined ***\n{made}\n",
+        encoding="utf-8",
+    )
+    (dump,) = load(path)
+    outlined = dump.snapshots[1]
+    assert dump.snapshots[0].text.startswith("; ModuleID") and outlined.base_text == ""
+    assert outlined.base_name == "(nothing: no earlier dump holds it)"
+    (p,) = _summary(path)["passes"]
+    assert (p["inserted"], p["deleted"]) == (len(outlined.text.splitlines()), 0)  # all of it added, nothing deleted

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from modeltools import build
+from pypto_ir_trace import formats
 from pypto_ir_trace.errors import DumpError
 from pypto_ir_trace.formats import mlir
 from pypto_ir_trace.formats.mlir import ops, scope, snapshots
@@ -1214,3 +1215,21 @@ def test_a_local_dump_is_read_as_its_one_op_by_the_printers_layout(text, key):
 )
 def test_a_told_dump_is_read_as_the_signature_of_its_one_op(body, signature):
     assert ops.opened_op(f"{H}\n{body}", len(H) + 1) == signature
+
+
+def test_a_local_scope_stream_whose_first_dump_is_the_whole_ir_before_its_pass_takes_it_as_input(tmp_path):
+    """MLIR 19's local headers name no op: the first dump, a module printed before its pass, is told the whole IR
+    by its text, and is the input; an op no dump held since (a pass made it) is shown against nothing, not that
+    module."""
+    made = FUNC.format(name="g", body="%0 = arith.muli %arg0, %arg0 : i32")
+    stream = tmp_path / "stream.txt"
+    stream.write_text(
+        f"{header(when='Before')}\n{module('f')}\n{header()}\n{module('f')}\n{header('cse', 'CSE')}\n{made}\n",
+        encoding="utf-8",
+    )
+    (dump,) = formats.load(stream)
+    given, canonicalize, cse = dump.snapshots
+    assert (given.name, given.filename, given.text) == ("input", "stream.txt:1", module("f") + "\n")
+    assert dump.notes[0] == "the pipeline's input (snapshot 0) is the IR printed before its first pass, canonicalize"
+    assert canonicalize.base is None and canonicalize.base_text is None  # against the input: a no-op
+    assert (cse.base_text, cse.base_name) == ("", "(nothing: no earlier dump holds it)")

@@ -52,6 +52,9 @@ from .dump import Source, Spool, joined_lines, split_lines
 
 WHOLE, UNITS, FRAGMENT = "whole", "units", "fragment"
 INPUT = -1  # a base that is the pipeline's empty input
+# what the Before pane calls the empty text a unit no earlier dump holds is diffed against, where the pipeline's
+# input was dumped (its snapshot 0 is then that text, not the empty input)
+NOTHING = "(nothing: no earlier dump holds it)"
 
 
 @dataclass(frozen=True)

@@ -132,6 +132,8 @@ def _snapshots(
             )
             continue
         base, based_on = base_of[index]
+        if start is not None and base.dump == splice.INPUT:  # a unit no dump held: nothing, not the dumped input
+            base, based_on = splice.Base(None, "", splice.NOTHING), packed([""])[0]
         if base.dump is not None:  # the dump it is diffed against, as this dump's print numbers metadata
             other = 0 if base.dump == splice.INPUT else index_of[base.dump]
             numbered = _numbered_here(entries, start, other, entry)

@@ -42,7 +42,7 @@ def dump(source: Path, entries: list[Entry], notes: list[str], format_name: str)
     found = splice.bases(_printed(entries), scope.grammar(entries, shared), _names(entries), whole_view=bound)
     notes.extend(_scope_notes(entries, found, shared))
     ops.forget()  # the whole dumps the lookups hold: the report is built without them
-    given = _is_input(entries[0])
+    given = _is_input(entries[0], found)
     notes.insert(0, _input_note(entries[0]) if given else _NO_INPUT)
     snapshots = [_input(entries[0]) if given else _EMPTY_INPUT]
     offset = 0 if given else 1  # dump k is snapshot k + offset: the input is dump 0, or not dumped
@@ -52,6 +52,8 @@ def dump(source: Path, entries: list[Entry], notes: list[str], format_name: str)
         if given and k == 0:
             continue
         index = k + offset
+        if given and base.dump == splice.INPUT:  # an op no dump held: against nothing, not the IR given as input
+            base, text = splice.Base(None, "", splice.NOTHING), packed([""])[0]
         at = None if base.dump is None else 0 if base.dump == splice.INPUT else base.dump + offset
         local = _holds_its_op(entry, k, whole)
         snapshots.append(
@@ -81,10 +83,10 @@ _NO_INPUT = "MLIR dumps hold no copy of the pipeline's input: snapshot 0 is empt
 _EMPTY_INPUT = Snapshot(0, "0", INPUT_NAME, INPUT_NAME, "", None, detail="the pipeline's input is not dumped")
 
 
-def _is_input(entry: Entry) -> bool:
+def _is_input(entry: Entry, found: splice.Found) -> bool:
     """Whether the first dump is the pipeline's input: the whole IR printed before the first pass
-    (--mlir-print-ir-before-all)."""
-    return entry.header.before and not (entry.local or entry.told)
+    (--mlir-print-ir-before-all; at local scope its header names no op, and its text tells the splice so)."""
+    return entry.header.before and (not (entry.local or entry.told) or 0 in found.told_whole)
 
 
 def _input(entry: Entry) -> Snapshot:
