@@ -18,7 +18,7 @@ import re
 from functools import lru_cache
 
 from ... import splice
-from ...dump import split_lines
+from ...dump import joined_lines, split_lines
 from ...languages import LLVM
 from .metadata import renumbered
 
@@ -111,4 +111,29 @@ def fragment_put(unit: str, fragment: str) -> str | None:
     return "".join(kept)
 
 
-GRAMMAR = splice.Grammar(units=units, numbered=renumbered, fragment_cut=fragment_cut, fragment_put=fragment_put)
+def numbered(made: str, dump: str) -> str:
+    """`made` with its metadata and attribute groups named as `dump` names them (metadata.py): as one text, else
+    function by function, each against the dump's function of that name (a module put together from dumps of its
+    functions holds each one's own numbering: no one renaming names them all)."""
+    whole = renumbered(made, dump)
+    if whole is not made or made == dump:
+        return whole
+    mine = units(made)
+    if len(mine) < 2:
+        return made
+    theirs = {key: (first, stop) for key, first, stop in units(dump)}
+    lines, others = split_lines(made)[0], split_lines(dump)[0]
+    kept, renamed = list(lines), False
+    for key, first, stop in mine:
+        if key in theirs:
+            own = joined_lines(lines[first:stop])
+            new = renumbered(own, joined_lines(others[slice(*theirs[key])]))
+            if new is not own:  # the same lines, renamed: as many
+                kept[first:stop], renamed = split_lines(new)[0], True
+    if not renamed:
+        return made
+    text = joined_lines(kept)
+    return text if made.endswith("\n") else text[:-1]
+
+
+GRAMMAR = splice.Grammar(units=units, numbered=numbered, fragment_cut=fragment_cut, fragment_put=fragment_put)

@@ -24,9 +24,8 @@ from pathlib import Path
 from ... import splice
 from ...dump import Dump, Snapshot, Stretch, packed
 from ...errors import DumpError
-from . import INPUT_NAME
+from . import INPUT_NAME, program
 from .headers import PREFIXES, Header, parse_header
-from .metadata import renumbered
 from .program import GRAMMAR
 
 _PROBE = 1 << 16  # bytes read to detect a stream
@@ -157,13 +156,15 @@ def _snapshots(
 def _numbered_here(entries: list[_Entry], start: _Entry | None, index: int, entry: _Entry) -> str | None:
     """The text of snapshot `index`, a dump's base, with its metadata numbered as the dump's print numbers it, when
     LLVM printed it for another unit (a module pass's dump before a function pass's: each print numbers metadata
-    afresh, metadata.py); None when it is the same unit, the empty input, or nothing is named otherwise. A legacy
-    pass manager's header names no unit (`llc`): any two of its dumps may be prints of different units."""
+    afresh, metadata.py), or for the module, whose print numbers every node it holds (one that comes or goes
+    anywhere moves the numbers of the rest); None when it is the same function or SCC, the empty input, or nothing
+    is named otherwise. A legacy pass manager's header names no unit (`llc`): any two of its dumps may differ."""
     other = start if index == 0 else entries[index - 1]
-    if other is None or (entry.header.unit and other.header.unit == entry.header.unit):
+    unit = entry.header.unit
+    if other is None or (unit and unit != "[module]" and other.header.unit == unit):
         return None
     text = other.stretch.read()
-    numbered = renumbered(text, entry.stretch.read())
+    numbered = program.numbered(text, entry.stretch.read())
     return None if numbered is text else numbered
 
 
