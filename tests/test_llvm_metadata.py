@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from pypto_ir_trace import api, formats
+from pypto_ir_trace.formats.llvm import program
 from pypto_ir_trace.formats.llvm.metadata import renumbered
 
 LLVM = Path(__file__).resolve().parents[1] / "fixtures" / "llvm"
@@ -64,3 +65,34 @@ def test_a_pass_that_changed_nothing_but_the_prints_numbers_is_a_no_op():
     (dump,) = formats.load(LLVM / "lz4-renorm-O2.txt")
     assert dump.snapshots[6].base_name == "5 CoroEarlyPass, its metadata numbered as here"
     assert dump.snapshots[5].text != dump.snapshots[6].text == dump.snapshots[6].base_text
+
+
+def _module(f_ref: str, g_ref: str, g_body: str = "ret i32 0") -> str:
+    return (
+        "; ModuleID = 'm'\n\n"
+        f"define i32 @f(ptr %0) {{\n  %2 = load i32, ptr %0, align 4, !tbaa {f_ref}\n  ret i32 %2\n}}\n\n"
+        f"define i32 @g(ptr %0) {{\n  store i32 0, ptr %0, align 4, !tbaa {g_ref}\n  {g_body}\n}}\n"
+    )
+
+
+def test_a_module_put_together_from_function_dumps_is_renamed_function_by_function():
+    """Each function put in keeps its own print's numbers: `!5` is one node in f's and another in g's, so no one
+    renaming fits the whole text; each function is renamed against the dump's function of its name."""
+    made, dump = _module("!5", "!5"), _module("!7", "!9")
+    assert renumbered(made, dump) is made
+    assert program.numbered(made, dump) == dump
+
+
+def test_a_module_dump_is_renumbered_against_the_module_dump_before_it(tmp_path):
+    """A module pass that drops a node from g moves the numbers of the rest: f, which it left alone, is no change."""
+    before = _module("!43", "!44", "ret i32 1")
+    after = _module("!42", "!44", "ret i32 2")
+    path = tmp_path / "modules.txt"
+    path.write_text(
+        f"; *** IR Dump After IPSCCPPass on [module] ***\n{before}\n; *** IR Dump After GlobalOptPass on [module] ***\n"
+        f"{after}\n",
+        encoding="utf-8",
+    )
+    pipeline = api.build_report(path).summary()["pipelines"][0]
+    changed = {f["name"]: [p["label"] for p in f["passes"]] for f in pipeline["functions"]}
+    assert changed.get("f", []) == ["1"] and changed["g"] == ["1", "2"]  # f only where it first shows
