@@ -136,9 +136,13 @@ def test_compare_with_and_ignore_renumbering_read_the_filtered_texts(open_report
     after = page.get_by_role("region", name="After")
     assert "getelementptr" in after.inner_text() and "#dbg_" not in after.inner_text()
     page.get_by_role("combobox", name="Compare with").select_option(index=0)
-    # AssignmentTrackingPass with debug info hidden: what is left is !tbaa numbers the debug metadata moved
+    # AssignmentTrackingPass adds debug records, hidden; the !tbaa numbers they moved in the module's print are
+    # named as the dump before names them (formats/llvm/metadata.py): nothing is left
     _passes(page).filter(has_text="AssignmentTrackingPass").click()
     counts = page.locator("#pass-counts")
+    assert counts.inner_text() == "no-op"
+    # InstCombinePass with debug info hidden: most of its changed lines are values renumbered
+    _passes(page).filter(has_text=re.compile(r"^16 InstCombinePass")).click()
     changed = re.fullmatch(r"\+(\d+) \u2212(\d+)", counts.inner_text())
     assert changed and changed[1] == changed[2] != "0"
     page.get_by_role("checkbox", name="Ignore renumbering").check()
