@@ -96,3 +96,11 @@ def test_a_module_dump_is_renumbered_against_the_module_dump_before_it(tmp_path)
     pipeline = api.build_report(path).summary()["pipelines"][0]
     changed = {f["name"]: [p["label"] for p in f["passes"]] for f in pipeline["functions"]}
     assert changed.get("f", []) == ["1"] and changed["g"] == ["1", "2"]  # f only where it first shows
+
+
+def test_the_lines_outside_functions_are_renamed_against_the_dumps_own():
+    """The module's metadata definitions follow the numbers of the text they come from: renamed as the dump's."""
+    definitions = '\n!5 = !{!6, !6, i64 0}\n!6 = !{!"int", !7, i64 0}\n!7 = !{!"Simple C TBAA"}\n'
+    made = _module("!5", "!5") + definitions
+    dump = _module("!7", "!9") + definitions.replace("!7", "!8").replace("!6", "!7").replace("!5", "!6")
+    assert program.numbered(made, dump) == dump

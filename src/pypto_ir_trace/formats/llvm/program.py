@@ -113,7 +113,8 @@ def fragment_put(unit: str, fragment: str) -> str | None:
 
 def numbered(made: str, dump: str) -> str:
     """`made` with its metadata and attribute groups named as `dump` names them (metadata.py): as one text, else
-    function by function, each against the dump's function of that name (a module put together from dumps of its
+    part by part: each function against the dump's function of that name, the lines outside functions (globals,
+    the `!N = ...` definitions, `attributes #N`) against the dump's (a module put together from dumps of its
     functions holds each one's own numbering: no one renaming names them all)."""
     whole = renumbered(made, dump)
     if whole is not made or made == dump:
@@ -123,17 +124,26 @@ def numbered(made: str, dump: str) -> str:
         return made
     theirs = {key: (first, stop) for key, first, stop in units(dump)}
     lines, others = split_lines(made)[0], split_lines(dump)[0]
+    parts = [(list(range(first, stop)), list(range(*theirs[key]))) for key, first, stop in mine if key in theirs]
+    parts.append((_outside(mine, len(lines)), _outside(units(dump), len(others))))
     kept, renamed = list(lines), False
-    for key, first, stop in mine:
-        if key in theirs:
-            own = joined_lines(lines[first:stop])
-            new = renumbered(own, joined_lines(others[slice(*theirs[key])]))
-            if new is not own:  # the same lines, renamed: as many
-                kept[first:stop], renamed = split_lines(new)[0], True
+    for rows, other_rows in parts:
+        own = joined_lines([lines[row] for row in rows])
+        new = renumbered(own, joined_lines([others[row] for row in other_rows]))
+        if new is not own:  # the same lines, renamed: as many
+            for row, line in zip(rows, split_lines(new)[0], strict=True):
+                kept[row] = line
+            renamed = True
     if not renamed:
         return made
     text = joined_lines(kept)
     return text if made.endswith("\n") else text[:-1]
+
+
+def _outside(found: list[tuple[str, int, int]], count: int) -> list[int]:
+    """The rows of a text's `count` lines that no unit of `found` holds."""
+    inside = {row for _, first, stop in found for row in range(first, stop)}
+    return [row for row in range(count) if row not in inside]
 
 
 GRAMMAR = splice.Grammar(units=units, numbered=numbered, fragment_cut=fragment_cut, fragment_put=fragment_put)
