@@ -31,13 +31,13 @@ def renumbered(made: str, dump: str) -> str:
     if made == dump:
         return made
     names: dict[str, str] = {}
-    masked = _masked(made), _masked(dump)
+    masked, refs = (_masked(made), _masked(dump)), _REFERENCE.findall(made)
     if masked[0] == masked[1]:  # they differ in their numbers alone (a pass that changed nothing): one pairing
-        if not _named_alike(_REFERENCE.findall(made), _REFERENCE.findall(dump), names):
+        if not _named_alike(refs, _REFERENCE.findall(dump), names):
             return made
-    elif not _named_where_alike(made, dump, masked, names):
+    elif not _named_where_alike(made, dump, masked, names, set(refs)):
         return made
-    if all(old == new for old, new in names.items()) or not _one_to_one(names, made):
+    if all(old == new for old, new in names.items()) or not _one_to_one(names, set(refs)):
         return made
     return _REFERENCE.sub(lambda match: names.get(match.group(), match.group()), made)
 
@@ -48,16 +48,16 @@ def _masked(text: str) -> str:
     return text
 
 
-def _named_where_alike(made: str, dump: str, masked: tuple[str, str], names: dict[str, str]) -> bool:
+def _named_where_alike(made: str, dump: str, masked: tuple[str, str], names: dict[str, str], refs: set[str]) -> bool:
     """Adds the names of the references on the lines that agree but for their numbers; False when one is named
     two ways. The lines that occur once on each side pair up alone (patience's anchors) and most often name
-    every reference; else the line diff pairs the lines."""
+    every reference (`refs`, the made text's); else the line diff pairs the lines."""
     ours, theirs = split_lines(made)[0], split_lines(dump)[0]
     mine, other = split_lines(masked[0])[0], split_lines(masked[1])[0]
     pairs = _once_each(mine, other)
     if not _named_pairs(ours, theirs, pairs, names):
         return False
-    if set(_REFERENCE.findall(made)) <= names.keys():
+    if refs <= names.keys():
         return True
     pairs = [
         (block.b_start + k, block.a_start + k) for block in diff(mine, other) if block.equal for k in range(block.b_len)
@@ -82,10 +82,10 @@ def _named_alike(mine: list[str], other: list[str], names: dict[str, str]) -> bo
     return len(mine) == len(other) and all(names.setdefault(old, new) == new for old, new in zip(mine, other))
 
 
-def _one_to_one(names: dict[str, str], made: str) -> bool:
-    """Whether no two references get one name: two named alike, or one left as it is (its line differs) whose
-    number another takes."""
+def _one_to_one(names: dict[str, str], refs: set[str]) -> bool:
+    """Whether no two of the made text's references (`refs`) get one name: two named alike, or one left as it is
+    (its line differs) whose number another takes."""
     taken = set(names.values())
     if len(taken) != len(names):
         return False
-    return all(ref in names or ref not in taken for ref in set(_REFERENCE.findall(made)))
+    return all(ref in names or ref not in taken for ref in refs)

@@ -122,10 +122,11 @@ def numbered(made: str, dump: str) -> str:
     mine = units(made)
     if len(mine) < 2:
         return made
-    theirs = {key: (first, stop) for key, first, stop in units(dump)}
+    found = units(dump)
+    theirs = {key: (first, stop) for key, first, stop in found}
     lines, others = split_lines(made)[0], split_lines(dump)[0]
     parts = [(list(range(first, stop)), list(range(*theirs[key]))) for key, first, stop in mine if key in theirs]
-    parts.append((_outside(mine, len(lines)), _outside(units(dump), len(others))))
+    parts.append((_outside(mine, len(lines)), _outside(found, len(others))))
     kept, renamed = list(lines), False
     for rows, other_rows in parts:
         own = joined_lines([lines[row] for row in rows])
