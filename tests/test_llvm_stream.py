@@ -128,6 +128,31 @@ def test_module_scope_dumps_are_whole_and_diffed_against_each_other():
     assert all(s.base is None and s.base_text is None for s in dump.snapshots[2:])
 
 
+def test_module_scope_codegen_headers_name_their_unit_after_the_header():
+    """With -print-module-scope the legacy pass manager says a function or loop pass's unit after the header's
+    closing stars; each such header is a pass of its own, not a line of the dump before it."""
+    (dump,) = load(LLVM / "functions-module-scope-O1.txt")
+    arc, *loops = dump.snapshots[-6], *dump.snapshots[-3:]
+    assert (arc.name, arc.detail) == ("objc-arc-contract", "ObjC ARC contraction on simple_mul_workgroup")
+    assert [s.detail for s in loops] == [f"Loop Strength Reduction on loop %{n}" for n in (18, 15, 27)]
+    for snapshot in dump.snapshots[1:]:
+        assert snapshot.text.startswith("; ModuleID") and "*** IR Dump" not in snapshot.text
+
+
+def test_a_module_scope_pass_on_one_function_changes_no_other_by_moving_metadata_numbers():
+    """SROA on simple_mul_workgroup drops metadata nodes only it used: the module's print numbers the other
+    functions' `!tbaa` nodes lower, which the two dumps of that one function (each the whole module) show apart."""
+    path = LLVM / "functions-module-scope-O1.txt"
+    raw = [body for _, body in dumps(path)]
+    others = [line for line in set(raw[1]) ^ set(raw[0]) if "!tbaa !" in line and "%" in line]
+    assert len(others) > 10  # the raw dumps differ in the other functions' metadata numbers
+    (dump,) = load(path)
+    assert dump.snapshots[2].base_name == "1 SimplifyCFGPass, its metadata numbered as here"
+    summary = _summary(path)
+    changed = {f["name"] for f in summary["functions"] for p in f["passes"] if p["label"] == "2"}
+    assert changed == {"simple_mul_workgroup"}
+
+
 def test_machine_code_dumps_are_machine_functions():
     path = LLVM / "version-llc-O2-filtered.txt"
     (dump,) = load(path)
@@ -175,6 +200,8 @@ _PIECES = [
     "; *** IR Dump After GlobalOptPass on [module] ***\n",
     "*** IR Dump After X on f omitted because no change ***\n",
     "# *** IR Dump After X86 DAG->DAG Instruction Selection (x86-isel) ***:\n",
+    "*** IR Dump After ObjC ARC contraction (objc-arc-contract) *** (function: f)\n",
+    "*** IR Dump After Loop Strength Reduction (loop-reduce) *** (loop: %3)\n",
     "; ModuleID = 'x'\n",
     "define void @f() {\n",
     "define void @g(i32 %0) {\n",

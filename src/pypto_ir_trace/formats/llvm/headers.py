@@ -8,7 +8,8 @@ The shapes LLVM 19 prints (stderr of clang -mllvm, opt, llc):
   `... omitted because no change ***`, `... filtered out ***` and `*** IR Pass PassManager<Function> on foo
   ignored ***` (`-print-changed`);
 - `*** IR Dump After Pre-ISel Intrinsic Lowering (pre-isel-intrinsic-lowering) ***` (the legacy pass manager
-  of llc's IR passes: a description and the pass argument, no unit);
+  of llc's IR passes: a description and the pass argument, no unit); with `-print-module-scope`, a function or
+  loop pass's header names its unit after it: `... (objc-arc-contract) *** (function: foo)`, `*** (loop: %18)`;
 - `# *** IR Dump After X86 DAG->DAG Instruction Selection (x86-isel) ***:` (machine code, llc).
 """
 
@@ -19,7 +20,8 @@ from dataclasses import dataclass
 
 PREFIXES = (b"; *** IR ", b"*** IR ", b"# *** IR ")  # a header line starts with one of these
 _HEADER = re.compile(
-    r"^(?P<lead>; |# )?\*\*\* IR (?:(?P<pass>Pass) |Dump (?P<when>After|Before|At Start) ?)(?P<body>.*?) ?\*\*\*:?[ \t]*$"
+    r"^(?P<lead>; |# )?\*\*\* IR (?:(?P<pass>Pass) |Dump (?P<when>After|Before|At Start) ?)(?P<body>.*?) ?\*\*\*:?"
+    r"(?: \((?P<scope>function|loop): (?P<scoped>.*)\))?[ \t]*$"
 )
 _OUTCOMES = {" omitted because no change": "unchanged", " filtered out": "filtered", " ignored": "ignored"}
 _LEGACY = re.compile(r"^(?P<desc>.*) \((?P<arg>[^()\s]+)\)$")  # "Pre-ISel Intrinsic Lowering (pre-isel-...)"
@@ -57,6 +59,8 @@ def parse_header(line: str) -> Header | None:
     if body.endswith(" (invalidated)"):
         body, outcome = body.removesuffix(" (invalidated)"), "invalidated"
     cls, unit = _split_unit(body)
+    if match["scope"]:  # the legacy pass manager's unit, said after the header when it prints the module
+        unit = match["scoped"] if match["scope"] == "function" else f"loop {match['scoped']}"
     name = cls
     legacy = _LEGACY.match(cls)
     if legacy is not None:

@@ -97,11 +97,16 @@ def _snapshots(
         index = index_of[at]
         return f"{index} {entries[index - 1].header.name}" if index else "0 input"
 
+    modules: set[int] = set()  # the entries whose dump prints the module
+
     def printed():  # one at a time: each dump's text is read once and let go
         if start is not None:  # a Before dump answered by its After: that is diffed against it, as any
             yield splice.Printed(splice.WHOLE, start.stretch.read, step=_step(start.header), before=start.header.before)
         for k in printing:
-            yield _printed(entries, k)
+            found = _printed(entries, k)
+            if found.kind == splice.WHOLE:
+                modules.add(k)
+            yield found
 
     found = splice.bases(printed(), GRAMMAR, splice.names(describe))
     notes.extend(_splice_notes(found))
@@ -135,7 +140,7 @@ def _snapshots(
             base, based_on = splice.Base(None, "", splice.NOTHING), packed([""])[0]
         if base.dump is not None:  # the dump it is diffed against, as this dump's print numbers metadata
             other = 0 if base.dump == splice.INPUT else index_of[base.dump]
-            numbered = _numbered_here(entries, start, other, entry)
+            numbered = _numbered_here(entries, start, other, k, modules)
             if numbered is not None:
                 name = f"{other} {entries[other - 1].header.name if other else 'input'}, its metadata numbered as here"
                 base, based_on = splice.Base(None, numbered, name), packed([numbered])[0]
@@ -153,15 +158,19 @@ def _snapshots(
     return made
 
 
-def _numbered_here(entries: list[_Entry], start: _Entry | None, index: int, entry: _Entry) -> str | None:
-    """The text of snapshot `index`, a dump's base, with its metadata numbered as the dump's print numbers it, when
-    LLVM printed it for another unit (a module pass's dump before a function pass's: each print numbers metadata
-    afresh, metadata.py), or for the module, whose print numbers every node it holds (one that comes or goes
-    anywhere moves the numbers of the rest); None when it is the same function or SCC, the empty input, or nothing
-    is named otherwise. A legacy pass manager's header names no unit (`llc`): any two of its dumps may differ."""
+def _numbered_here(entries: list[_Entry], start: _Entry | None, index: int, k: int, modules: set[int]) -> str | None:
+    """The text of snapshot `index`, the base of dump `k`, with its metadata numbered as that dump's print numbers
+    it, when LLVM printed it for another unit (a module pass's dump before a function pass's: each print numbers
+    metadata afresh, metadata.py), or either prints the module (a module pass, `-print-module-scope`), whose print
+    numbers every node it holds: one that comes or goes anywhere moves the numbers of the rest, also between two
+    dumps of one function; None when both print only the same function or SCC, for the empty input, or when
+    nothing is named otherwise. A legacy pass manager's header names no unit (`llc`): any two of its dumps may
+    differ. `modules`: the entries whose dump prints the module."""
     other = start if index == 0 else entries[index - 1]
+    entry = entries[k]
     unit = entry.header.unit
-    if other is None or (unit and unit != "[module]" and other.header.unit == unit):
+    same_unit = unit and unit != "[module]" and other is not None and other.header.unit == unit
+    if other is None or (same_unit and not {k, index - 1} & modules):
         return None
     text = other.stretch.read()
     numbered = program.numbered(text, entry.stretch.read())
