@@ -36,6 +36,8 @@ _NEW = re.compile(r": (?P<arg>[^\s{:]+)(?:\{.*\})?$")
 FUNCTION = re.compile(
     r"^(?P<indent>\s*)(?P<op>[a-z_]+\.func|util\.initializer)\b(?:\s+[a-z_]+)*\s*(?P<sym>@\"[^\"]*\"|@[\w$.-]+)?"
 )
+# the generic form's (--mlir-print-op-generic): `"func.func"() <{function_type = ..., sym_name = "f"}> ({`
+GENERIC_FUNCTION = re.compile(r'^(?P<indent>\s*)"[a-z_]+\.func"\(\) <\{.*\bsym_name = (?P<sym>"(?:[^"\\]|\\.)*")')
 PATIENCE_SLACK = 2  # lines a pass may count above the per-function minimal diff (see the module docstring)
 
 
@@ -121,6 +123,8 @@ def functions(text: str) -> dict[str, list[str]]:
     row = 0
     while row < len(lines):
         match = FUNCTION.match(lines[row])
+        if match is None or match["sym"] is None:
+            match = GENERIC_FUNCTION.match(lines[row])
         if match is None or match["sym"] is None:
             found[""].append(lines[row])
             row += 1

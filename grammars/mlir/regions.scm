@@ -20,6 +20,20 @@
 
 (module_operation sym_name: (symbol_ref_id) @container.name) @container
 
+; The generic form (--mlir-print-op-generic) names the op in a string and its symbol in the `sym_name` property:
+; `"func.func"() <{function_type = ..., sym_name = "f"}> ({`, `"builtin.module"() <{sym_name = "k"}> ({`.
+((generic_operation
+   (string_literal) @_name
+   (properties (attribute_entry (bare_id) @_key (attribute_value (string_literal) @function.name)))) @function
+ (#match? @_name "^.[a-z_][a-z0-9_]*[.]func.$")
+ (#eq? @_key "sym_name"))
+
+((generic_operation
+   (string_literal) @_name
+   (properties (attribute_entry (bare_id) @_key (attribute_value (string_literal) @container.name)))) @container
+ (#match? @_name "^.[a-z_][a-z0-9_]*[.](module|executable).$")
+ (#eq? @_key "sym_name"))
+
 ; IREE's executables hold the functions its dispatches run (`flow.executable @abs_dispatch_0`): named modules too.
 ; An executable's symbol may follow one keyword (`hal.executable private @mlp_dispatch_0`), as a function's does.
 ((custom_operation
@@ -36,3 +50,4 @@
 ["func.func" "llvm.func"] @function.op
 ((custom_op_name) @function.op (#match? @function.op "^[a-z_][a-z0-9_]*\\.func$"))
 ((bare_id) @function.op (#match? @function.op "^[a-z_][a-z0-9_]*\\.func$"))
+((string_literal) @function.op (#match? @function.op "^.[a-z_][a-z0-9_]*[.]func.$"))

@@ -28,7 +28,9 @@ def ops_of(
             line = lines[row]
             low, high = start - offsets[row], end - offsets[row]
             name = line[low:high] if line.isascii() else line.encode("utf-8", "surrogatepass")[low:high].decode()
-            found.setdefault(row, []).append((low, name.strip('"')))  # a generic MLIR op's name is quoted
+            # a generic MLIR op's name is quoted; after a syntax error, tree-sitter's recovery may read the blank
+            # before a name into its token (` "arith.muli"` in an IREE or LLVM-dialect dump)
+            found.setdefault(row, []).append((low, name.strip(' \t"')))
     for row in sorted(found):
         names = [name for _, name in sorted(found[row])]
         yield row, tuple(names[:1] if first_only else names)

@@ -3,7 +3,8 @@
 Regions are the functions the IR defines: func.func, llvm.func and the other dialects' function ops
 (emitc.func, gpu.func, util.func, vm.func ...), each keyed by its symbol qualified by the named modules
 around it (`kernel_a::@f`; in an unnamed module just `@f`), kind "function". A function inside another
-function stays inside its parent's span.
+function stays inside its parent's span. The generic form (`"func.func"() <{..., sym_name = "f"}> ({`) is keyed
+as the custom form prints the symbol (`@f`).
 
 tree-sitter always returns a tree, so "trusted" is defined here. Custom assembly (IREE's
 `!stream.resource<external>{%size}`, `with(%a as %b: ...)`) gives ERROR nodes in many correct dumps;
@@ -13,8 +14,8 @@ uncertain count:
    (Region.error): it still diffs on its own, against its own earlier text.
 2. An error outside every function (in a global, an executable's export, an alias) is tolerated:
    no function's name or extent depends on it, as rules 3 and 4 check.
-3. Every token that names a function-like op (`func.func`, `util.func`, also where the parser put it
-   into an ERROR node or read it as a bare word) must sit on the symbol line of a found function:
+3. Every token that names a function-like op (`func.func`, `util.func`, `"func.func"`, also where the parser put
+   it into an ERROR node or read it as a bare word) must sit on the symbol line of a found function:
    otherwise a definition was lost or swallowed by its neighbour, and the snapshot is untrusted.
 4. When the tree has errors, every function must have the printer's layout: the lines after its
    symbol line are indented deeper than it, except block labels (`^bb1:`, printed at the function's
@@ -181,7 +182,7 @@ def _find(root: Node) -> tuple[list[tuple[Node, Node]], list[tuple[Node, str]], 
             functions.setdefault(node.id, (node, captures["function.name"][0]))
         elif "container" in captures:
             node = captures["container"][0]
-            containers.setdefault(node.id, (node, text(captures["container.name"][0]).removeprefix("@")))
+            containers.setdefault(node.id, (node, _symbol(captures["container.name"][0]).removeprefix("@")))
         for token in captures.get("function.op", ()):
             op_rows.add(token.start_point.row)
     ordered = sorted(functions.values(), key=lambda pair: pair[0].start_byte)
@@ -247,8 +248,20 @@ def _op_lines(source: bytes) -> list[tuple[int, int]]:
 def _regions(functions: list[tuple[Node, Node]], containers: list[tuple[Node, str]]) -> list[Region]:
     return [
         Region(key, "function", node.start_point.row, end_line(node), symbol.start_point.row)
-        for (node, symbol), key in zip(functions, _keys([(n, text(sym)) for n, sym in functions], containers))
+        for (node, symbol), key in zip(functions, _keys([(n, _symbol(sym)) for n, sym in functions], containers))
     ]
+
+
+_BARE_ID = re.compile(r"[A-Za-z_][\w$.]*")  # the LangRef's bare-id: a symbol printed without quotes
+
+
+def _symbol(node: Node) -> str:
+    """A function's or module's symbol as the custom form prints it (`@f`, `@"a b"`): the node's text, or for the
+    generic form's `sym_name = "f"` its string, unquoted where the custom form would not quote it."""
+    found = text(node)
+    if node.type != "string_literal":
+        return found
+    return f"@{found[1:-1]}" if _BARE_ID.fullmatch(found, 1, len(found) - 1) else f"@{found}"
 
 
 def _keys(ops: list[tuple[Node, str]], containers: list[tuple[Node, str]]) -> list[str]:
@@ -289,7 +302,8 @@ def _as_laid_out(region: Region, lines: list[str]) -> Region | None:
 # cut (PIECES_FROM lines on); an op holding only ops of its own is looked into from PIECE_LINES lines on.
 PIECES_FROM = 0
 PIECE_LINES = 64
-_MODULE_OPENERS = ("module ", "module{", "builtin.module ")  # the top-level op: `module @example attributes {...} {`
+# the top-level op: `module @example attributes {...} {`; in the generic form `"builtin.module"() ({`
+_MODULE_OPENERS = ("module ", "module{", "builtin.module ", '"builtin.module"(')
 _ALIAS_START = ("#", "!")  # an attribute or type alias definition before it
 
 
