@@ -98,7 +98,9 @@ class Workers(Generic[T, R]):
     def _until_broken(self, tasks: Sequence[T], queue: deque[int], jobs: int) -> Generator[tuple[int, R], None, list]:
         """Runs the queued tasks in a new pool of `jobs` workers until they are done or a worker dies; then
         the indexes of the tasks that were in flight and gave no result."""
+        jobs = min(jobs, len(queue))
         self._pool = pool = self._start(jobs)
+        self._launch(pool)
         flying: dict[Future, int] = {}
         broken: list[int] = []
 
@@ -110,7 +112,7 @@ class Workers(Generic[T, R]):
                 except BrokenPool:  # a worker died meanwhile: that task waits for the next pool
                     queue.appendleft(index)
 
-        for _ in range(min(jobs, len(queue))):
+        for _ in range(jobs):
             feed()
         while flying:
             done, _ = wait(flying, return_when=FIRST_COMPLETED)
@@ -134,14 +136,23 @@ class Workers(Generic[T, R]):
         except OSError as err:
             raise WorkerDied(f"cannot start the worker processes: {err.strerror or err}") from None
 
-    def _submit(self, pool: ProcessPoolExecutor, task: T) -> Future:
-        """Hands the task to the pool, which starts a worker for it while fewer than `jobs` run."""
+    @staticmethod
+    def _launch(pool: ProcessPoolExecutor) -> None:
+        """Starts every worker now, before the pool's thread starts (at the first task). Started one per task, a
+        worker that died (a SIGTERM to the process group) while the next one started had that thread count the
+        pool's processes as they changed, and print "dictionary changed size during iteration" beside the
+        one-line error (Python 3.11). A private method, as end_now's mapping."""
         try:
             with signals_held():
-                return pool.submit(self._work, task)
+                pool._launch_processes()  # type: ignore[attr-defined]
         except (OSError, EOFError) as err:  # EOFError: the fork server could not fork
             why = err.strerror if isinstance(err, OSError) else None
             raise WorkerDied(f"cannot start a worker process: {why or err or 'the fork server ended'}") from None
+
+    def _submit(self, pool: ProcessPoolExecutor, task: T) -> Future:
+        """Hands the task to the pool, whose workers are all started."""
+        with signals_held():
+            return pool.submit(self._work, task)
 
     def _death(self, task: T) -> R:
         """The result of a task whose worker died alone, or the error saying so."""
