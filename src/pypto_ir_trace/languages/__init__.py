@@ -66,7 +66,7 @@ class Language:
     label: Callable[[str], str | None] | None = None
     # (tree) -> the ops a dump may print alone, nested ones too, in text order (MLIR's local scope: its named modules
     # and functions), found to cut one out of a whole dump and put it back (the splice); none by default
-    op_regions: Callable[[Tree], list[Region]] = lambda tree: []
+    op_regions: Callable[[Tree, list[str]], list[Region]] = lambda tree, lines: []
     # (lines, the line an op opens its region on) -> one past its last line by the printer's layout, None when the
     # layout does not close it; None: the language has no such layout
     laid_out_end: Callable[[list[str], int], int | None] | None = None

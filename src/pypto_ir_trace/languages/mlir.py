@@ -36,10 +36,10 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 import tree_sitter_mlir
-from tree_sitter import Language, Node, Query, QueryCursor, Tree
+from tree_sitter import Language, Node, Parser, Query, QueryCursor, Tree
 
 from .. import grammar
-from ..structure import LINE, Cut, Region, Structure, end_line, errors, indent_of, numbered, text
+from ..structure import LINE, Cut, Region, Structure, end_line, errors, indent_of, name_of, numbered, source, text
 
 NAME = "mlir"
 LANGUAGE = Language(tree_sitter_mlir.language())
@@ -112,17 +112,39 @@ def function_span(tree: Tree, def_line: int) -> tuple[int, int] | None:
     return min(spans, key=lambda span: (span[0], -span[1]), default=None)
 
 
-def op_regions(tree: Tree) -> list[Region]:
+def op_regions(tree: Tree, lines: list[str]) -> list[Region]:
     """The named modules (kind "module", key `outer::kernel_a`) and the functions, in file order.
 
-    Discovery uses it to cut one op out of an enclosing dump; unlike analyze, it passes no verdict.
+    Discovery uses it to cut one op out of an enclosing dump; unlike analyze, it passes no verdict. A parse that
+    lost a function (rule 3: a function op where no function was read) is read again an op at a time, as a text
+    with errors is for the report (chunked.py): tree-sitter-mlir's recovery from one error in the generic form
+    (`!llvm.vec<2 x ptr>`) swallows every op after it.
     """
-    functions, containers, _, _ = _find(tree.root_node)
+    functions, containers, symbol_rows, op_rows = _find(tree.root_node)
+    if op_rows <= symbol_rows:
+        return _op_regions(functions, containers)
+    found: dict[tuple[str, int], Region] = {}
+    for cut in cuts(lines, PIECE_LINES):
+        rows = [*cut.context, *range(cut.first, cut.stop), *cut.closing]
+        piece = Parser(LANGUAGE).parse(source([lines[row] for row in rows])[0])
+        for region in _op_regions(*_find(piece.root_node)[:2], rows):
+            found.setdefault((region.kind, region.start), region)  # a module opened in the context: once
+    ordered = sorted(found.values(), key=lambda r: (r.start, -r.end))
+    return [replace(r, key=key) for r, key in zip(ordered, numbered(name_of(r.key) for r in ordered))]
+
+
+def _op_regions(
+    functions: list[tuple[Node, Node]], containers: list[tuple[Node, str]], rows: list[int] | None = None
+) -> list[Region]:
+    """op_regions of the ops found in a text; `rows`: the dump's row of each of the text's rows (a piece's)."""
     modules = [
         Region(key, "module", node.start_point.row, end_line(node), node.start_point.row)
         for (node, _), key in zip(containers, _keys(containers, containers))
     ]
-    return sorted([*modules, *_regions(functions, containers)], key=lambda r: (r.start, -r.end))
+    regions = sorted([*modules, *_regions(functions, containers)], key=lambda r: (r.start, -r.end))
+    if rows is None:
+        return regions
+    return [replace(r, start=rows[r.start], end=rows[r.end - 1] + 1, def_line=rows[r.def_line]) for r in regions]
 
 
 def names_in(
@@ -304,11 +326,12 @@ PIECES_FROM = 0
 PIECE_LINES = 64
 # the top-level op: `module @example attributes {...} {`; in the generic form `"builtin.module"() ({`
 _MODULE_OPENERS = ("module ", "module{", "builtin.module ", '"builtin.module"(')
-_ALIAS_START = ("#", "!")  # an attribute or type alias definition before it
+_ALIAS_START = ("#", "!", "//")  # an attribute or type alias definition before it, or a comment (a tree file's header)
 
 
 def _top_op_row(lines: list[str]) -> int | None:
-    """The row of a text's first op: its first line that is not blank and no alias definition; None: none."""
+    """The row of a text's first op: its first line that is not blank, no alias definition and no comment; None:
+    none."""
     return next((row for row, line in enumerate(lines) if line.strip() and not line.startswith(_ALIAS_START)), None)
 
 

@@ -40,7 +40,7 @@ class Ops:
 def ops_of(text: str) -> Ops:
     lines = split_lines(text)[0]
     tree = _WHOLE.parse(lines) if len(lines) >= _WHOLE_FROM else structure.parse(lines, MLIR)
-    regions = tuple(MLIR.op_regions(tree))
+    regions = tuple(MLIR.op_regions(tree, lines))
     by_name: dict[str, list] = {}
     for region in regions:
         name = region.key.rsplit("::", 1)[-1]
