@@ -153,6 +153,27 @@ def test_a_module_scope_pass_on_one_function_changes_no_other_by_moving_metadata
     assert changed == {"simple_mul_workgroup"}
 
 
+def test_a_remark_printed_between_dumps_is_the_next_pass_s_warning_not_ir():
+    """-Rpass prints a pass's remark (and the source line under it) before that pass's dump, after the IR of the
+    dump before: it is the pass's warning, and no dump's text; those after the last dump go with the last."""
+    path = LLVM / "functions-remarks-O2.txt"
+    (dump,) = load(path)
+    vectorize = next(s for s in dump.snapshots if s.name == "LoopVectorizePass")
+    before = dump.snapshots[vectorize.index - 1]
+    assert vectorize.warnings is not None and vectorize.warnings.startswith("functions.c:47:3: remark: vectorized loop")
+    assert "   47 |   for (size_t i = tid; i < end; ++i) {" in vectorize.warnings
+    assert "remark" not in before.text and before.text.rstrip("\n").endswith("}")
+    last = dump.snapshots[-1]
+    assert last.warnings is not None and [line for line in last.warnings.split("\n") if "remark:" in line] == [
+        "functions.c:64:3: remark: vectorized loop (vectorization width: 4, interleaved count: 2) [-Rpass=loop-vectorize]",
+        "functions.c:90:3: remark: vectorized loop (vectorization width: 4, interleaved count: 2) [-Rpass=loop-vectorize]",
+    ]
+    assert "remark" not in last.text
+    assert any("ends with diagnostics after its last dump" in note for note in dump.notes)
+    passes = _summary(path)["passes"]
+    assert [p["warnings"] for p in passes] == [p["name"] == "LoopVectorizePass" or p is passes[-1] for p in passes]
+
+
 def test_machine_code_dumps_are_machine_functions():
     path = LLVM / "version-llc-O2-filtered.txt"
     (dump,) = load(path)

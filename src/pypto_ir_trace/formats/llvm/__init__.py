@@ -21,8 +21,8 @@ INPUT_NAME = "(input not dumped)"  # snapshot 0 when LLVM prints no copy of the 
 if TYPE_CHECKING:
     from .stream import looks_like, read
 
-# clang's diagnostics: lz4.c:12:5: warning: ...
-_DIAGNOSTIC = re.compile(r"^(?:[^\s:]+):\d+(?::\d+)?: (?P<severity>error|fatal error|warning|note|remark): ")
+# clang's diagnostics: lz4.c:12:5: warning: ... (a pass's remark too: it is printed before the pass's dump)
+DIAGNOSTIC = re.compile(r"^(?:[^\s:]+):\d+(?::\d+)?: (?P<severity>error|fatal error|warning|note|remark): ")
 
 
 def anchors(warnings: str, filename: str) -> list[tuple[int, int, str]]:
@@ -35,11 +35,11 @@ def errors(warnings: str) -> list[int]:
     return [
         i
         for i, line in enumerate(warnings.split("\n"))
-        if (match := _DIAGNOSTIC.match(line)) and match["severity"] in ("error", "fatal error")
+        if (match := DIAGNOSTIC.match(line)) and match["severity"] in ("error", "fatal error")
     ]
 
 
 __getattr__ = _exports(__name__, {"looks_like": ("stream", "looks_like"), "read": ("stream", "read")}, globals())
 
 
-__all__ = ["HELP", "INPUT_NAME", "anchors", "errors", "looks_like", "read"]
+__all__ = ["DIAGNOSTIC", "HELP", "INPUT_NAME", "anchors", "errors", "looks_like", "read"]

@@ -10,6 +10,9 @@ header lines (headers.py), each dump a pass, and what each is diffed against (th
 - A dump is the whole program when it prints a module (`; ModuleID = ...`: a module pass, `-print-module-scope`,
   a unit the pass invalidated); a loop's fragment when its header names a loop and it prints no function; else
   the functions it prints (one, an SCC's, or those `-filter-print-funcs` keeps of a module).
+- The compiler's diagnostics after a dump's IR (`-Rpass` remarks, warnings, with the source lines under them) were
+  printed by the pass whose dump comes next: they are that snapshot's warnings, not IR; those after the last dump
+  go with it.
 - A loop's dumps follow each other pass by pass (the loop pass manager runs its passes on one loop, then on the
   next): a fragment is the next loop's first when its pass is the one its loop's run began with.
 """
@@ -18,13 +21,14 @@ from __future__ import annotations
 
 import itertools
 import re
-from dataclasses import dataclass
+from bisect import bisect_left
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ... import splice
 from ...dump import Dump, Snapshot, Stretch, packed
 from ...errors import DumpError
-from . import INPUT_NAME, program
+from . import DIAGNOSTIC, INPUT_NAME, program
 from .headers import PREFIXES, Header, parse_header
 from .program import GRAMMAR
 
@@ -37,7 +41,8 @@ _MARK = b"*** IR "
 class _Entry:
     header: Header
     row: int  # the header's line in the file, 0-based
-    stretch: Stretch  # the text after the header line, to the next header
+    stretch: Stretch  # the text after the header line, to the next header or the diagnostics before it
+    warnings: str | None = None  # the diagnostics printed before the header: its pass's (a remark, a warning)
 
 
 def looks_like(path: Path) -> bool:
@@ -56,7 +61,7 @@ def read(path: Path) -> Dump:
     file = Path(path)
     if not file.is_file():
         raise DumpError(f"input is not a file: {file}")
-    entries, prelude = _scan(file)
+    entries, trailing = _scan(file)
     if not entries:
         raise DumpError(f"no LLVM IR Dump header line in {file}: is it the stderr of -print-after-all?")
     if _prints_diffs(entries):
@@ -68,10 +73,10 @@ def read(path: Path) -> Dump:
     filtered = sum(entry.header.outcome == "filtered" for entry in entries)
     if filtered:
         notes.append(f"{filtered} pass(es) ran on functions -filter-print-funcs leaves out: not listed")
-    entries = [entry for entry in entries if entry.header.outcome != "filtered"]
+    entries = _dropped(entries, lambda entry: entry.header.outcome == "filtered")
     start = entries[0] if _is_input(entries[0]) else None
     if start is not None:
-        entries = entries[1:]
+        entries = _dropped(entries, lambda entry: entry is start)
         input_snapshot = Snapshot(0, "0", "input", f"{file.name}:{start.row + 1}", None, None, source=start.stretch)
         if start.header.before:
             notes.append(
@@ -82,13 +87,13 @@ def read(path: Path) -> Dump:
             "LLVM prints no copy of the pipeline's input: snapshot 0 is empty, so the first dump shows as added"
         )
         input_snapshot = Snapshot(0, "0", INPUT_NAME, INPUT_NAME, "", None, detail="the pipeline's input is not dumped")
-    snapshots = [input_snapshot, *_snapshots(file, entries, prelude, start, notes, input_snapshot)]
+    if trailing:
+        notes.append("the stream ends with diagnostics after its last dump: they are shown with the last snapshot")
+    snapshots = [input_snapshot, *_snapshots(file, entries, start, notes, input_snapshot)]
     return Dump(title=_title(file), snapshots=tuple(snapshots), format="llvm", notes=tuple(notes), files=(file,))
 
 
-def _snapshots(
-    file: Path, entries: list[_Entry], prelude: str | None, start: _Entry | None, notes: list[str], first: Snapshot
-):
+def _snapshots(file: Path, entries: list[_Entry], start: _Entry | None, notes: list[str], first: Snapshot):
     """The snapshots of the dumps, each with its base from the splice (the input, when dumped, is a whole dump)."""
     printing = [k for k, entry in enumerate(entries) if entry.header.prints]
     index_of = ([0] if start else []) + [k + 1 for k in printing]  # printed position -> snapshot index
@@ -120,7 +125,7 @@ def _snapshots(
             label=str(index),
             name=header.name,
             filename=f"{file.name}:{entry.row + 1}",
-            warnings=prelude if k == 0 else None,
+            warnings=entry.warnings,
             detail=_detail(header),
             printed_before=header.before,
         )
@@ -287,10 +292,12 @@ def _title(file: Path) -> str:
     return f"{resolved.parent.name}/{resolved.name}" if resolved.parent.name else resolved.name
 
 
-def _scan(file: Path) -> tuple[list[_Entry], str | None]:
+def _scan(file: Path) -> tuple[list[_Entry], bool]:
     """The header lines of the file (a chunk at a time: a stream may be larger than memory), each with the
-    stretch of text after it; and the text before the first (the compiler's diagnostics), or None."""
+    stretch of IR after it and the diagnostics before it (the first's: what the compiler said before any dump);
+    and whether diagnostics follow the last dump's IR (they are the last entry's too)."""
     found: list[tuple[int, int, int, Header]] = []  # (header start, text start, row, header)
+    diagnostics: list[int] = []  # where each diagnostic line starts
     size = 0
     try:
         with file.open("rb") as handle:
@@ -308,21 +315,72 @@ def _scan(file: Path) -> tuple[list[_Entry], str | None]:
                         end = chunk.find(b"\n", at) + 1
                         found.append((offset + at, offset + end, rows, header))
                 rows += chunk.count(b"\n", counted)
+                diagnostics += [offset + at for at in _diagnostic_lines(chunk)]
                 offset += len(chunk)
             if carry:
                 header = _header_at(carry, 0)
                 if header is not None:
                     found.append((offset, offset + len(carry), rows, header))
+                diagnostics += [offset + at for at in _diagnostic_lines(carry)]
                 offset += len(carry)
             size = offset
     except OSError as err:
         raise DumpError(f"cannot read {file}: {err.strerror or err}") from None
-    entries = [
-        _Entry(header, row, Stretch(file, text, found[k + 1][0] if k + 1 < len(found) else size))
-        for k, (_, text, row, header) in enumerate(found)
-    ]
-    prelude = Stretch(file, 0, found[0][0]).read().strip("\n") if found and found[0][0] else ""
-    return entries, (prelude + "\n" if prelude.strip() else None)
+    diagnostics.sort()
+    entries: list[_Entry] = []
+    said = _said(file, 0, found[0][0] if found else size)
+    for k, (_, text, row, header) in enumerate(found):
+        stop = found[k + 1][0] if k + 1 < len(found) else size
+        at = bisect_left(diagnostics, text)
+        ends = diagnostics[at] if at < len(diagnostics) and diagnostics[at] < stop else stop
+        entries.append(_Entry(header, row, Stretch(file, text, ends), said))
+        said = _said(file, ends, stop)
+    if entries and said:  # after the last dump: shown with it
+        last = entries[-1]
+        entries[-1] = replace(last, warnings=(last.warnings or "") + said)
+    return entries, bool(entries and said)
+
+
+def _said(file: Path, start: int, stop: int) -> str | None:
+    """The diagnostics in bytes [start, stop) of the file, None when there are none (blank lines alone)."""
+    text = Stretch(file, start, stop).read().strip("\n") if stop > start else ""
+    return text + "\n" if text.strip() else None
+
+
+_SEVERITIES = tuple(f": {word}: ".encode() for word in ("error", "fatal error", "warning", "note", "remark"))
+
+
+def _diagnostic_lines(chunk: bytes) -> list[int]:
+    """Where the lines of the chunk that start a diagnostic start (`lz4.c:12:5: remark: ...`), found at C speed."""
+    starts = set()
+    for marker in _SEVERITIES:
+        at = chunk.find(marker)
+        while at >= 0:
+            starts.add(chunk.rfind(b"\n", 0, at) + 1)
+            at = chunk.find(marker, at + 1)
+    return [start for start in starts if DIAGNOSTIC.match(_line_at(chunk, start))]
+
+
+def _line_at(chunk: bytes, start: int) -> str:
+    stop = chunk.find(b"\n", start)
+    return chunk[start : len(chunk) if stop < 0 else stop].decode("utf-8", errors="replace")
+
+
+def _dropped(entries: list[_Entry], drop) -> list[_Entry]:
+    """The entries but those `drop` names; a dropped entry's diagnostics go to the next kept one, whose pass ran
+    after them."""
+    kept: list[_Entry] = []
+    pending: str | None = None
+    for entry in entries:
+        said = (pending or "") + (entry.warnings or "") or None
+        if drop(entry):
+            pending = said
+            continue
+        kept.append(replace(entry, warnings=said) if said != entry.warnings else entry)
+        pending = None
+    if pending and kept:
+        kept[-1] = replace(kept[-1], warnings=(kept[-1].warnings or "") + pending)
+    return kept
 
 
 def _line_starts_with_mark(chunk: bytes):
