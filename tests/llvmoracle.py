@@ -18,14 +18,26 @@ _NUMBERED = re.compile(r"[!#]\d+\b")  # a metadata node, an attribute group
 _LOOP = re.compile(r" on loop %.* in function (?P<function>\S+?)(?: \(invalidated\))? \*\*\*")
 
 
+# What the compiler says between dumps, never IR: a diagnostic (`f.c:3:1: remark: ...`, the source lines under it
+# follow) or -debug-pass-manager's log (`Running pass: X on f`); a dump's body ends at the first such line
+_SAID = re.compile(
+    r"^(?:\S+:\d+(?::\d+)?: (?:error|fatal error|warning|note|remark): "
+    r"|Running (?:pass|analysis): |Skipping pass: |Invalidating |Clearing all analysis results for: )"
+)
+
+
 def dumps(path: Path, hide: tuple[str, ...] = ()) -> list[tuple[str, list[str]]]:
     """(header, body lines) of each header line of the file, in order; the lines filtered by the filters named."""
     shown = _filter(hide)
     found: list[tuple[str, list[str]]] = []
+    ended = False  # the body met what the compiler said after it
     for line in path.read_text(encoding="utf-8").split("\n"):
         if _HEADER.match(line):
             found.append((line, []))
-        elif found and (kept := shown(line)) is not None:
+            ended = False
+        elif _SAID.match(line):
+            ended = True
+        elif found and not ended and (kept := shown(line)) is not None:
             found[-1][1].append(kept)
     return found
 

@@ -174,6 +174,26 @@ def test_a_remark_printed_between_dumps_is_the_next_pass_s_warning_not_ir():
     assert [p["warnings"] for p in passes] == [p["name"] == "LoopVectorizePass" or p is passes[-1] for p in passes]
 
 
+def test_the_pass_manager_s_log_between_dumps_is_left_out_not_shown_as_a_change():
+    """-debug-pass-manager logs each pass and analysis (`Running pass: SROAPass on f`) between the dumps: every
+    pass showed as changed by the log lines before the next one; now none is IR, none a warning, and the note says
+    how many were left out. The same run without the log changes the IR in 15 of its 20 dumps (fixtures README)."""
+    path = LLVM / "functions-debug-pass-manager-O1.txt"
+    logged = [line for line in path.read_text(encoding="utf-8").split("\n") if line.startswith(_LOGGED)]
+    assert len(logged) == 554
+    (dump,) = load(path)
+    assert not any(line.startswith(_LOGGED) for s in dump.snapshots[1:] for line in s.text.split("\n"))
+    assert f"{len(logged)} line(s) of the pass manager's log (-debug-pass-manager) between dumps: not IR, left out" in (
+        dump.notes
+    )
+    passes = _summary(path)["passes"]
+    assert len(passes) == 20 and sum(not p["noOp"] for p in passes) == 15
+    assert not any(p["warnings"] for p in passes)
+
+
+_LOGGED = ("Running pass: ", "Running analysis: ", "Invalidating analysis: ", "Clearing all analysis results for: ")
+
+
 def test_machine_code_dumps_are_machine_functions():
     path = LLVM / "version-llc-O2-filtered.txt"
     (dump,) = load(path)

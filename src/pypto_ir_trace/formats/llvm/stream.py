@@ -24,6 +24,7 @@ import re
 from bisect import bisect_left
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import NamedTuple
 
 from ... import splice
 from ...dump import Dump, Snapshot, Stretch, packed
@@ -61,7 +62,7 @@ def read(path: Path) -> Dump:
     file = Path(path)
     if not file.is_file():
         raise DumpError(f"input is not a file: {file}")
-    entries, trailing = _scan(file)
+    entries, trailing, logged = _scan(file)
     if not entries:
         raise DumpError(f"no LLVM IR Dump header line in {file}: is it the stderr of -print-after-all?")
     if _prints_diffs(entries):
@@ -70,6 +71,10 @@ def read(path: Path) -> Dump:
             "or -print-after-all"
         )
     notes: list[str] = []
+    if logged:
+        notes.append(
+            f"{logged} line(s) of the pass manager's log (-debug-pass-manager) between dumps: not IR, left out"
+        )
     filtered = sum(entry.header.outcome == "filtered" for entry in entries)
     if filtered:
         notes.append(f"{filtered} pass(es) ran on functions -filter-print-funcs leaves out: not listed")
@@ -292,12 +297,17 @@ def _title(file: Path) -> str:
     return f"{resolved.parent.name}/{resolved.name}" if resolved.parent.name else resolved.name
 
 
-def _scan(file: Path) -> tuple[list[_Entry], bool]:
+class _Scan(NamedTuple):
+    entries: list[_Entry]
+    trailing: bool  # diagnostics follow the last dump's IR (they are the last entry's too)
+    logged: int  # the pass manager's log lines (-debug-pass-manager) between dumps, left out
+
+
+def _scan(file: Path) -> _Scan:
     """The header lines of the file (a chunk at a time: a stream may be larger than memory), each with the
-    stretch of IR after it and the diagnostics before it (the first's: what the compiler said before any dump);
-    and whether diagnostics follow the last dump's IR (they are the last entry's too)."""
+    stretch of IR after it and the diagnostics before it (the first's: what the compiler said before any dump)."""
     found: list[tuple[int, int, int, Header]] = []  # (header start, text start, row, header)
-    diagnostics: list[int] = []  # where each diagnostic line starts
+    diagnostics: list[int] = []  # where each line the compiler said between dumps starts
     size = 0
     try:
         with file.open("rb") as handle:
@@ -315,50 +325,68 @@ def _scan(file: Path) -> tuple[list[_Entry], bool]:
                         end = chunk.find(b"\n", at) + 1
                         found.append((offset + at, offset + end, rows, header))
                 rows += chunk.count(b"\n", counted)
-                diagnostics += [offset + at for at in _diagnostic_lines(chunk)]
+                diagnostics += [offset + at for at in _said_lines(chunk)]
                 offset += len(chunk)
             if carry:
                 header = _header_at(carry, 0)
                 if header is not None:
                     found.append((offset, offset + len(carry), rows, header))
-                diagnostics += [offset + at for at in _diagnostic_lines(carry)]
+                diagnostics += [offset + at for at in _said_lines(carry)]
                 offset += len(carry)
             size = offset
     except OSError as err:
         raise DumpError(f"cannot read {file}: {err.strerror or err}") from None
     diagnostics.sort()
     entries: list[_Entry] = []
-    said = _said(file, 0, found[0][0] if found else size)
+    said, logged = _said(file, 0, found[0][0] if found else size)
     for k, (_, text, row, header) in enumerate(found):
         stop = found[k + 1][0] if k + 1 < len(found) else size
         at = bisect_left(diagnostics, text)
         ends = diagnostics[at] if at < len(diagnostics) and diagnostics[at] < stop else stop
         entries.append(_Entry(header, row, Stretch(file, text, ends), said))
-        said = _said(file, ends, stop)
+        said, count = _said(file, ends, stop)
+        logged += count
     if entries and said:  # after the last dump: shown with it
         last = entries[-1]
         entries[-1] = replace(last, warnings=(last.warnings or "") + said)
-    return entries, bool(entries and said)
+    return _Scan(entries, bool(entries and said), logged)
 
 
-def _said(file: Path, start: int, stop: int) -> str | None:
-    """The diagnostics in bytes [start, stop) of the file, None when there are none (blank lines alone)."""
-    text = Stretch(file, start, stop).read().strip("\n") if stop > start else ""
-    return text + "\n" if text.strip() else None
+def _said(file: Path, start: int, stop: int) -> tuple[str | None, int]:
+    """The diagnostics in bytes [start, stop) of the file (None when there are none: blank lines alone), and how
+    many lines of the pass manager's log it held, left out."""
+    lines = Stretch(file, start, stop).read().split("\n") if stop > start else []
+    kept = [line for line in lines if not _PASS_MANAGER_LOG.match(line)]
+    text = "\n".join(kept).strip("\n")
+    return (text + "\n" if text.strip() else None), len(lines) - len(kept)
 
 
 _SEVERITIES = tuple(f": {word}: ".encode() for word in ("error", "fatal error", "warning", "note", "remark"))
+# -debug-pass-manager's log (`Running pass: SROAPass on f`), printed before a pass's dump: neither IR nor a warning
+_PASS_MANAGER_LOG = re.compile(
+    r"^(?:Running (?:pass|analysis)|Skipping pass|Invalidating (?:analysis|all non-preserved analyses for)"
+    r"|Clearing all analysis results for): "
+)
+_LOGS = (b"Running pass: ", b"Running analysis: ", b"Skipping pass: ", b"Invalidating ", b"Clearing all analysis")
 
 
-def _diagnostic_lines(chunk: bytes) -> list[int]:
-    """Where the lines of the chunk that start a diagnostic start (`lz4.c:12:5: remark: ...`), found at C speed."""
+def _said_lines(chunk: bytes) -> list[int]:
+    """Where the lines of the chunk that the compiler said between dumps start: a diagnostic (`lz4.c:12:5: remark:
+    ...`) or the pass manager's log; found at C speed."""
     starts = set()
     for marker in _SEVERITIES:
         at = chunk.find(marker)
         while at >= 0:
             starts.add(chunk.rfind(b"\n", 0, at) + 1)
             at = chunk.find(marker, at + 1)
-    return [start for start in starts if DIAGNOSTIC.match(_line_at(chunk, start))]
+    found = [start for start in starts if DIAGNOSTIC.match(_line_at(chunk, start))]
+    for marker in _LOGS:
+        at = chunk.find(marker)
+        while at >= 0:
+            if (at == 0 or chunk[at - 1] == 0x0A) and _PASS_MANAGER_LOG.match(_line_at(chunk, at)):
+                found.append(at)
+            at = chunk.find(marker, at + 1)
+    return found
 
 
 def _line_at(chunk: bytes, start: int) -> str:
