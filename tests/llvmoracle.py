@@ -103,7 +103,7 @@ def changes(path: Path, hide: tuple[str, ...] = ()) -> dict[tuple[int, str], boo
         if loop and not printed:
             function = loop["function"]
             header_label = next((body[k + 1].split(":")[0] for k, line in enumerate(body) if line == "; Loop:"), "")
-            text = "\n".join(body)
+            text = "\n".join(body).strip("\n")  # the last dump holds the file's final newline
             if function in last_loop and last_loop[function][0] == header_label:
                 found[label, f"a loop of {function}"] = _read(last_loop[function][1]) != _read(text)
             last_loop[function] = (header_label, text)

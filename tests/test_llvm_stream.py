@@ -194,6 +194,21 @@ def test_the_pass_manager_s_log_between_dumps_is_left_out_not_shown_as_a_change(
 _LOGGED = ("Running pass: ", "Running analysis: ", "Invalidating analysis: ", "Clearing all analysis results for: ")
 
 
+def test_a_pass_the_loop_pipeline_runs_twice_does_not_start_another_loop_when_its_header_is_the_same():
+    """-print-after=licm,loop-rotate: LICM, LoopRotate, LICM on one loop (header block 18: after the rotation). The
+    second LICM is the loop pipeline's second LICM, not the next loop's first pass: diffed against the loop as the
+    dump before printed it, it changed nothing (it was shown against its blocks cut out of no function)."""
+    path = LLVM / "functions-licm-rotate-O1.txt"
+    passes = _summary(path)["passes"]
+    assert [(p["name"], p["noOp"]) for p in passes] == [
+        ("LICMPass", False),
+        ("LoopRotatePass", False),
+        ("LICMPass", True),
+        ("LoopRotatePass", False),
+        ("LICMPass", True),
+    ]
+
+
 def test_machine_code_dumps_are_machine_functions():
     path = LLVM / "version-llc-O2-filtered.txt"
     (dump,) = load(path)

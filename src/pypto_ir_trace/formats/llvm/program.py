@@ -51,6 +51,13 @@ def _blocks(text: str) -> dict[str, tuple[int, int]]:
     return found
 
 
+def loop_header(fragment: str) -> str | None:
+    """The label of a loop dump's header block (the first block under `; Loop:`), None when it prints none."""
+    at = fragment.find("; Loop:\n")
+    found = _LABEL.match(fragment, at + len("; Loop:\n")) if at >= 0 else None
+    return found.group()[:-1] if found else None
+
+
 _NUMBER = re.compile(r"\d+")
 
 

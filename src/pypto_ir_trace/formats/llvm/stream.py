@@ -224,7 +224,7 @@ def _printed(entries: list[_Entry], k: int) -> splice.Printed:
             splice.FRAGMENT,
             text,
             unit=header.function,
-            fresh=_starts_a_loop(entries, k),
+            fresh=_starts_a_loop(entries, k, read),
             step=step,
             before=header.before,
         )
@@ -240,9 +240,11 @@ def _prints_a_function(text: str) -> bool:
     return text.startswith("define ") or "\ndefine " in text or _prints_a_module(text)
 
 
-def _starts_a_loop(entries: list[_Entry], k: int) -> bool:
-    """Whether loop dump k is the first of another loop: the dump before it is no loop dump of the same function,
-    or runs the pass that began the run of loop dumps k belongs to (the loop pass manager starts again)."""
+def _starts_a_loop(entries: list[_Entry], k: int, text: str) -> bool:
+    """Whether loop dump k (`text`) is the first of another loop: the dump before it is no loop dump of the same
+    function, or runs the pass that began the run of loop dumps k belongs to (the loop pass manager starts again)
+    and prints another header block: a pipeline runs some passes twice on a loop (LICM), and with -print-after
+    naming a few passes, the first printed may be one of those."""
     header = entries[k].header
     first = None
     for at in range(k - 1, -1, -1):
@@ -257,7 +259,10 @@ def _starts_a_loop(entries: list[_Entry], k: int) -> bool:
     for at, other in enumerate(run):  # the run restarts at each dump of its first pass
         if at and (other.name, other.before) == (run[start].name, run[start].before):
             start = at
-    return (header.name, header.before) == (run[start].name, run[start].before)
+    if (header.name, header.before) != (run[start].name, run[start].before):
+        return False
+    label = program.loop_header(text)
+    return label is None or label != program.loop_header(entries[k - 1].stretch.read())
 
 
 def _splice_notes(found: splice.Found) -> list[str]:
