@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ... import splice
-from ...dump import Dump, Snapshot, Stretch, packed
+from ...dump import Dump, Snapshot, Stretch, lines_holding, packed
 from ...errors import DumpError
 from . import DIAGNOSTIC, INPUT_NAME, program
 from .headers import PREFIXES, Header, parse_header
@@ -378,13 +378,7 @@ _LOGS = (b"Running pass: ", b"Running analysis: ", b"Skipping pass: ", b"Invalid
 def _said_lines(chunk: bytes) -> list[int]:
     """Where the lines of the chunk that the compiler said between dumps start: a diagnostic (`lz4.c:12:5: remark:
     ...`) or the pass manager's log; found at C speed."""
-    starts = set()
-    for marker in _SEVERITIES:
-        at = chunk.find(marker)
-        while at >= 0:
-            starts.add(chunk.rfind(b"\n", 0, at) + 1)
-            at = chunk.find(marker, at + 1)
-    found = [start for start in starts if DIAGNOSTIC.match(_line_at(chunk, start))]
+    found = [start for start in lines_holding(chunk, _SEVERITIES) if DIAGNOSTIC.match(_line_at(chunk, start))]
     for marker in _LOGS:
         at = chunk.find(marker)
         while at >= 0:

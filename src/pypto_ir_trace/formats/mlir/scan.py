@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, NamedTuple
 
-from ...dump import decode, split_lines
+from ...dump import decode, lines_holding, split_lines
 from ...errors import DumpError
 from .headers import HEADER_PREFIX, Header, parse_header
 
@@ -100,12 +100,7 @@ def _read_lines_ending_in_lf(chunk: bytes, offset: int, found: Scan) -> None:
             _header(_line_at(chunk, at), offset + at, row, found)
         at = chunk.find(_PREFIX, at + 1)
     found.rows = row + chunk.count(b"\n", counted)
-    starts = set()
-    for marker in _SEVERITIES:
-        at = chunk.find(marker)
-        while at >= 0:
-            starts.add(chunk.rfind(b"\n", 0, at) + 1)
-            at = chunk.find(marker, at + 1)
+    starts = lines_holding(chunk, _SEVERITIES)
     found.diagnostics += [offset + start for start in starts if DIAGNOSTIC.match(_line_at(chunk, start))]
 
 
