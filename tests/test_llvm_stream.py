@@ -191,6 +191,22 @@ def test_the_pass_manager_s_log_between_dumps_is_left_out_not_shown_as_a_change(
     assert not any(p["warnings"] for p in passes)
 
 
+def test_the_compiler_s_reports_after_the_last_dump_are_left_out_not_read_as_its_ir():
+    """-ftime-report prints its timing reports when the compiler ends, after the last dump: they were the last
+    dump's lines (379 lines it seemed to add); now left out, and the note counts them."""
+    path = LLVM / "functions-time-report-O1.txt"
+    lines = path.read_text(encoding="utf-8").split("\n")
+    banner = next(row for row, line in enumerate(lines) if line.startswith("===---"))
+    (dump,) = load(path)
+    last = dump.snapshots[-1]
+    assert last.text.rstrip("\n").endswith("}") and "Time" not in last.text and last.warnings is None
+    assert f"{len(lines) - banner} line(s) of the compiler's reports (-ftime-report, -stats): not IR, left out" in (
+        dump.notes
+    )
+    sroa = _summary(path)["passes"][-1]
+    assert (sroa["inserted"], sroa["deleted"]) == (3, 3)  # GNU diff's count between the two dumps' IR
+
+
 _LOGGED = ("Running pass: ", "Running analysis: ", "Invalidating analysis: ", "Clearing all analysis results for: ")
 
 

@@ -62,7 +62,7 @@ def read(path: Path) -> Dump:
     file = Path(path)
     if not file.is_file():
         raise DumpError(f"input is not a file: {file}")
-    entries, trailing, logged = _scan(file)
+    entries, trailing, logged, reported = _scan(file)
     if not entries:
         raise DumpError(f"no LLVM IR Dump header line in {file}: is it the stderr of -print-after-all?")
     if _prints_diffs(entries):
@@ -75,6 +75,8 @@ def read(path: Path) -> Dump:
         notes.append(
             f"{logged} line(s) of the pass manager's log (-debug-pass-manager) between dumps: not IR, left out"
         )
+    if reported:
+        notes.append(f"{reported} line(s) of the compiler's reports (-ftime-report, -stats): not IR, left out")
     filtered = sum(entry.header.outcome == "filtered" for entry in entries)
     if filtered:
         notes.append(f"{filtered} pass(es) ran on functions -filter-print-funcs leaves out: not listed")
@@ -306,6 +308,7 @@ class _Scan(NamedTuple):
     entries: list[_Entry]
     trailing: bool  # diagnostics follow the last dump's IR (they are the last entry's too)
     logged: int  # the pass manager's log lines (-debug-pass-manager) between dumps, left out
+    reported: int  # the lines of the compiler's reports (-ftime-report, -stats), left out
 
 
 def _scan(file: Path) -> _Scan:
@@ -343,27 +346,28 @@ def _scan(file: Path) -> _Scan:
         raise DumpError(f"cannot read {file}: {err.strerror or err}") from None
     diagnostics.sort()
     entries: list[_Entry] = []
-    said, logged = _said(file, 0, found[0][0] if found else size)
+    said, logged, reported = _said(file, 0, found[0][0] if found else size)
     for k, (_, text, row, header) in enumerate(found):
         stop = found[k + 1][0] if k + 1 < len(found) else size
         at = bisect_left(diagnostics, text)
         ends = diagnostics[at] if at < len(diagnostics) and diagnostics[at] < stop else stop
         entries.append(_Entry(header, row, Stretch(file, text, ends), said))
-        said, count = _said(file, ends, stop)
-        logged += count
+        said, log, report = _said(file, ends, stop)
+        logged, reported = logged + log, reported + report
     if entries and said:  # after the last dump: shown with it
         last = entries[-1]
         entries[-1] = replace(last, warnings=(last.warnings or "") + said)
-    return _Scan(entries, bool(entries and said), logged)
+    return _Scan(entries, bool(entries and said), logged, reported)
 
 
-def _said(file: Path, start: int, stop: int) -> tuple[str | None, int]:
+def _said(file: Path, start: int, stop: int) -> tuple[str | None, int, int]:
     """The diagnostics in bytes [start, stop) of the file (None when there are none: blank lines alone), and how
-    many lines of the pass manager's log it held, left out."""
+    many lines of the pass manager's log and of the compiler's reports it held, left out."""
     lines = Stretch(file, start, stop).read().split("\n") if stop > start else []
-    kept = [line for line in lines if not _PASS_MANAGER_LOG.match(line)]
+    report = next((row for row, line in enumerate(lines) if _REPORT.match(line)), len(lines))
+    kept = [line for line in lines[:report] if not _PASS_MANAGER_LOG.match(line)]
     text = "\n".join(kept).strip("\n")
-    return (text + "\n" if text.strip() else None), len(lines) - len(kept)
+    return (text + "\n" if text.strip() else None), report - len(kept), len(lines) - report
 
 
 _SEVERITIES = tuple(f": {word}: ".encode() for word in ("error", "fatal error", "warning", "note", "remark"))
@@ -373,16 +377,18 @@ _PASS_MANAGER_LOG = re.compile(
     r"|Clearing all analysis results for): "
 )
 _LOGS = (b"Running pass: ", b"Running analysis: ", b"Skipping pass: ", b"Invalidating ", b"Clearing all analysis")
+# The banner of a report the compiler prints when it ends (-ftime-report, -time-passes, -stats): the rest is the report
+_REPORT = re.compile(r"^===-{3,}===$")
 
 
 def _said_lines(chunk: bytes) -> list[int]:
     """Where the lines of the chunk that the compiler said between dumps start: a diagnostic (`lz4.c:12:5: remark:
     ...`) or the pass manager's log; found at C speed."""
     found = [start for start in lines_holding(chunk, _SEVERITIES) if DIAGNOSTIC.match(_line_at(chunk, start))]
-    for marker in _LOGS:
+    for marker, pattern in [*((log, _PASS_MANAGER_LOG) for log in _LOGS), (b"===---", _REPORT)]:
         at = chunk.find(marker)
         while at >= 0:
-            if (at == 0 or chunk[at - 1] == 0x0A) and _PASS_MANAGER_LOG.match(_line_at(chunk, at)):
+            if (at == 0 or chunk[at - 1] == 0x0A) and pattern.match(_line_at(chunk, at)):
                 found.append(at)
             at = chunk.find(marker, at + 1)
     return found
