@@ -79,9 +79,11 @@ def stream(path: Path) -> list[Dump]:
 
 
 def _diagnostics_cut(text: str) -> str:
-    """A dump's text without the diagnostics printed after it (`file:1:2: error: ...` at column 0 and on)."""
+    """A dump's text without the diagnostics printed after it (`file:1:2: error: ...` at column 0 and on), or the
+    report the compiler printed when it ended (--mlir-timing: from its `===---...---===` banner on)."""
     match = re.search(
-        r"(?m)^(?:within split at \S+ offset )?[^\s:\"]*:\d+(?::\d+)?: (?:error|warning|note|remark): ", text
+        r"(?m)^(?:(?:within split at \S+ offset )?[^\s:\"]*:\d+(?::\d+)?: (?:error|warning|note|remark): |===-+===$)",
+        text,
     )
     return text if match is None else text[: match.start()]
 

@@ -25,6 +25,7 @@ STREAMS = [
     "split_tile_and_fuse/stream_module_scope.txt",
     "split_tile_and_fuse/stream_flat_flags.txt",
     "split_bufferize_failed/stream_module_scope.txt",
+    "split_bufferize_failed/stream_timing.txt",
 ]
 # Passes whose diff is longer than the minimal one by more than the oracle's slack, each checked to the line:
 # patience anchors on the few lines that occur once, and in a function that repeats the same loop nests with
@@ -184,6 +185,25 @@ def test_every_pass_of_a_stream_counts_the_ops_the_oracle_counts(real_mlir, form
                 wrong.append(f"{pipe['name']} {p['label']} {p['name']}")
             before, k = after, k + 1
     assert wrong == []
+
+
+def test_the_compiler_s_reports_between_dumps_are_left_out_the_diagnostics_after_them_kept(real_mlir):
+    """--mlir-timing with --split-input-file: a time report after each chunk, before the next chunk's diagnostics.
+    They were the text of each chunk's last dump; now the run reads as it does without them, and the note counts
+    the lines left out."""
+    timed, plain = "split_bufferize_failed/stream_timing.txt", "split_bufferize_failed/stream_module_scope.txt"
+    lines = (real_mlir / timed).read_text(encoding="utf-8").split("\n")
+    banners = [row for row, line in enumerate(lines) if line.startswith("===---")]
+    assert len(banners) == 18  # nine reports, each title between two banners
+    assert passes(real_mlir, timed) == passes(real_mlir, plain)
+    dumps, without = formats.load(real_mlir / timed), formats.load(real_mlir / plain)
+    assert [[(s.text, s.warnings) for s in d.snapshots] for d in dumps] == [
+        [(s.text, s.warnings) for s in d.snapshots] for d in without
+    ]
+    assert any(
+        note.endswith("line(s) of the compiler's reports (--mlir-timing, -mlir-pass-statistics): not IR, left out")
+        for note in dumps[0].notes
+    )
 
 
 def test_the_generic_form_finds_the_functions_the_custom_form_finds(real_mlir):

@@ -218,6 +218,24 @@ def split_lines(text: str) -> tuple[list[str], list[str]]:
     return lines, endings
 
 
+# The banner that opens a report a compiler built on LLVM prints when it ends (-ftime-report, --mlir-timing, -stats):
+# the lines from it on are that report, no dump's
+REPORT_BANNER = re.compile(r"^===-{3,}===$")
+
+
+def without_reports(lines: list[str], diagnostic: re.Pattern[str]) -> tuple[list[str], int]:
+    """The lines the compiler printed between two dumps but those of its reports (from a REPORT_BANNER to the
+    next diagnostic: a --split-input-file run reports after each chunk, before the next one's diagnostics), and
+    how many lines the reports held."""
+    kept: list[str] = []
+    reporting = False
+    for line in lines:
+        reporting = (reporting or REPORT_BANNER.match(line) is not None) and not diagnostic.match(line)
+        if not reporting:
+            kept.append(line)
+    return kept, len(lines) - len(kept)
+
+
 def lines_holding(chunk: bytes, markers: Sequence[bytes]) -> set[int]:
     """Where the lines of a chunk of a stream that hold any of the markers start (a diagnostic's `: warning: `),
     found at C speed: a stream may hold millions of lines, few of them such."""

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ... import splice
-from ...dump import Dump, Snapshot, Stretch, lines_holding, packed
+from ...dump import REPORT_BANNER, Dump, Snapshot, Stretch, lines_holding, packed, without_reports
 from ...errors import DumpError
 from . import DIAGNOSTIC, INPUT_NAME, program
 from .headers import PREFIXES, Header, parse_header
@@ -363,11 +363,11 @@ def _scan(file: Path) -> _Scan:
 def _said(file: Path, start: int, stop: int) -> tuple[str | None, int, int]:
     """The diagnostics in bytes [start, stop) of the file (None when there are none: blank lines alone), and how
     many lines of the pass manager's log and of the compiler's reports it held, left out."""
-    lines = Stretch(file, start, stop).read().split("\n") if stop > start else []
-    report = next((row for row, line in enumerate(lines) if _REPORT.match(line)), len(lines))
-    kept = [line for line in lines[:report] if not _PASS_MANAGER_LOG.match(line)]
+    lines = Stretch(file, start, stop).read().removesuffix("\n").split("\n") if stop > start else []
+    unreported, reported = without_reports(lines, DIAGNOSTIC)
+    kept = [line for line in unreported if not _PASS_MANAGER_LOG.match(line)]
     text = "\n".join(kept).strip("\n")
-    return (text + "\n" if text.strip() else None), report - len(kept), len(lines) - report
+    return (text + "\n" if text.strip() else None), len(unreported) - len(kept), reported
 
 
 _SEVERITIES = tuple(f": {word}: ".encode() for word in ("error", "fatal error", "warning", "note", "remark"))
@@ -377,15 +377,13 @@ _PASS_MANAGER_LOG = re.compile(
     r"|Clearing all analysis results for): "
 )
 _LOGS = (b"Running pass: ", b"Running analysis: ", b"Skipping pass: ", b"Invalidating ", b"Clearing all analysis")
-# The banner of a report the compiler prints when it ends (-ftime-report, -time-passes, -stats): the rest is the report
-_REPORT = re.compile(r"^===-{3,}===$")
 
 
 def _said_lines(chunk: bytes) -> list[int]:
     """Where the lines of the chunk that the compiler said between dumps start: a diagnostic (`lz4.c:12:5: remark:
     ...`) or the pass manager's log; found at C speed."""
     found = [start for start in lines_holding(chunk, _SEVERITIES) if DIAGNOSTIC.match(_line_at(chunk, start))]
-    for marker, pattern in [*((log, _PASS_MANAGER_LOG) for log in _LOGS), (b"===---", _REPORT)]:
+    for marker, pattern in [*((log, _PASS_MANAGER_LOG) for log in _LOGS), (b"===---", REPORT_BANNER)]:
         at = chunk.find(marker)
         while at >= 0:
             if (at == 0 or chunk[at - 1] == 0x0A) and pattern.match(_line_at(chunk, at)):

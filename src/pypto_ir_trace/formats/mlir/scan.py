@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, NamedTuple
 
-from ...dump import decode, lines_holding, split_lines
+from ...dump import REPORT_BANNER, decode, lines_holding, split_lines
 from ...errors import DumpError
 from .headers import HEADER_PREFIX, Header, parse_header
 
@@ -102,6 +102,8 @@ def _read_lines_ending_in_lf(chunk: bytes, offset: int, found: Scan) -> None:
     found.rows = row + chunk.count(b"\n", counted)
     starts = lines_holding(chunk, _SEVERITIES)
     found.diagnostics += [offset + start for start in starts if DIAGNOSTIC.match(_line_at(chunk, start))]
+    banners = lines_holding(chunk, (b"===---",))
+    found.diagnostics += [offset + start for start in banners if REPORT_BANNER.match(_line_at(chunk, start))]
 
 
 def _line_at(chunk: bytes, start: int) -> str:
@@ -117,7 +119,7 @@ def _read_any_lines(chunk: bytes, offset: int, found: Scan) -> None:
     for row, (line, ending) in enumerate(zip(lines, endings), start=found.rows):
         if line.startswith(HEADER_PREFIX):
             _header(line, at, row, found)
-        elif DIAGNOSTIC.match(line):
+        elif DIAGNOSTIC.match(line) or REPORT_BANNER.match(line):
             found.diagnostics.append(at)
         at += len(line.encode("utf-8")) + len(ending)
     found.rows += len(lines)
