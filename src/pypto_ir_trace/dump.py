@@ -223,17 +223,24 @@ def split_lines(text: str) -> tuple[list[str], list[str]]:
 REPORT_BANNER = re.compile(r"^===-{3,}===$")
 
 
-def without_reports(lines: list[str], diagnostic: re.Pattern[str]) -> tuple[list[str], int]:
-    """The lines the compiler printed between two dumps but those of its reports (from a REPORT_BANNER to the
-    next diagnostic: a --split-input-file run reports after each chunk, before the next one's diagnostics), and
-    how many lines the reports held."""
+def between_dumps(
+    stretch: Stretch, diagnostic: re.Pattern[str], left_out: re.Pattern[str] | None = None
+) -> tuple[str | None, int, int]:
+    """What the compiler printed between two dumps, as a pass's warnings (None when blank), but its reports (from a
+    REPORT_BANNER to the next line `diagnostic` matches: a --split-input-file run reports after each chunk, before
+    the next one's diagnostics) and the lines `left_out` matches (a pass manager's log); and how many lines of
+    each were left out."""
+    lines = stretch.read().removesuffix("\n").split("\n") if stretch.stop > stretch.start else []
     kept: list[str] = []
-    reporting = False
+    reporting, reported = False, 0
     for line in lines:
         reporting = (reporting or REPORT_BANNER.match(line) is not None) and not diagnostic.match(line)
-        if not reporting:
+        if reporting:
+            reported += 1
+        elif left_out is None or not left_out.match(line):
             kept.append(line)
-    return kept, len(lines) - len(kept)
+    text = "\n".join(kept).strip("\n")
+    return (text + "\n" if text.strip() else None), reported, len(lines) - reported - len(kept)
 
 
 def lines_holding(chunk: bytes, markers: Sequence[bytes]) -> set[int]:

@@ -124,9 +124,10 @@ def op_regions(tree: Tree, lines: list[str]) -> list[Region]:
     if op_rows <= symbol_rows:
         return _op_regions(functions, containers)
     found: dict[tuple[str, int], Region] = {}
+    parser = Parser(LANGUAGE)
     for cut in cuts(lines, PIECE_LINES):
         rows = [*cut.context, *range(cut.first, cut.stop), *cut.closing]
-        piece = Parser(LANGUAGE).parse(source([lines[row] for row in rows])[0])
+        piece = parser.parse(source([lines[row] for row in rows])[0])
         for region in _op_regions(*_find(piece.root_node)[:2], rows):
             found.setdefault((region.kind, region.start), region)  # a module opened in the context: once
     ordered = sorted(found.values(), key=lambda r: (r.start, -r.end))
@@ -326,13 +327,13 @@ PIECES_FROM = 0
 PIECE_LINES = 64
 # the top-level op: `module @example attributes {...} {`; in the generic form `"builtin.module"() ({`
 _MODULE_OPENERS = ("module ", "module{", "builtin.module ", '"builtin.module"(')
-_ALIAS_START = ("#", "!", "//")  # an attribute or type alias definition before it, or a comment (a tree file's header)
+_BEFORE_TOP_OP = ("#", "!", "//")  # an attribute or type alias definition, or a comment (a tree file's header)
 
 
 def _top_op_row(lines: list[str]) -> int | None:
     """The row of a text's first op: its first line that is not blank, no alias definition and no comment; None:
     none."""
-    return next((row for row, line in enumerate(lines) if line.strip() and not line.startswith(_ALIAS_START)), None)
+    return next((row for row, line in enumerate(lines) if line.strip() and not line.startswith(_BEFORE_TOP_OP)), None)
 
 
 def cuts(lines: list[str], size: int) -> list[Cut]:

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ... import splice
-from ...dump import REPORT_BANNER, Dump, Snapshot, Stretch, lines_holding, packed, without_reports
+from ...dump import REPORT_BANNER, Dump, Snapshot, Stretch, between_dumps, lines_holding, packed
 from ...errors import DumpError
 from . import DIAGNOSTIC, INPUT_NAME, program
 from .headers import PREFIXES, Header, parse_header
@@ -346,28 +346,20 @@ def _scan(file: Path) -> _Scan:
         raise DumpError(f"cannot read {file}: {err.strerror or err}") from None
     diagnostics.sort()
     entries: list[_Entry] = []
-    said, logged, reported = _said(file, 0, found[0][0] if found else size)
+    said, reported, logged = between_dumps(
+        Stretch(file, 0, found[0][0] if found else size), DIAGNOSTIC, _PASS_MANAGER_LOG
+    )
     for k, (_, text, row, header) in enumerate(found):
         stop = found[k + 1][0] if k + 1 < len(found) else size
         at = bisect_left(diagnostics, text)
         ends = diagnostics[at] if at < len(diagnostics) and diagnostics[at] < stop else stop
         entries.append(_Entry(header, row, Stretch(file, text, ends), said))
-        said, log, report = _said(file, ends, stop)
+        said, report, log = between_dumps(Stretch(file, ends, stop), DIAGNOSTIC, _PASS_MANAGER_LOG)
         logged, reported = logged + log, reported + report
     if entries and said:  # after the last dump: shown with it
         last = entries[-1]
         entries[-1] = replace(last, warnings=(last.warnings or "") + said)
     return _Scan(entries, bool(entries and said), logged, reported)
-
-
-def _said(file: Path, start: int, stop: int) -> tuple[str | None, int, int]:
-    """The diagnostics in bytes [start, stop) of the file (None when there are none: blank lines alone), and how
-    many lines of the pass manager's log and of the compiler's reports it held, left out."""
-    lines = Stretch(file, start, stop).read().removesuffix("\n").split("\n") if stop > start else []
-    unreported, reported = without_reports(lines, DIAGNOSTIC)
-    kept = [line for line in unreported if not _PASS_MANAGER_LOG.match(line)]
-    text = "\n".join(kept).strip("\n")
-    return (text + "\n" if text.strip() else None), len(unreported) - len(kept), reported
 
 
 _SEVERITIES = tuple(f": {word}: ".encode() for word in ("error", "fatal error", "warning", "note", "remark"))
@@ -381,15 +373,12 @@ _LOGS = (b"Running pass: ", b"Running analysis: ", b"Skipping pass: ", b"Invalid
 
 def _said_lines(chunk: bytes) -> list[int]:
     """Where the lines of the chunk that the compiler said between dumps start: a diagnostic (`lz4.c:12:5: remark:
-    ...`) or the pass manager's log; found at C speed."""
-    found = [start for start in lines_holding(chunk, _SEVERITIES) if DIAGNOSTIC.match(_line_at(chunk, start))]
-    for marker, pattern in [*((log, _PASS_MANAGER_LOG) for log in _LOGS), (b"===---", REPORT_BANNER)]:
-        at = chunk.find(marker)
-        while at >= 0:
-            if (at == 0 or chunk[at - 1] == 0x0A) and pattern.match(_line_at(chunk, at)):
-                found.append(at)
-            at = chunk.find(marker, at + 1)
-    return found
+    ...`), the pass manager's log or a report's banner; found at C speed."""
+    return [
+        start
+        for start in lines_holding(chunk, (*_SEVERITIES, *_LOGS, b"===---"))
+        if any(pattern.match(_line_at(chunk, start)) for pattern in (DIAGNOSTIC, _PASS_MANAGER_LOG, REPORT_BANNER))
+    ]
 
 
 def _line_at(chunk: bytes, start: int) -> str:

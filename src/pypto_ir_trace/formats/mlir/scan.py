@@ -100,10 +100,11 @@ def _read_lines_ending_in_lf(chunk: bytes, offset: int, found: Scan) -> None:
             _header(_line_at(chunk, at), offset + at, row, found)
         at = chunk.find(_PREFIX, at + 1)
     found.rows = row + chunk.count(b"\n", counted)
-    starts = lines_holding(chunk, _SEVERITIES)
-    found.diagnostics += [offset + start for start in starts if DIAGNOSTIC.match(_line_at(chunk, start))]
-    banners = lines_holding(chunk, (b"===---",))
-    found.diagnostics += [offset + start for start in banners if REPORT_BANNER.match(_line_at(chunk, start))]
+    found.diagnostics += [
+        offset + start
+        for start in lines_holding(chunk, (*_SEVERITIES, b"===---"))
+        if DIAGNOSTIC.match(line := _line_at(chunk, start)) or REPORT_BANNER.match(line)
+    ]
 
 
 def _line_at(chunk: bytes, start: int) -> str:

@@ -11,7 +11,7 @@ from bisect import bisect_right
 from dataclasses import replace
 from pathlib import Path
 
-from ...dump import Dump, Stretch, without_reports
+from ...dump import Dump, Stretch, between_dumps
 from ...errors import DumpError
 from . import snapshots, split
 from .entries import Entry
@@ -77,7 +77,7 @@ def _read(path: Path) -> tuple[Path, list[Entry], list[str]]:
             raise DumpError(f"{file}: {_THREADING_HELP}")
         raise DumpError(f"no IR Dump header line in {file}: is it the stderr of --mlir-print-ir-after-all?")
     notes: list[str] = []
-    pending, reported = _diagnostics(Stretch(file, found.start, found.headers[0].at))
+    pending, reported, _ = between_dumps(Stretch(file, found.start, found.headers[0].at), DIAGNOSTIC)
     dumps = []
     for k, (start, row, header) in enumerate(found.headers):
         stop = found.headers[k + 1].at if k + 1 < len(found.headers) else found.end
@@ -99,7 +99,7 @@ def _read(path: Path) -> tuple[Path, list[Entry], list[str]]:
                 told=told,
             )
         )
-        pending, report = _diagnostics(Stretch(file, diag, stop))
+        pending, report, _ = between_dumps(Stretch(file, diag, stop), DIAGNOSTIC)
         reported += report
     if reported:
         notes.append(
@@ -139,15 +139,6 @@ def errors(warnings: str) -> list[int]:
     diagnostic (the source line, the caret) belong to it."""
     lines = warnings.split("\n")
     return [i for i, line in enumerate(lines) if (match := DIAGNOSTIC.match(line)) and match["severity"] == "error"]
-
-
-def _diagnostics(stretch: Stretch) -> tuple[str | None, int]:
-    """The lines between two dumps (None when they are blank) but the compiler's reports, and how many lines those
-    held."""
-    lines = stretch.read().removesuffix("\n").split("\n") if stretch.stop > stretch.start else []
-    kept, reported = without_reports(lines, DIAGNOSTIC)
-    text = "\n".join(kept).strip("\n")
-    return (text + "\n" if text.strip() else None), reported
 
 
 # A whole dump: past its header line (and blank lines), the top-level module opens
