@@ -304,6 +304,20 @@ def test_n_brings_the_next_change_on_screen_at_column_0_after_the_reader_scrolle
     assert [p["scrollLeft"] for p in page.evaluate(ON_SCREEN)] == [300, 300]
 
 
+def test_a_sideways_scroll_right_after_n_is_kept_and_followed(open_report):
+    """The reader scrolls sideways before the panes' scroll events from `n` have come (a slow machine): the other
+    pane's echo must not pull the reader's pane back to column 0."""
+    page = open_report(LONG, viewport=(1024, 768), fragment="#pass=04").page
+    page.keyboard.press("n")
+    page.evaluate("""() => {
+      document.dispatchEvent(new KeyboardEvent('keydown', {key: 'p', bubbles: true}));
+      document.querySelector('#scroll-after').scrollLeft = 300;
+    }""")
+    page.wait_for_function("() => document.querySelector('#scroll-before').scrollLeft === 300")
+    assert page.get_by_role("status").inner_text() == "Change 1 of 3"
+    assert [p["scrollLeft"] for p in page.evaluate(ON_SCREEN)] == [300, 300]
+
+
 OVERLAPS = """id => [...document.querySelectorAll(`#${id} .rows > .row`)].flatMap((row, i, rows) => {
   const box = row.getBoundingClientRect(), code = row.querySelector('.code');
   const text = code ? code.getBoundingClientRect() : box;

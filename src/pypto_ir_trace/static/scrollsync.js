@@ -64,12 +64,19 @@ const IRTraceScrollSync = (() => {
       if (echo) {  // we scrolled it, and built its rows then (a render now would build the whole overscan)
         // Side by side the panes show the same pixels: a position assigned to each pane as it stood (heights
         // measured, the line at the top kept) can carry a reader's scroll whose event had not come yet, and
-        // that event is then our echo; the other pane still follows it.
-        if (settings.layout === "split") followOthers(source);
+        // that event is then our echo; the other pane still follows it, unless the reader has since moved
+        // that pane: its own event, still to come, leads.
+        if (settings.layout === "split" && !active().some(movedSinceAssigned)) followOthers(source);
         return;
       }
       followOthers(source);
       scheduleRender();
+    }
+
+    /** A pane the reader moved after we placed it, its scroll event not yet come. */
+    function movedSinceAssigned(pane) {
+      const mark = assigned.get(pane.scroller);
+      return Boolean(mark) && !(near(mark.top, pane.scroller.scrollTop) && near(mark.left, pane.scroller.scrollLeft));
     }
 
     /** Bring the other active panes where `source` now is. */
