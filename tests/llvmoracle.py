@@ -19,11 +19,13 @@ _LOOP = re.compile(r" on loop %.* in function (?P<function>\S+?)(?: \(invalidate
 
 
 # What the compiler says between dumps, never IR: a diagnostic (`f.c:3:1: remark: ...`, the source lines under it
-# follow), -debug-pass-manager's log (`Running pass: X on f`) or a report's banner (-ftime-report); a dump's body
-# ends at the first such line
+# follow), -debug-pass-manager's log (`Running pass: X on f`) or a report's first line (-ftime-report's banner,
+# clang -print-stats' `STATISTICS:`, a release build's "Statistics are disabled..."); a dump's body ends at the
+# first such line
 _SAID = re.compile(
     r"^(?:\S+:\d+(?::\d+)?: (?:error|fatal error|warning|note|remark): "
-    r"|Running (?:pass|analysis): |Skipping pass: |Invalidating |Clearing all analysis results for: |===-+===$)"
+    r"|Running (?:pass|analysis): |Skipping pass: |Invalidating |Clearing all analysis results for: |===-+===$"
+    r"|STATISTICS:$|Statistics are disabled\. )"
 )
 
 

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 import pypto_ir_trace as irt
 from dumptools import FIXTURES
 from llvmoracle import changes, dumps, is_input
+from mlir_oracle import gnu_counts
 from pypto_ir_trace import builder, cli, render
 from pypto_ir_trace.errors import DumpError
 from pypto_ir_trace.formats import load
@@ -205,6 +206,25 @@ def test_the_compiler_s_reports_after_the_last_dump_are_left_out_not_read_as_its
     )
     sroa = _summary(path)["passes"][-1]
     assert (sroa["inserted"], sroa["deleted"]) == (3, 3)  # GNU diff's count between the two dumps' IR
+
+
+def test_statistics_after_the_last_dump_are_left_out_with_the_blank_line_above_them():
+    """clang's `-print-stats` (opened by a blank line and `STATISTICS:`) and a release build's answer to `-mllvm
+    -stats` follow the last dump: they were its IR (136 lines it seemed to add); now left out and counted, and the
+    last SROA shows what GNU diff counts between the two dumps' IR."""
+    path = LLVM / "functions-stats-O1.txt"
+    lines = path.read_text(encoding="utf-8").removesuffix("\n").split("\n")
+    opened = lines.index("STATISTICS:")
+    assert lines[opened - 1] == "" and lines[-1].startswith("Statistics are disabled.")
+    (dump,) = load(path)
+    last = dump.snapshots[-1]
+    assert last.text.endswith("}\n") and "Stats" not in last.text and last.warnings is None
+    assert f"{len(lines) - opened} line(s) of the compiler's reports (-ftime-report, -stats): not IR, left out" in (
+        dump.notes
+    )
+    bodies = ["\n".join(body).strip("\n") + "\n" for _, body in dumps(path)[-2:]]
+    sroa = _summary(path)["passes"][-1]
+    assert (sroa["inserted"], sroa["deleted"]) == gnu_counts(*bodies)
 
 
 _LOGGED = ("Running pass: ", "Running analysis: ", "Invalidating analysis: ", "Clearing all analysis results for: ")

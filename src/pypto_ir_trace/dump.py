@@ -218,23 +218,25 @@ def split_lines(text: str) -> tuple[list[str], list[str]]:
     return lines, endings
 
 
-# The banner that opens a report a compiler built on LLVM prints when it ends (-ftime-report, --mlir-timing, -stats):
-# the lines from it on are that report, no dump's
-REPORT_BANNER = re.compile(r"^===-{3,}===$")
+# The line that opens a report a compiler built on LLVM prints when it ends: a banner (-ftime-report, --mlir-timing,
+# -stats), clang's `-print-stats` heading, or a release build's answer to -stats. The lines from it on are that
+# report, no dump's; REPORT_MARKERS find such lines at C speed.
+REPORT_START = re.compile(r"^(?:===-{3,}===|STATISTICS:|Statistics are disabled\.  Build with asserts.*)$")
+REPORT_MARKERS = (b"===---", b"STATISTICS:", b"Statistics are disabled.")
 
 
 def between_dumps(
     stretch: Stretch, diagnostic: re.Pattern[str], left_out: re.Pattern[str] | None = None
 ) -> tuple[str | None, int, int]:
     """What the compiler printed between two dumps, as a pass's warnings (None when blank), but its reports (from a
-    REPORT_BANNER to the next line `diagnostic` matches: a --split-input-file run reports after each chunk, before
+    REPORT_START to the next line `diagnostic` matches: a --split-input-file run reports after each chunk, before
     the next one's diagnostics) and the lines `left_out` matches (a pass manager's log); and how many lines of
     each were left out."""
     lines = stretch.read().removesuffix("\n").split("\n") if stretch.stop > stretch.start else []
     kept: list[str] = []
     reporting, reported = False, 0
     for line in lines:
-        reporting = (reporting or REPORT_BANNER.match(line) is not None) and not diagnostic.match(line)
+        reporting = (reporting or REPORT_START.match(line) is not None) and not diagnostic.match(line)
         if reporting:
             reported += 1
         elif left_out is None or not left_out.match(line):

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ... import splice
-from ...dump import REPORT_BANNER, Dump, Snapshot, Stretch, between_dumps, lines_holding, packed
+from ...dump import REPORT_MARKERS, REPORT_START, Dump, Snapshot, Stretch, between_dumps, lines_holding, packed
 from ...errors import DumpError
 from . import DIAGNOSTIC, INPUT_NAME, program
 from .headers import PREFIXES, Header, parse_header
@@ -373,12 +373,19 @@ _LOGS = (b"Running pass: ", b"Running analysis: ", b"Skipping pass: ", b"Invalid
 
 def _said_lines(chunk: bytes) -> list[int]:
     """Where the lines of the chunk that the compiler said between dumps start: a diagnostic (`lz4.c:12:5: remark:
-    ...`), the pass manager's log or a report's banner; found at C speed."""
+    ...`), the pass manager's log or a report's first line, with the blank lines above it (clang's `-print-stats`
+    opens with one: no IR); found at C speed."""
     return [
-        start
-        for start in lines_holding(chunk, (*_SEVERITIES, *_LOGS, b"===---"))
-        if any(pattern.match(_line_at(chunk, start)) for pattern in (DIAGNOSTIC, _PASS_MANAGER_LOG, REPORT_BANNER))
+        _blank_lines_above(chunk, start)
+        for start in lines_holding(chunk, (*_SEVERITIES, *_LOGS, *REPORT_MARKERS))
+        if any(pattern.match(_line_at(chunk, start)) for pattern in (DIAGNOSTIC, _PASS_MANAGER_LOG, REPORT_START))
     ]
+
+
+def _blank_lines_above(chunk: bytes, start: int) -> int:
+    while start >= 2 and chunk[start - 2] == 0x0A:
+        start -= 1
+    return start
 
 
 def _line_at(chunk: bytes, start: int) -> str:

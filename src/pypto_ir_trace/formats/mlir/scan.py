@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, NamedTuple
 
-from ...dump import REPORT_BANNER, decode, lines_holding, split_lines
+from ...dump import REPORT_MARKERS, REPORT_START, decode, lines_holding, split_lines
 from ...errors import DumpError
 from .headers import HEADER_PREFIX, Header, parse_header
 
@@ -102,8 +102,8 @@ def _read_lines_ending_in_lf(chunk: bytes, offset: int, found: Scan) -> None:
     found.rows = row + chunk.count(b"\n", counted)
     found.diagnostics += [
         offset + start
-        for start in lines_holding(chunk, (*_SEVERITIES, b"===---"))
-        if DIAGNOSTIC.match(line := _line_at(chunk, start)) or REPORT_BANNER.match(line)
+        for start in lines_holding(chunk, (*_SEVERITIES, *REPORT_MARKERS))
+        if DIAGNOSTIC.match(line := _line_at(chunk, start)) or REPORT_START.match(line)
     ]
 
 
@@ -120,7 +120,7 @@ def _read_any_lines(chunk: bytes, offset: int, found: Scan) -> None:
     for row, (line, ending) in enumerate(zip(lines, endings), start=found.rows):
         if line.startswith(HEADER_PREFIX):
             _header(line, at, row, found)
-        elif DIAGNOSTIC.match(line) or REPORT_BANNER.match(line):
+        elif DIAGNOSTIC.match(line) or REPORT_START.match(line):
             found.diagnostics.append(at)
         at += len(line.encode("utf-8")) + len(ending)
     found.rows += len(lines)
