@@ -84,23 +84,41 @@ def is_input(header: str, body: list[str], first: bool) -> bool:
     return "At Start" in header or (first and "IR Dump Before " in header and module)
 
 
-def changes(path: Path, hide: tuple[str, ...] = ()) -> dict[tuple[int, str], bool]:
-    """(pass label, function) -> whether the pass changed the function, for the pairs the module docstring
-    keeps; labels count the file's dumps from 1 (the input is 0: print-changed's At Start, or a module printed before
-    the first pass; "filtered out" lines no pass); `hide`: the filters applied to the dump's lines first."""
-    last: dict[str, str] = {}  # function -> its latest whole text
-    loop_since: set[str] = set()  # functions with a loop dump since their latest whole text
-    last_loop: dict[str, tuple[str, str]] = {}  # function -> (header label, text) of its latest loop dump
-    found: dict[tuple[int, str], bool] = {}
+def labelled(path: Path, hide: tuple[str, ...] = ()):
+    """(label, header line, header, body) of each dump but "filtered out" lines: labels count the file's dumps
+    from 1 (the input is 0: print-changed's At Start, or a module printed before the first pass); header lines
+    count from 1, as the report's `file` names them."""
+    rows = [
+        row for row, line in enumerate(path.read_text(encoding="utf-8").split("\n"), start=1) if _HEADER.match(line)
+    ]
     label, first = 0, True
-    for header, body in dumps(path, hide):
+    for row, (header, body) in zip(rows, dumps(path, hide), strict=True):
         if "filtered out ***" in header:
             continue
         if not is_input(header, body, first):
             label += 1
         first = False
+        yield label, row, header, body
+
+
+def changes(path: Path, hide: tuple[str, ...] = ()) -> dict[tuple[int, str], bool]:
+    """(pass label, function) -> whether the pass changed the function, for the pairs the module docstring
+    keeps (labels as `labelled` counts them); `hide`: the filters applied to the dump's lines first. A module
+    printed under another ID than the one before is another compilation's: no text before it is compared with
+    a text after it."""
+    last: dict[str, str] = {}  # function -> its latest whole text
+    loop_since: set[str] = set()  # functions with a loop dump since their latest whole text
+    last_loop: dict[str, tuple[str, str]] = {}  # function -> (header label, text) of its latest loop dump
+    found: dict[tuple[int, str], bool] = {}
+    module = None
+    for label, _, header, body in labelled(path, hide):
         if "omitted because no change" in header or " ignored ***" in header:
             continue
+        named = next((line for line in body[:3] if line.startswith("; ModuleID = ")), None)
+        if named is not None:
+            if module is not None and named != module:
+                last, loop_since, last_loop = {}, set(), {}
+            module = named
         loop = _LOOP.search(header)
         printed = functions(body)
         if loop and not printed:

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import pypto_ir_trace as irt
 from dumptools import FIXTURES
-from llvmoracle import changes, dumps, is_input
+from llvmoracle import changes, dumps, labelled
 from mlir_oracle import gnu_counts
 from pypto_ir_trace import builder, cli, render
 from pypto_ir_trace.errors import DumpError
@@ -27,28 +27,32 @@ def _summary(path):
 
 @pytest.mark.parametrize("path", ALL, ids=[p.name for p in ALL])
 def test_every_stream_is_detected_and_every_dump_is_a_pass_in_order(path):
-    (dump,) = load(path)
-    assert dump.format == "llvm"
-    kept = [(h, body) for h, body in dumps(path) if "filtered out ***" not in h]
-    headers = [h for k, (h, body) in enumerate(kept) if not is_input(h, body, first=k == 0)]
-    assert len(dump.snapshots) == len(headers) + 1
-    names = [re.sub(r"\s+", " ", h) for h in headers]
-    for snapshot, header in zip(dump.snapshots[1:], names):
+    pipelines = load(path)
+    assert {dump.format for dump in pipelines} == {"llvm"}
+    headers = [re.sub(r"\s+", " ", header) for label, _, header, _ in labelled(path) if label]  # 0: the input
+    passes = [snapshot for dump in pipelines for snapshot in dump.snapshots[1:]]
+    assert len(passes) == len(headers)
+    for snapshot, header in zip(passes, headers):
         assert snapshot.name in header, (snapshot.name, header)
 
 
 @pytest.mark.parametrize("path", ALL, ids=[p.name for p in ALL])
 def test_the_report_agrees_with_the_oracle_on_which_pass_changed_which_function(path):
-    found = _summary(path)
-    changed = {(p["label"], f["name"]) for f in found["functions"] for p in f["passes"]}
-    no_op = {p["label"]: p["noOp"] for p in found["passes"]}
+    """Every pipeline (one per compilation) against the oracle, a pass known by its header's line in the file."""
+    label_of = {row: label for label, row, _, _ in labelled(path)}
+    changed, no_op, names = set(), {}, set()
+    for found in irt.build_report(path).summary()["pipelines"]:
+        at = {p["label"]: label_of[int(p["file"].rsplit(":", 1)[1])] for p in found["passes"]}
+        changed |= {(at[p["label"]], f["name"]) for f in found["functions"] for p in f["passes"]}
+        no_op |= {at[p["label"]]: p["noOp"] for p in found["passes"]}
+        names |= {f["name"] for f in found["functions"]}
     oracle = changes(path)
     assert oracle, "the oracle compares some pairs"
     for (label, function), differs in oracle.items():
-        if function in {f["name"] for f in found["functions"]}:
-            assert ((str(label), function) in changed) == differs, (label, function, differs)
+        if function in names:
+            assert ((label, function) in changed) == differs, (label, function, differs)
         else:  # a loop's fragment holds no function: the pass as a whole
-            assert (not no_op[str(label)]) == differs, (label, function, differs)
+            assert (not no_op[label]) == differs, (label, function, differs)
 
 
 def test_format_llvm_reads_it_and_the_cli_says_so(tmp_path, capsys):
@@ -225,6 +229,31 @@ def test_statistics_after_the_last_dump_are_left_out_with_the_blank_line_above_t
     bodies = ["\n".join(body).strip("\n") + "\n" for _, body in dumps(path)[-2:]]
     sroa = _summary(path)["passes"][-1]
     assert (sroa["inserted"], sroa["deleted"]) == gnu_counts(*bodies)
+
+
+def test_two_compilations_in_one_stream_are_two_pipelines_each_as_its_output_alone(tmp_path):
+    """clang given two sources prints one compilation's dumps after the other's: a pipeline each, named by its
+    module, each the same as that compilation's output read alone. The fixture is the two outputs one after the
+    other (its README): the first 663 lines are functions.c's. _version.c's first dumps, SROA on its functions,
+    come before any of its dumps names its module."""
+    path = LLVM / "functions-version-two-sources-O1.txt"
+    lines = path.read_text(encoding="utf-8").split("\n")
+    alone = [tmp_path / "functions.txt", tmp_path / "version.txt"]
+    alone[0].write_text("\n".join(lines[:663]) + "\n", encoding="utf-8")
+    alone[1].write_text("\n".join(lines[663:]), encoding="utf-8")
+    assert lines[663].startswith("; *** IR Dump After SROAPass on ")
+    both = irt.build_report(path).summary()["pipelines"]
+    assert [pipeline["name"] for pipeline in both] == ["functions.c", "_version.c"]
+    for found, part in zip(both, alone, strict=True):
+        expected = _summary(part)
+        assert [_counts(p) for p in found["passes"]] == [_counts(p) for p in expected["passes"]]
+        assert found["functions"] == expected["functions"]
+    (dump, _) = load(path)
+    assert any(note.startswith("2 compilations in one stream") for note in dump.notes)
+
+
+def _counts(found: dict) -> tuple:
+    return found["name"], found["inserted"], found["deleted"], found["noOp"]
 
 
 _LOGGED = ("Running pass: ", "Running analysis: ", "Invalidating analysis: ", "Clearing all analysis results for: ")

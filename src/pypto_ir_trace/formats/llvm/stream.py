@@ -20,6 +20,7 @@ header lines (headers.py), each dump a pass, and what each is diffed against (th
 from __future__ import annotations
 
 import itertools
+import os
 import re
 from bisect import bisect_left
 from dataclasses import dataclass, replace
@@ -44,6 +45,7 @@ class _Entry:
     row: int  # the header's line in the file, 0-based
     stretch: Stretch  # the text after the header line, to the next header or the diagnostics before it
     warnings: str | None = None  # the diagnostics printed before the header: its pass's (a remark, a warning)
+    module: str | None = None  # the module ID the dump prints (`; ModuleID = 'lz4.c'`), None when it prints none
 
 
 def looks_like(path: Path) -> bool:
@@ -58,7 +60,9 @@ def looks_like(path: Path) -> bool:
     return any(_header_at(head, at) is not None for at in _line_starts_with_mark(head))
 
 
-def read(path: Path) -> Dump:
+def read(path: Path) -> tuple[Dump, ...]:
+    """The stream's pipelines: one per compilation (clang given several sources, or several runs' output in one
+    file), each starting where a dump prints another module than the dumps before."""
     file = Path(path)
     if not file.is_file():
         raise DumpError(f"input is not a file: {file}")
@@ -81,6 +85,89 @@ def read(path: Path) -> Dump:
     if filtered:
         notes.append(f"{filtered} pass(es) ran on functions -filter-print-funcs leaves out: not listed")
     entries = _dropped(entries, lambda entry: entry.header.outcome == "filtered")
+    found = _compilations(entries)
+    if len(found) == 1:
+        return (_pipeline(file, entries, notes, trailing),)
+    said = (
+        f"{len(found)} compilations in one stream (clang given several sources, or several runs' output), each its "
+        "own pipeline: one starts where a dump prints another module (`; ModuleID = ...`) than the dumps before"
+    )
+    names = _numbered_if_repeated([_module_of(part) for part in found])
+    return tuple(
+        replace(_pipeline(file, part, [said, *notes], trailing and k == len(found) - 1), name=name)
+        for k, (part, name) in enumerate(zip(found, names))
+    )
+
+
+def _compilations(entries: list[_Entry]) -> list[list[_Entry]]:
+    """The dumps cut into compilations. A pass never renames its module, so a dump that prints another module
+    than the last one printed is another compilation's; it began after the last dump of the module before, at
+    the dump that best parts the functions of the two (_first_of_next). With only function passes printed, no
+    dump names the module, and the compilations stay one pipeline."""
+    starts = [0]
+    module, printed_at = None, 0  # the module the compilation prints, and its last dump that did
+    for k, entry in enumerate(entries):
+        if entry.module is None:
+            continue
+        if module is not None and entry.module != module:
+            starts.append(_first_of_next(entries, printed_at, k))
+        module, printed_at = entry.module, k
+    return [entries[a:b] for a, b in itertools.pairwise([*starts, len(entries)])]
+
+
+def _first_of_next(entries: list[_Entry], old: int, new: int) -> int:
+    """Where the compilation whose first module dump is `new` began, after `old`, the last module dump of the one
+    before: the cut between them that leaves the fewest dumps on the wrong side, a dump's side being the module
+    that defines the functions it prints (when only one of the two does); at the earliest such cut, as the
+    functions neither defines are mostly the next one's, gone (inlined) before it printed its module."""
+    if entries[new].header.start:  # -print-changed's "At Start": the compilation's input, before any of its passes
+        return new
+    mine, theirs = _defined(entries[old]), _defined(entries[new])
+    sides = []
+    for entry in entries[old + 1 : new]:
+        names = _functions(entry)
+        sides.append((bool(names & mine - theirs), bool(names & theirs - mine)))
+    wrong = best = sum(before for before, _ in sides)  # the cut right after `old`: every earlier dump's is wrong
+    cut = old + 1
+    for at, (before, after) in enumerate(sides, start=old + 2):
+        wrong += after - before
+        if wrong < best:
+            best, cut = wrong, at
+    return cut
+
+
+def _defined(entry: _Entry) -> set[str]:
+    return {key for key, _, _ in program.units(entry.stretch.read())}
+
+
+def _functions(entry: _Entry) -> set[str]:
+    """The functions a dump is on: its loop's function; those its header names when it prints nothing
+    (-print-changed's "omitted because no change"); else those it prints, machine functions by their IR's names."""
+    header = entry.header
+    if header.loop and header.function:
+        return {header.function}
+    if not header.prints:
+        return set() if header.unit in ("", "[module]") else set(header.unit.strip("()").split(", "))
+    return {key.removeprefix("machine function ") for key, _, _ in program.units(entry.stretch.read())}
+
+
+def _module_of(part: list[_Entry]) -> str:
+    return next(entry.module for entry in part if entry.module is not None)
+
+
+def _numbered_if_repeated(names: list[str]) -> list[str]:
+    """Pipeline names, told apart by their place where a module is compiled more than once (`lz4.c (2)`)."""
+    seen: dict[str, int] = {}
+    counted = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        counted.append(name if seen[name] == 1 and names.count(name) == 1 else f"{name} ({seen[name]})")
+    return counted
+
+
+def _pipeline(file: Path, entries: list[_Entry], notes: list[str], trailing: bool) -> Dump:
+    """One compilation's dumps as a pipeline: its input (dumped, or empty), then a snapshot per dump."""
+    notes = list(notes)
     start = entries[0] if _is_input(entries[0]) else None
     if start is not None:
         entries = _dropped(entries, lambda entry: entry is start)
@@ -314,7 +401,7 @@ class _Scan(NamedTuple):
 def _scan(file: Path) -> _Scan:
     """The header lines of the file (a chunk at a time: a stream may be larger than memory), each with the
     stretch of IR after it and the diagnostics before it (the first's: what the compiler said before any dump)."""
-    found: list[tuple[int, int, int, Header]] = []  # (header start, text start, row, header)
+    found: list[tuple[int, int, int, Header, str | None]] = []  # (header start, text start, row, header, module)
     diagnostics: list[int] = []  # where each line the compiler said between dumps starts
     size = 0
     try:
@@ -331,14 +418,15 @@ def _scan(file: Path) -> _Scan:
                         rows += chunk.count(b"\n", counted, at)
                         counted = at
                         end = chunk.find(b"\n", at) + 1
-                        found.append((offset + at, offset + end, rows, header))
+                        module = _module_at(chunk, end, handle, offset)
+                        found.append((offset + at, offset + end, rows, header, module))
                 rows += chunk.count(b"\n", counted)
                 diagnostics += [offset + at for at in _said_lines(chunk)]
                 offset += len(chunk)
             if carry:
                 header = _header_at(carry, 0)
                 if header is not None:
-                    found.append((offset, offset + len(carry), rows, header))
+                    found.append((offset, offset + len(carry), rows, header, None))
                 diagnostics += [offset + at for at in _said_lines(carry)]
                 offset += len(carry)
             size = offset
@@ -349,17 +437,32 @@ def _scan(file: Path) -> _Scan:
     said, reported, logged = between_dumps(
         Stretch(file, 0, found[0][0] if found else size), DIAGNOSTIC, _PASS_MANAGER_LOG
     )
-    for k, (_, text, row, header) in enumerate(found):
+    for k, (_, text, row, header, module) in enumerate(found):
         stop = found[k + 1][0] if k + 1 < len(found) else size
         at = bisect_left(diagnostics, text)
         ends = diagnostics[at] if at < len(diagnostics) and diagnostics[at] < stop else stop
-        entries.append(_Entry(header, row, Stretch(file, text, ends), said))
+        entries.append(_Entry(header, row, Stretch(file, text, ends), said, module))
         said, report, log = between_dumps(Stretch(file, ends, stop), DIAGNOSTIC, _PASS_MANAGER_LOG)
         logged, reported = logged + log, reported + report
     if entries and said:  # after the last dump: shown with it
         last = entries[-1]
         entries[-1] = replace(last, warnings=(last.warnings or "") + said)
     return _Scan(entries, bool(entries and said), logged, reported)
+
+
+_MODULE_ID = b"; ModuleID = "
+
+
+def _module_at(chunk: bytes, start: int, handle, offset: int) -> str | None:
+    """The module ID a dump whose text starts at `start` prints (`; ModuleID = 'lz4.c'`), after any blank lines;
+    read from the file where the chunk ends first."""
+    head = chunk[start : start + 4096]
+    if len(head) < 4096 and start + len(head) == len(chunk):  # the rest is in the next chunk
+        head = os.pread(handle.fileno(), 4096, offset + start)
+    line = head.lstrip(b"\n").split(b"\n", 1)[0]
+    if not line.startswith(_MODULE_ID):
+        return None
+    return line[len(_MODULE_ID) :].decode("utf-8", errors="replace").strip("'")
 
 
 _SEVERITIES = tuple(f": {word}: ".encode() for word in ("error", "fatal error", "warning", "note", "remark"))
