@@ -90,7 +90,7 @@ def read(path: Path) -> tuple[Dump, ...]:
         return (_pipeline(file, entries, notes, trailing),)
     said = (
         f"{len(found)} compilations in one stream (clang given several sources, or several runs' output), each its "
-        "own pipeline: one starts where a dump prints another module (`; ModuleID = ...`) than the dumps before"
+        "own pipeline: one starts where a dump prints another ModuleID than the dumps before"
     )
     names = _numbered_if_repeated([_module_of(part) for part in found])
     return tuple(
