@@ -252,6 +252,26 @@ def test_two_compilations_in_one_stream_are_two_pipelines_each_as_its_output_alo
     assert any(note.startswith("2 compilations in one stream") for note in dump.notes)
 
 
+def test_cuda_s_host_and_device_compilations_of_one_file_are_told_apart_by_their_target(tmp_path):
+    """clang compiles a .cu file twice, for the host and for the device, both modules named `axpy.cu`: a pipeline
+    each, named with its target triple, each the same as that compilation alone (the fixture is --cuda-host-only's
+    output, then --cuda-device-only's but for the driver's warning both print first: its README). The device's
+    first dumps (SROA on its kernel) come before its first module dump."""
+    path = LLVM / "axpy-cuda-host-device-O1.txt"
+    lines = path.read_text(encoding="utf-8").split("\n")
+    alone = [tmp_path / "host.txt", tmp_path / "device.txt"]
+    alone[0].write_text("\n".join(lines[:902]) + "\n", encoding="utf-8")
+    alone[1].write_text("\n".join([lines[0], *lines[902:]]), encoding="utf-8")
+    assert lines[902] == "; *** IR Dump After SROAPass on _Z4axpyfPKfPfi ***"
+    both = irt.build_report(path).summary()["pipelines"]
+    assert [pipeline["name"] for pipeline in both] == ["axpy.cu (x86_64-pc-linux-gnu)", "axpy.cu (nvptx64-nvidia-cuda)"]
+    for found, part in zip(both, alone, strict=True):
+        expected = _summary(part)
+        assert [_counts(p) for p in found["passes"]] == [_counts(p) for p in expected["passes"]]
+        assert found["functions"] == expected["functions"]
+    assert [f["name"] for f in both[1]["functions"]] == ["_Z4axpyfPKfPfi", "_ZL3tidv"]
+
+
 def _counts(found: dict) -> tuple:
     return found["name"], found["inserted"], found["deleted"], found["noOp"]
 

@@ -39,13 +39,21 @@ _CHUNK = 1 << 23
 _MARK = b"*** IR "
 
 
+class Module(NamedTuple):
+    """What tells one compilation's modules from another's: the ID (`; ModuleID = 'k.cu'`) and the target triple
+    (CUDA compiles `k.cu` twice, for the host and the device)."""
+
+    name: str
+    triple: str
+
+
 @dataclass(frozen=True)
 class _Entry:
     header: Header
     row: int  # the header's line in the file, 0-based
     stretch: Stretch  # the text after the header line, to the next header or the diagnostics before it
     warnings: str | None = None  # the diagnostics printed before the header: its pass's (a remark, a warning)
-    module: str | None = None  # the module ID the dump prints (`; ModuleID = 'lz4.c'`), None when it prints none
+    module: Module | None = None  # the module the dump prints, None when it prints none
 
 
 def looks_like(path: Path) -> bool:
@@ -90,9 +98,10 @@ def read(path: Path) -> tuple[Dump, ...]:
         return (_pipeline(file, entries, notes, trailing),)
     said = (
         f"{len(found)} compilations in one stream (clang given several sources, or several runs' output), each its "
-        "own pipeline: one starts where a dump prints another ModuleID than the dumps before"
+        "own pipeline: one starts where a dump prints another module (its ModuleID or target triple) than the dumps "
+        "before"
     )
-    names = _numbered_if_repeated([_module_of(part) for part in found])
+    names = _names([_module_of(part) for part in found])
     return tuple(
         replace(_pipeline(file, part, [said, *notes], trailing and k == len(found) - 1), name=name)
         for k, (part, name) in enumerate(zip(found, names))
@@ -151,17 +160,20 @@ def _functions(entry: _Entry) -> set[str]:
     return {key.removeprefix("machine function ") for key, _, _ in program.units(entry.stretch.read())}
 
 
-def _module_of(part: list[_Entry]) -> str:
+def _module_of(part: list[_Entry]) -> Module:
     return next(entry.module for entry in part if entry.module is not None)
 
 
-def _numbered_if_repeated(names: list[str]) -> list[str]:
-    """Pipeline names, told apart by their place where a module is compiled more than once (`lz4.c (2)`)."""
+def _names(modules: list[Module]) -> list[str]:
+    """Each compilation's name: its module's ID; with its target where the ID repeats (`k.cu (nvptx64-nvidia-
+    cuda)`), and its place where that repeats too (`lz4.c (x86_64-pc-linux-gnu) (2)`)."""
+    names = [m.name for m in modules]
+    names = [f"{m.name} ({m.triple})" if names.count(m.name) > 1 and m.triple else m.name for m in modules]
     seen: dict[str, int] = {}
     counted = []
     for name in names:
         seen[name] = seen.get(name, 0) + 1
-        counted.append(name if seen[name] == 1 and names.count(name) == 1 else f"{name} ({seen[name]})")
+        counted.append(name if names.count(name) == 1 else f"{name} ({seen[name]})")
     return counted
 
 
@@ -401,7 +413,7 @@ class _Scan(NamedTuple):
 def _scan(file: Path) -> _Scan:
     """The header lines of the file (a chunk at a time: a stream may be larger than memory), each with the
     stretch of IR after it and the diagnostics before it (the first's: what the compiler said before any dump)."""
-    found: list[tuple[int, int, int, Header, str | None]] = []  # (header start, text start, row, header, module)
+    found: list[tuple[int, int, int, Header, Module | None]] = []  # (header start, text start, row, header, module)
     diagnostics: list[int] = []  # where each line the compiler said between dumps starts
     size = 0
     try:
@@ -451,18 +463,21 @@ def _scan(file: Path) -> _Scan:
 
 
 _MODULE_ID = b"; ModuleID = "
+_TRIPLE = re.compile(rb'^target triple = "(?P<triple>[^"]*)"', re.M)
 
 
-def _module_at(chunk: bytes, start: int, handle, offset: int) -> str | None:
-    """The module ID a dump whose text starts at `start` prints (`; ModuleID = 'lz4.c'`), after any blank lines;
-    read from the file where the chunk ends first."""
+def _module_at(chunk: bytes, start: int, handle, offset: int) -> Module | None:
+    """The module a dump whose text starts at `start` prints (`; ModuleID = 'lz4.c'`, after any blank lines, and
+    the `target triple` in the lines under it); read from the file where the chunk ends first."""
     head = chunk[start : start + 4096]
     if len(head) < 4096 and start + len(head) == len(chunk):  # the rest is in the next chunk
         head = os.pread(handle.fileno(), 4096, offset + start)
-    line = head.lstrip(b"\n").split(b"\n", 1)[0]
-    if not line.startswith(_MODULE_ID):
+    lines = head.lstrip(b"\n").split(b"\n\n", 1)[0]  # the module's header lines, to the first blank line
+    if not lines.startswith(_MODULE_ID):
         return None
-    return line[len(_MODULE_ID) :].decode("utf-8", errors="replace").strip("'")
+    name = lines[len(_MODULE_ID) :].split(b"\n", 1)[0].decode("utf-8", errors="replace").strip("'")
+    triple = _TRIPLE.search(lines)
+    return Module(name, triple["triple"].decode("utf-8", errors="replace") if triple else "")
 
 
 _SEVERITIES = tuple(f": {word}: ".encode() for word in ("error", "fatal error", "warning", "note", "remark"))
