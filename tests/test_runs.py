@@ -607,3 +607,39 @@ def test_a_root_of_links_reads_a_broken_program_as_unreadable_not_as_missing(tmp
         "functions": "unreadable",
         "crlf": "identical",
     }
+
+
+TWO_SOURCES = FIXTURES / "llvm" / "functions-version-two-sources-O1.txt"  # functions.c, then _version.c
+
+
+def test_pipeline_picks_which_of_several_pipelines_two_runs_compare(tmp_path, capsys):
+    """Two runs of clang on two sources: a pipeline per compilation. By default the first (functions.c) are
+    compared, and the note names the others and how to compare one; --pipeline _version.c compares those, where
+    this run's last dump differs."""
+    this = tmp_path / "this.txt"
+    text = TWO_SOURCES.read_text(encoding="utf-8")
+    last = text.rindex("  ret ptr %4\n")
+    this.write_text(text[:last] + "  ret ptr null\n" + text[last + len("  ret ptr %4\n") :], encoding="utf-8")
+    first = two_runs(this, TWO_SOURCES, tmp_path, "--summary-json", str(tmp_path / "first.json"))
+    err = capsys.readouterr().err
+    assert "not compared: _version.c (--pipeline NAME compares another)" in err and "ptoas_passes" not in err
+    assert json.loads((tmp_path / "first.json").read_text())["identical"]
+    assert all(row["identical"] for row in first["runs"]["rows"])
+    picked = two_runs(this, TWO_SOURCES, tmp_path, "--pipeline", "_version.c")
+    ours = picked["pipelines"][0]
+    rows = picked["runs"]["rows"]
+    assert [row["identical"] for row in rows] == [True] * (len(rows) - 1) + [False]
+    header = text[: text.rindex("; *** IR Dump")].count("\n") + 1  # the last dump's header line
+    assert ours["passes"][rows[-1]["this"]]["file"] == f"this.txt:{header}"
+    assert "not compared: functions.c" in capsys.readouterr().err
+
+
+def test_a_pipeline_neither_run_holds_or_no_baseline_is_a_usage_error(tmp_path, capsys):
+    out = tmp_path / "r.html"
+    assert cli.main([str(TWO_SOURCES), "--baseline", str(TWO_SOURCES), "--pipeline", "lz4.c", "-o", str(out)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.endswith("holds no pipeline named 'lz4.c': its pipelines are functions.c, _version.c (see --help)")
+    assert len(err.splitlines()) == 1 and not out.exists()
+    assert cli.main([str(TWO_SOURCES), "--pipeline", "_version.c", "-o", str(out)]) == 2
+    assert "--pipeline picks the pipeline two runs compare: give --baseline" in capsys.readouterr().err
+    assert not out.exists()

@@ -134,13 +134,17 @@ def build_report(
     progress: Progress | None = None,
     label: str | None = None,
     baseline_label: str | None = None,
+    pipeline: str | None = None,
 ) -> Report:
     """The report of a dump (a passes_dump/, a compile output directory, an MLIR tree or stream), or of two
     runs of one program with `baseline`. The inputs are found and checked now (DumpError, UsageError); the
     report is built when first written or summarised, calling progress(snapshots done, in all) meanwhile.
-    `format`: one of the formats' names (pypto, mlir-tree, mlir-stream) instead of detecting it. `label`,
-    `baseline_label`: the two runs' names (default: their titles, or the parts of their paths that differ)."""
+    `format`: one of the formats' names (pypto, mlir-tree, mlir-stream, llvm) instead of detecting it. `label`,
+    `baseline_label`: the two runs' names (default: their titles, or the parts of their paths that differ).
+    `pipeline`: the pipeline two runs compare where their dumps hold several (default: the first)."""
     _check_labels(baseline, label, baseline_label)
+    if pipeline is not None and baseline is None:
+        raise UsageError("a pipeline is chosen for two runs to compare: give a baseline too")
     if context < 0:
         raise UsageError(f"context must be a non-negative integer, got {context}")
     if format is not None and format not in FORMATS:
@@ -154,6 +158,8 @@ def build_report(
     other = load(given[1], format) if baseline is not None else ()
     if other:
         programs.check_formats(dumps, other, given[0], given[1])
+    if pipeline is not None:
+        dumps, other = _first(dumps, pipeline, given[0]), _first(other, pipeline, given[1])
     report = Report(dumps, other, context, given, progress, (label, baseline_label))
     report.read_from = tuple(
         f"using {read}"
@@ -179,13 +185,28 @@ def _notes(report: Report, given: tuple[str, ...], forced: bool) -> list[str]:
             notes.append(f"{named}the dump holds only {dump.input_file}: no pass snapshot follows it")
         for failed in (s for s in dump.snapshots if s.failed):  # a CI log says it without opening the report
             notes.append(f"{named}{failed.label} {failed.name} failed: the pipeline stopped there ({failed.filename})")
-    if report.not_compared:  # a compile output holds a pipeline per ptoas unit too: compare one by giving its folder
+    if report.not_compared:  # several pipelines a side (ptoas units, compilations, chunks): one is compared
         left_out = report.not_compared
+        folder = f", or give a unit's folder, e.g. {units_of(given[0]) / left_out[0]}" if _compile_output(dumps) else ""
         notes.append(
             f"--baseline compares the two runs' {report.compared} pipelines; not compared: {', '.join(left_out)} "
-            f"(give a unit's folder to compare it, e.g. {units_of(given[0]) / left_out[0]})"
+            f"(--pipeline NAME compares another{folder})"
         )
     return notes
+
+
+def _first(side: tuple[Dump, ...], name: str, given: str) -> tuple[Dump, ...]:
+    """A run's pipelines with the one named `name` first: two runs compare each side's first."""
+    names = [dump.name or dump.title for dump in side]
+    if name not in names:
+        raise UsageError(f"{given} holds no pipeline named {name!r}: its pipelines are {', '.join(names)}")
+    at = names.index(name)
+    return (side[at], *side[:at], *side[at + 1 :])
+
+
+def _compile_output(side: tuple[Dump, ...]) -> bool:
+    """Whether a run is a compile output directory (passes_dump/ beside ptoas_passes/)."""
+    return any(dump.redirected for dump in side)
 
 
 def _read_from(given: Path, side: tuple[Dump, ...], with_units: bool) -> str:

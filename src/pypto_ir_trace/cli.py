@@ -128,6 +128,14 @@ def _arguments() -> argparse.ArgumentParser:
         "--baseline-label", type=_path, metavar="NAME", default=None, help="with --baseline: the baseline's name"
     )
     parser.add_argument(
+        "--pipeline",
+        type=_path,
+        metavar="NAME",
+        default=None,
+        help="with --baseline: the pipeline to compare where the dumps hold several (an LLVM compilation, an MLIR "
+        "--split-input-file chunk, a ptoas unit; default: the first), as the Pipeline selector names it",
+    )
+    parser.add_argument(
         "--dump-structure",
         action="store_true",
         help="print the functions and methods found in each snapshot, then exit (no report)",
@@ -308,6 +316,8 @@ def _check_arguments(args: argparse.Namespace, merging: bool) -> None:
             raise UsageError("--check gates on two runs differing: give --baseline")
         if (args.label or args.baseline_label) and args.baseline is None:
             raise UsageError("--label and --baseline-label name the two runs: give --baseline")
+        if args.pipeline is not None and args.baseline is None:
+            raise UsageError("--pipeline picks the pipeline two runs compare: give --baseline")
     to_stdout = [out.option for out in OUTPUTS if _path_of(args, out) == output.STDOUT]
     if len(to_stdout) > 1:
         raise UsageError(f"{' and '.join(to_stdout)} both write to stdout: give one of them a file")
@@ -330,6 +340,10 @@ def _run(args: argparse.Namespace) -> int:
         if args.dump_structure:
             raise UsageError("--dump-structure reads one dump: drop --baseline")
         if programs.is_root(Path(args.passes_dump)) or programs.is_root(Path(args.baseline)):
+            if args.pipeline is not None:
+                raise UsageError(
+                    "--pipeline picks a pipeline of two dumps: two directories of programs compare each program's first"
+                )
             return _run_programs(args, note)
     progress = _Progress() if sys.stderr.isatty() else None
     report = api.build_report(
@@ -340,6 +354,7 @@ def _run(args: argparse.Namespace) -> int:
         progress=progress,
         label=args.label,
         baseline_label=args.baseline_label,
+        pipeline=args.pipeline,
     )
     for line in report.read_from:
         note(line)
