@@ -126,20 +126,22 @@ def changes(path: Path, hide: tuple[str, ...] = ()) -> dict[tuple[int, str], boo
             header_label = next((body[k + 1].split(":")[0] for k, line in enumerate(body) if line == "; Loop:"), "")
             text = "\n".join(body).strip("\n")  # the last dump holds the file's final newline
             if function in last_loop and last_loop[function][0] == header_label:
-                found[label, f"a loop of {function}"] = _read(last_loop[function][1]) != _read(text)
+                found[label, f"a loop of {function}"] = numbered_by_order(last_loop[function][1]) != numbered_by_order(
+                    text
+                )
             last_loop[function] = (header_label, text)
             loop_since.add(function)
             continue
         for name, text in printed.items():
             if name in last and name not in loop_since:
-                found[label, name.removeprefix("machine ")] = _read(last[name]) != _read(text)
+                found[label, name.removeprefix("machine ")] = numbered_by_order(last[name]) != numbered_by_order(text)
             last[name] = text
             loop_since.discard(name)
             last_loop.pop(name, None)
     return found
 
 
-def _read(text: str) -> str:
+def numbered_by_order(text: str) -> str:
     """The text with each metadata node's and attribute group's number replaced by the order in which the text
     first names it."""
     order: dict[str, str] = {}

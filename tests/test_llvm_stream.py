@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import pypto_ir_trace as irt
 from dumptools import FIXTURES
-from llvmoracle import changes, dumps, labelled
+from llvmoracle import changes, dumps, labelled, numbered_by_order
 from mlir_oracle import gnu_counts
 from pypto_ir_trace import builder, cli, render
 from pypto_ir_trace.errors import DumpError
@@ -270,6 +270,18 @@ def test_cuda_s_host_and_device_compilations_of_one_file_are_told_apart_by_their
         assert [_counts(p) for p in found["passes"]] == [_counts(p) for p in expected["passes"]]
         assert found["functions"] == expected["functions"]
     assert [f["name"] for f in both[1]["functions"]] == ["_Z4axpyfPKfPfi", "_ZL3tidv"]
+
+
+def test_a_function_s_attribute_groups_renumbered_by_the_module_are_no_change_of_its_pass():
+    """Two prints of one function name its attribute groups by the module's numbering, which moves when other
+    functions come or go (rustc, LLVM 22: the inliner deleted `scale`'s callees, and `#13` became `#1`). Each pass
+    counts what GNU diff counts between the two dumps with their numbers read as the oracle reads them."""
+    path = LLVM / "rust-scale-instcombine-O2.txt"
+    bodies = ["\n".join(body).strip("\n") + "\n" for *_, body in labelled(path)]
+    assert "unnamed_addr #13 {" in bodies[4] and "unnamed_addr #1 {" in bodies[5]
+    passes = _summary(path)["passes"]
+    for before, after, found in zip(bodies[:-1], bodies[1:], passes[1:], strict=True):
+        assert (found["inserted"], found["deleted"]) == gnu_counts(numbered_by_order(before), numbered_by_order(after))
 
 
 def _counts(found: dict) -> tuple:

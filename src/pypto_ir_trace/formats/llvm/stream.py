@@ -30,7 +30,7 @@ from typing import NamedTuple
 from ... import splice
 from ...dump import REPORT_MARKERS, REPORT_START, Dump, Snapshot, Stretch, between_dumps, lines_holding, packed
 from ...errors import DumpError
-from . import DIAGNOSTIC, INPUT_NAME, program
+from . import DIAGNOSTIC, INPUT_NAME, metadata, program
 from .headers import PREFIXES, Header, parse_header
 from .program import GRAMMAR
 
@@ -274,17 +274,20 @@ def _numbered_here(entries: list[_Entry], start: _Entry | None, index: int, k: i
     it, when LLVM printed it for another unit (a module pass's dump before a function pass's: each print numbers
     metadata afresh, metadata.py), or either prints the module (a module pass, `-print-module-scope`), whose print
     numbers every node it holds: one that comes or goes anywhere moves the numbers of the rest, also between two
-    dumps of one function; None when both print only the same function or SCC, for the empty input, or when
-    nothing is named otherwise. A legacy pass manager's header names no unit (`llc`): any two of its dumps may
-    differ. `modules`: the entries whose dump prints the module."""
+    dumps of one function; or when both print the same function or SCC alone but name other numbers (attribute
+    groups are numbered over the module: a pass that gave another function new attributes moves them). None for
+    the empty input, or when nothing is named otherwise. A legacy pass manager's header names no unit (`llc`):
+    any two of its dumps may differ. `modules`: the entries whose dump prints the module."""
     other = start if index == 0 else entries[index - 1]
+    if other is None:
+        return None
     entry = entries[k]
     unit = entry.header.unit
-    same_unit = unit and unit != "[module]" and other is not None and other.header.unit == unit
-    if other is None or (same_unit and not {k, index - 1} & modules):
+    text, here = other.stretch.read(), entry.stretch.read()
+    alone = unit and unit != "[module]" and other.header.unit == unit and not {k, index - 1} & modules
+    if alone and metadata.numbered_alike(text, here):
         return None
-    text = other.stretch.read()
-    numbered = program.numbered(text, entry.stretch.read())
+    numbered = program.numbered(text, here)
     return None if numbered is text else numbered
 
 
