@@ -39,6 +39,7 @@ class Header:
     outcome: str = ""  # "unchanged", "filtered", "ignored" (-print-changed), "invalidated"; "": the IR follows
     function: str = ""  # the function a loop is in
     loop: str = ""  # the loop's name ("%for.body", "%<unnamed loop>")
+    full: str = ""  # the pass as the header names it where `name` shortens a C++ class name ("": as `name`)
 
     @property
     def prints(self) -> bool:
@@ -61,7 +62,7 @@ def parse_header(line: str) -> Header | None:
     cls, unit = _split_unit(body)
     if match["scope"]:  # the legacy pass manager's unit, said after the header when it prints the module
         unit = match["scoped"] if match["scope"] == "function" else f"loop {match['scoped']}"
-    name = cls
+    name = _short(cls)
     legacy = _LEGACY.match(cls)
     if legacy is not None:
         cls, name = legacy["desc"], legacy["arg"]
@@ -75,7 +76,24 @@ def parse_header(line: str) -> Header | None:
         outcome=outcome,
         function=loop["function"] if loop else "",
         loop=loop["loop"] if loop else "",
+        full=cls if name not in (cls, legacy and legacy["arg"]) else "",
     )
+
+
+_NAMESPACE = re.compile(r"\(anonymous namespace\)::|\b\w+::")
+
+
+def _short(cls: str) -> str:
+    """A C++ class name as the list shows it: no namespaces, its first template argument only, as LLVM's own
+    pipeline text names such a pass (`RequireAnalysisPass<llvm::GlobalsAA, llvm::Module,
+    llvm::AnalysisManager<Module>>` -> `RequireAnalysisPass<GlobalsAA>`); the other arguments follow from the unit."""
+    name = _NAMESPACE.sub("", cls)
+    depth = 0
+    for at, char in enumerate(name):
+        depth += {"<": 1, ">": -1}.get(char, 0)
+        if char == "," and depth == 1:
+            return name[:at] + ">"
+    return name
 
 
 def _split_unit(body: str) -> tuple[str, str]:

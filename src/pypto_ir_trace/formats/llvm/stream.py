@@ -234,6 +234,7 @@ def _snapshots(file: Path, entries: list[_Entry], start: _Entry | None, notes: l
             warnings=entry.warnings,
             detail=_detail(header),
             printed_before=header.before,
+            header=header.full,
         )
         if not header.prints:  # the pass changed nothing: the text before it, again
             before = made[-1] if made else first
