@@ -412,6 +412,23 @@ def test_a_stream_of_diffs_is_refused_saying_what_to_run_instead(tmp_path, capsy
     assert not out.exists() and list(tmp_path.iterdir()) == []
 
 
+def test_the_interleaved_output_of_several_threads_is_refused_saying_how_to_run_on_one(tmp_path, capsys):
+    """rustc runs its codegen units' LLVM pipelines on several threads, whose prints cut into each other's lines
+    (`%12 = load i64, ptr %4, align 8; *** IR Dump After ...`): no dump can be read whole, so one line and exit 1,
+    no report, where a report of the fragments was written."""
+    path = LLVM / "refused" / "rust-interleaved-codegen-units.txt"
+    inside = [line for line in path.read_text(encoding="utf-8").split("\n") if "; *** IR Dump " in line[1:]]
+    assert inside
+    out = tmp_path / "r.html"
+    assert cli.main([str(path), "-o", str(out)]) == 1
+    assert capsys.readouterr().err.strip().splitlines()[-1] == (
+        f"pypto-ir-trace: error: {path}: {len(inside)} IR Dump header(s) start inside a line: the output of several "
+        "threads is interleaved (rustc's parallel codegen units, a parallel LTO backend), so no dump can be read "
+        "whole: run it again on one thread (rustc: -C codegen-units=1)"
+    )
+    assert not out.exists() and list(tmp_path.iterdir()) == []
+
+
 def test_a_function_no_earlier_dump_held_is_diffed_against_nothing_not_the_dumped_input(tmp_path):
     """print-changed's At Start (or a module printed before the first pass) is the input; a function a pass makes
     (an outliner's) is shown whole as added, not against the whole input module."""

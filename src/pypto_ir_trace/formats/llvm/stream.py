@@ -74,7 +74,13 @@ def read(path: Path) -> tuple[Dump, ...]:
     file = Path(path)
     if not file.is_file():
         raise DumpError(f"input is not a file: {file}")
-    entries, trailing, logged, reported = _scan(file)
+    entries, trailing, logged, reported, cut_in = _scan(file)
+    if cut_in:
+        raise DumpError(
+            f"{file}: {cut_in} IR Dump header(s) start inside a line: the output of several threads is interleaved "
+            "(rustc's parallel codegen units, a parallel LTO backend), so no dump can be read whole: run it again "
+            "on one thread (rustc: -C codegen-units=1)"
+        )
     if not entries:
         raise DumpError(f"no LLVM IR Dump header line in {file}: is it the stderr of -print-after-all?")
     if _prints_diffs(entries):
@@ -412,6 +418,7 @@ class _Scan(NamedTuple):
     trailing: bool  # diagnostics follow the last dump's IR (they are the last entry's too)
     logged: int  # the pass manager's log lines (-debug-pass-manager) between dumps, left out
     reported: int  # the lines of the compiler's reports (-ftime-report, -stats), left out
+    cut_in: int  # the headers that start inside a line: several threads' output interleaved
 
 
 def _scan(file: Path) -> _Scan:
@@ -419,7 +426,7 @@ def _scan(file: Path) -> _Scan:
     stretch of IR after it and the diagnostics before it (the first's: what the compiler said before any dump)."""
     found: list[tuple[int, int, int, Header, Module | None]] = []  # (header start, text start, row, header, module)
     diagnostics: list[int] = []  # where each line the compiler said between dumps starts
-    size = 0
+    size = cut_in = 0
     try:
         with file.open("rb") as handle:
             offset, rows, carry = 0, 0, b""
@@ -437,6 +444,7 @@ def _scan(file: Path) -> _Scan:
                         module = _module_at(chunk, end, handle, offset)
                         found.append((offset + at, offset + end, rows, header, module))
                 rows += chunk.count(b"\n", counted)
+                cut_in += _cut_in(chunk)
                 diagnostics += [offset + at for at in _said_lines(chunk)]
                 offset += len(chunk)
             if carry:
@@ -463,7 +471,7 @@ def _scan(file: Path) -> _Scan:
     if entries and said:  # after the last dump: shown with it
         last = entries[-1]
         entries[-1] = replace(last, warnings=(last.warnings or "") + said)
-    return _Scan(entries, bool(entries and said), logged, reported)
+    return _Scan(entries, bool(entries and said), logged, reported, cut_in)
 
 
 _MODULE_ID = b"; ModuleID = "
@@ -530,6 +538,16 @@ def _dropped(entries: list[_Entry], drop) -> list[_Entry]:
     if pending and kept:
         kept[-1] = replace(kept[-1], warnings=(kept[-1].warnings or "") + pending)
     return kept
+
+
+_OPENED = (b"; *** IR Dump ", b"# *** IR Dump ")  # the headers that open with a mark of their own
+
+
+def _cut_in(chunk: bytes) -> int:
+    """How many headers start inside a line of the chunk (whole lines: it starts a line): another thread's output
+    cut into that line. Only the headers opened by `; ` or `# ` are counted: a module may hold the bare header's
+    words as a string (LLVM's own pass printer, compiled)."""
+    return sum(chunk.count(mark) - chunk.count(b"\n" + mark) - chunk.startswith(mark) for mark in _OPENED)
 
 
 def _line_starts_with_mark(chunk: bytes):
