@@ -79,10 +79,12 @@ def stream(path: Path) -> list[Dump]:
 
 
 def _diagnostics_cut(text: str) -> str:
-    """A dump's text without the diagnostics printed after it (`file:1:2: error: ...` at column 0 and on), or the
-    report the compiler printed when it ended (--mlir-timing: from its `===---...---===` banner on)."""
+    """A dump's text without the diagnostics printed after it (`file:1:2: error: ...` at column 0 and on), the
+    report the compiler printed when it ended (--mlir-timing: from its `===---...---===` banner on), or a pass's own
+    dump in its run (Triton's `// -----// SoftwarePipeliner internal IR Dump After: LowerLoops`)."""
     match = re.search(
-        r"(?m)^(?:(?:within split at \S+ offset )?[^\s:\"]*:\d+(?::\d+)?: (?:error|warning|note|remark): |===-+===$)",
+        r"(?m)^(?:(?:within split at \S+ offset )?[^\s:\"]*:\d+(?::\d+)?: (?:error|warning|note|remark): |===-+===$"
+        r"|// -----// (?!IR Dump (?:Before|After) ))",
         text,
     )
     return text if match is None else text[: match.start()]

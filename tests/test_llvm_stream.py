@@ -33,7 +33,8 @@ def test_every_stream_is_detected_and_every_dump_is_a_pass_in_order(path):
     passes = [snapshot for dump in pipelines for snapshot in dump.snapshots[1:]]
     assert len(passes) == len(headers)
     for snapshot, header in zip(passes, headers):
-        assert (snapshot.header or snapshot.name) in header, (snapshot.name, header)
+        printed_before = re.search(r"its result as printed before (\S+) \(", snapshot.detail)  # a Before-only stream
+        assert (printed_before[1] if printed_before else snapshot.header or snapshot.name) in header, (snapshot, header)
 
 
 def test_a_template_pass_is_listed_by_its_class_and_first_argument_its_whole_name_kept():
@@ -296,6 +297,28 @@ def test_a_function_s_attribute_groups_renumbered_by_the_module_are_no_change_of
     passes = _summary(path)["passes"]
     for before, after, found in zip(bodies[:-1], bodies[1:], passes[1:], strict=True):
         assert (found["inserted"], found["deleted"]) == gnu_counts(numbered_by_order(before), numbered_by_order(after))
+
+
+def test_a_stream_printed_only_before_its_passes_lists_each_change_as_the_pass_before_it():
+    """-print-before alone: each dump is the function as the passes since the dump before it left it, so that
+    change is listed as that dump's pass, the text printed before the next (the input is not dumped: the first dump
+    shows as added, under its own name); each count is GNU diff's between the two dumps."""
+    path = LLVM / "functions-before-only-O1.txt"
+    found = list(labelled(path))
+    assert all(" Before " in header for _, _, header, _ in found)
+    bodies = ["\n".join(body).strip("\n") + "\n" for *_, body in found]
+    passes = _summary(path)["passes"]
+    names = [re.search(r"Before (\S+)", header)[1] for _, _, header, _ in found]
+    assert [p["name"] for p in passes] == [names[0], *names[:-1]]
+    assert passes[0]["printedBefore"] and not any(p.get("printedBefore") for p in passes[1:])
+    for before, after, p in zip(bodies[:-1], bodies[1:], passes[1:], strict=True):
+        assert (p["inserted"], p["deleted"]) == gnu_counts(numbered_by_order(before), numbered_by_order(after))
+    (dump,) = load(path)
+    assert dump.snapshots[2].detail == (
+        "SROAPass on simple_mul_workgroup: its result as printed before InstCombinePass (with any pass not printed "
+        "between)"
+    )
+    assert any("the last pass, InstCombinePass, ran after the last dump" in note for note in dump.notes)
 
 
 def _counts(found: dict) -> tuple:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -201,8 +202,70 @@ def test_the_compiler_s_reports_between_dumps_are_left_out_the_diagnostics_after
         [(s.text, s.warnings) for s in d.snapshots] for d in without
     ]
     assert any(
-        note.endswith("line(s) of the compiler's reports (--mlir-timing, -mlir-pass-statistics): not IR, left out")
+        note.endswith(
+            "line(s) the compiler printed besides its dumps (reports such as --mlir-timing's, a pass's own "
+            "dumps such as Triton's SoftwarePipeliner internal IR Dump): no pass's IR, left out"
+        )
         for note in dumps[0].notes
+    )
+
+
+BEFORE_ONLY = ["sparsifier/stream_before_only.txt", "triton_add/stream_before_only.txt"]
+
+
+@pytest.mark.parametrize("form", BEFORE_ONLY)
+def test_a_stream_printed_only_before_each_pass_charges_each_change_to_the_pass_that_made_it(real_mlir, form):
+    """--mlir-print-ir-before-all alone (Triton's MLIR_ENABLE_DUMP too): dump k is the IR the pass printed before
+    dump k - 1 left, so the change from one dump to the next is listed as that pass's (it was listed as the next
+    pass's, printed before it); the first dump is the input, the last pass's result is never printed; every count
+    is what the oracle computes between the two dumps."""
+    dumps = oracle.stream(real_mlir / form)
+    assert all(dump.before for dump in dumps)
+    (pipe,) = summary(real_mlir, form)["pipelines"]
+    assert pipe["input"]["name"] == "input" and len(pipe["passes"]) == len(dumps) - 1
+    wrong = []
+    for p, ran, dump in zip(pipe["passes"], dumps[:-1], dumps[1:], strict=True):
+        assert p["name"] == ran.arg and not p.get("printedBefore"), p["label"]
+        assert p["noOp"] == (dump.text == ran.text), p["label"]
+        if (why := oracle.check_counts(ran.text, dump.text, p["inserted"], p["deleted"])) is not None:
+            wrong.append(f"{p['label']} {p['name']}: {why}")
+    assert wrong == []
+    (dump,) = formats.load(real_mlir / form)
+    assert any(f"the last pass, {dumps[-1].arg}, ran after the last dump" in note for note in dump.notes)
+
+
+def test_a_before_only_stream_shows_what_the_after_stream_of_the_same_run_shows(real_mlir):
+    """The sparsifier printed before each pass and after each pass: outside the nested pipeline of
+    sparsification-and-bufferization (whose own work after its last inner pass only an After dump shows) every
+    pass changes the same lines either way; the after stream shows its first pass against nothing."""
+    before = summary(real_mlir, "sparsifier/stream_before_only.txt")["pipelines"][0]["passes"]
+    after = summary(real_mlir, "sparsifier/stream_module_scope.txt")["pipelines"][0]["passes"]
+    changed = lambda passes: Counter((p["name"], p["inserted"], p["deleted"]) for p in passes if not p["noOp"])
+    nested = {"sparsification-and-bufferization", "sparse-buffer-rewrite"}
+    mine, theirs = changed(before[1:]), changed(after[1:-1])
+    assert {k: n for k, n in mine.items() if k[0] not in nested} == {
+        k: n for k, n in theirs.items() if k[0] not in nested
+    }
+    assert len(mine) >= 30
+
+
+def test_triton_s_own_dumps_inside_a_pass_are_left_out_and_lowering_to_llvm_is_charged_to_its_pass(real_mlir):
+    """Triton's software pipeliner prints IR of its own inside its run (`// -----// SoftwarePipeliner internal IR
+    Dump After: LowerLoops`): no pass's dump, left out and counted; the pass that adds the most lines, the lowering of
+    Triton's GPU dialect to LLVM, is listed as convert-triton-gpu-to-llvm's, not as the pass after it."""
+    form = "triton_add/stream_before_only.txt"
+    lines = (real_mlir / form).read_text(encoding="utf-8").split("\n")
+    own = [row for row, line in enumerate(lines) if line.startswith("// -----// SoftwarePipeliner internal")]
+    assert len(own) == 2
+    (dump,) = formats.load(real_mlir / form)
+    assert not any("SoftwarePipeliner" in s.text for s in dump.snapshots)
+    passes = summary(real_mlir, form)["pipelines"][0]["passes"]
+    largest = max(passes, key=lambda p: p["inserted"])
+    assert largest["name"] == "convert-triton-gpu-to-llvm" and largest["inserted"] > 500
+    lowered = dump.snapshots[int(largest["label"])]
+    assert lowered.detail == (
+        "ConvertTritonGPUToLLVM on builtin.module: its result as printed before initialize-ws-cluster-barriers (with any "
+        "pass not printed between)"
     )
 
 

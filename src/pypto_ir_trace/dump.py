@@ -226,17 +226,20 @@ REPORT_MARKERS = (b"===---", b"STATISTICS:", b"Statistics are disabled.")
 
 
 def between_dumps(
-    stretch: Stretch, diagnostic: re.Pattern[str], left_out: re.Pattern[str] | None = None
+    stretch: Stretch,
+    diagnostic: re.Pattern[str],
+    left_out: re.Pattern[str] | None = None,
+    reports: re.Pattern[str] = REPORT_START,
 ) -> tuple[str | None, int, int]:
     """What the compiler printed between two dumps, as a pass's warnings (None when blank), but its reports (from a
-    REPORT_START to the next line `diagnostic` matches: a --split-input-file run reports after each chunk, before
-    the next one's diagnostics) and the lines `left_out` matches (a pass manager's log); and how many lines of
-    each were left out."""
+    line `reports` matches to the next line `diagnostic` matches: a --split-input-file run reports after each chunk,
+    before the next one's diagnostics) and the lines `left_out` matches (a pass manager's log); and how many lines
+    of each were left out."""
     lines = stretch.read().removesuffix("\n").split("\n") if stretch.stop > stretch.start else []
     kept: list[str] = []
     reporting, reported = False, 0
     for line in lines:
-        reporting = (reporting or REPORT_START.match(line) is not None) and not diagnostic.match(line)
+        reporting = (reporting or reports.match(line) is not None) and not diagnostic.match(line)
         if reporting:
             reported += 1
         elif left_out is None or not left_out.match(line):

@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import NamedTuple
 
-from ... import splice
+from ... import printed_before, splice
 from ...dump import REPORT_MARKERS, REPORT_START, Dump, Snapshot, Stretch, between_dumps, lines_holding, packed
 from ...errors import DumpError
 from . import DIAGNOSTIC, INPUT_NAME, metadata, program
@@ -202,6 +202,9 @@ def _pipeline(file: Path, entries: list[_Entry], notes: list[str], trailing: boo
     if trailing:
         notes.append("the stream ends with diagnostics after its last dump: they are shown with the last snapshot")
     snapshots = [input_snapshot, *_snapshots(file, entries, start, notes, input_snapshot)]
+    first = printed_before.Pass.printed(start.header.name, _detail(start.header), start.header.full) if start else None
+    snapshots, said = printed_before.charged(snapshots, first)
+    notes.extend([said] if said else [])
     return Dump(title=_title(file), snapshots=tuple(snapshots), format="llvm", notes=tuple(notes), files=(file,))
 
 
@@ -400,7 +403,7 @@ def _splice_notes(found: splice.Found) -> list[str]:
 def _detail(header: Header) -> str:
     where = f" on {header.unit}" if header.unit else ""
     extras = [
-        *(["Before"] if header.before else []),
+        *([printed_before.BEFORE] if header.before else []),
         *(["machine code"] if header.machine else []),
         *({"unchanged": ["omitted because no change"], "ignored": ["ignored"]}.get(header.outcome, [])),
         *(["invalidated: the module is printed"] if header.outcome == "invalidated" else []),

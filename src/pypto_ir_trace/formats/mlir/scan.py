@@ -28,6 +28,11 @@ DIAGNOSTIC = re.compile(
 )
 # Every diagnostic line holds one of these: found at C speed, then the line is checked with DIAGNOSTIC.
 _SEVERITIES = tuple(f": {word}: ".encode() for word in ("error", "warning", "note", "remark"))
+# What the compiler prints besides its dumps and diagnostics, to the next diagnostic or dump: a report
+# (--mlir-timing), or a pass's own dump in its run, headed like the pass manager's but no pass's (Triton's
+# `// -----// SoftwarePipeliner internal IR Dump After: LowerLoops`)
+OWN_OUTPUT = re.compile(rf"{REPORT_START.pattern}|^// -----// (?!IR Dump (?:Before|After) )")
+_OWN_MARKERS = (*REPORT_MARKERS, b"// -----// ")
 _PREFIX = HEADER_PREFIX.encode()
 _BOM = "\ufeff".encode()
 
@@ -102,8 +107,8 @@ def _read_lines_ending_in_lf(chunk: bytes, offset: int, found: Scan) -> None:
     found.rows = row + chunk.count(b"\n", counted)
     found.diagnostics += [
         offset + start
-        for start in lines_holding(chunk, (*_SEVERITIES, *REPORT_MARKERS))
-        if DIAGNOSTIC.match(line := _line_at(chunk, start)) or REPORT_START.match(line)
+        for start in lines_holding(chunk, (*_SEVERITIES, *_OWN_MARKERS))
+        if DIAGNOSTIC.match(line := _line_at(chunk, start)) or OWN_OUTPUT.match(line)
     ]
 
 
@@ -120,7 +125,7 @@ def _read_any_lines(chunk: bytes, offset: int, found: Scan) -> None:
     for row, (line, ending) in enumerate(zip(lines, endings), start=found.rows):
         if line.startswith(HEADER_PREFIX):
             _header(line, at, row, found)
-        elif DIAGNOSTIC.match(line) or REPORT_START.match(line):
+        elif DIAGNOSTIC.match(line) or OWN_OUTPUT.match(line):
             found.diagnostics.append(at)
         at += len(line.encode("utf-8")) + len(ending)
     found.rows += len(lines)

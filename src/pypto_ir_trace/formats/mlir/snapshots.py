@@ -24,7 +24,7 @@ from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
-from ... import splice
+from ... import printed_before, splice
 from ...dump import Dump, Snapshot, packed
 from . import INPUT_NAME, ops, scope
 from .entries import Entry
@@ -76,7 +76,15 @@ def dump(source: Path, entries: list[Entry], notes: list[str], format_name: str)
                 header=entry.header.text,
             )
         )
+    first = _first_pass(entries[0], _holds_its_op(entries[0], 0, whole)) if given else None
+    snapshots, said = printed_before.charged(snapshots, first)
+    notes.extend([said] if said else [])
     return Dump(title=_title(source), snapshots=tuple(snapshots), format=format_name, notes=tuple(notes))
+
+
+def _first_pass(entry: Entry, local: bool) -> printed_before.Pass:
+    """The pass the input was printed before."""
+    return printed_before.Pass.printed(entry.header.arg, _detail(entry, local, whole=False), entry.header.text)
 
 
 _NO_INPUT = "MLIR dumps hold no copy of the pipeline's input: snapshot 0 is empty, so the first dump shows as added"
@@ -228,7 +236,7 @@ def _detail(entry: Entry, local: bool, whole: bool) -> str:
     else:
         detail = header.cls
     extras = [
-        *(["Before"] if header.before else []),
+        *([printed_before.BEFORE] if header.before else []),
         *(["failed"] if header.failed else []),
         *(["local scope, shown in the whole IR" if whole else "local scope"] if local else []),
     ]

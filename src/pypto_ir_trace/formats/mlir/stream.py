@@ -17,7 +17,7 @@ from . import snapshots, split
 from .entries import Entry
 from .headers import HEADER_PREFIX, HEADER_PROBE
 from .ops import of_top_kind, opened_op, single_op
-from .scan import DIAGNOSTIC, scan
+from .scan import DIAGNOSTIC, OWN_OUTPUT, scan
 
 _THREADING = "without disabling multi-threading"
 # LLVM's own -print-after-all headers ("; *** IR Dump After InstCombinePass on f ***", "# *** IR Dump ..." for
@@ -77,7 +77,9 @@ def _read(path: Path) -> tuple[Path, list[Entry], list[str]]:
             raise DumpError(f"{file}: {_THREADING_HELP}")
         raise DumpError(f"no IR Dump header line in {file}: is it the stderr of --mlir-print-ir-after-all?")
     notes: list[str] = []
-    pending, reported, _ = between_dumps(Stretch(file, found.start, found.headers[0].at), DIAGNOSTIC)
+    pending, reported, _ = between_dumps(
+        Stretch(file, found.start, found.headers[0].at), DIAGNOSTIC, reports=OWN_OUTPUT
+    )
     dumps = []
     for k, (start, row, header) in enumerate(found.headers):
         stop = found.headers[k + 1].at if k + 1 < len(found.headers) else found.end
@@ -99,11 +101,12 @@ def _read(path: Path) -> tuple[Path, list[Entry], list[str]]:
                 told=told,
             )
         )
-        pending, report, _ = between_dumps(Stretch(file, diag, stop), DIAGNOSTIC)
+        pending, report, _ = between_dumps(Stretch(file, diag, stop), DIAGNOSTIC, reports=OWN_OUTPUT)
         reported += report
     if reported:
         notes.append(
-            f"{reported} line(s) of the compiler's reports (--mlir-timing, -mlir-pass-statistics): not IR, left out"
+            f"{reported} line(s) the compiler printed besides its dumps (reports such as --mlir-timing's, a pass's "
+            "own dumps such as Triton's SoftwarePipeliner internal IR Dump): no pass's IR, left out"
         )
     if pending:
         last = dumps[-1]
