@@ -269,6 +269,31 @@ def test_triton_s_own_dumps_inside_a_pass_are_left_out_and_lowering_to_llvm_is_c
     )
 
 
+def test_a_stream_of_mlir_then_llvm_dumps_is_a_pipeline_each_as_each_part_read_alone(real_mlir, tmp_path):
+    """Triton with MLIR_ENABLE_DUMP and LLVM_IR_ENABLE_DUMP prints its MLIR dumps, then LLVM's: the LLVM dumps were
+    read as the last MLIR dump's text; now each compiler's part is a pipeline of its own, named by the compiler, the
+    same as that part of the file read alone (its passes named by their lines in the whole file), and the MLIR part
+    shows what the run without LLVM's dumps shows."""
+    path = real_mlir / "triton_add/stream_mlir_and_llvm.txt"
+    lines = path.read_text(encoding="utf-8").split("\n")
+    cut = next(row for row, line in enumerate(lines) if line.startswith("; *** IR Dump "))
+    assert lines[cut - 1] == "Running pass: MemProfRemoveInfo on [module]"  # LLVM's log of it opens its part
+    cut -= 1
+    parts = [tmp_path / "mlir.txt", tmp_path / "llvm.txt"]
+    parts[0].write_text("\n".join(lines[:cut]) + "\n", encoding="utf-8")
+    parts[1].write_text("\n".join(lines[cut:]), encoding="utf-8")
+    both = build_report(path).summary()["pipelines"]
+    assert [(p["name"], p["format"]) for p in both] == [("MLIR", "mlir-stream"), ("LLVM IR", "llvm")]
+    counts = lambda pipe: [(p["name"], p["inserted"], p["deleted"], p["noOp"]) for p in pipe["passes"]]
+    rows = lambda pipe: [int(p["file"].rsplit(":", 1)[1]) for p in pipe["passes"]]
+    for found, part, offset in zip(both, parts, (0, cut), strict=True):
+        alone = build_report(part).summary()["pipelines"][0]
+        assert counts(found) == counts(alone) and found["functions"] == alone["functions"]
+        assert rows(found) == [row + offset for row in rows(alone)]
+    assert counts(both[0]) == counts(summary(real_mlir, "triton_add/stream_before_only.txt")["pipelines"][0])
+    assert len(both[1]["passes"]) == 192
+
+
 def test_the_generic_form_finds_the_functions_the_custom_form_finds(real_mlir):
     """--mlir-print-op-generic prints `"func.func"() <{..., sym_name = "f"}> ({`: the same functions, by the same
     keys (a symbol the custom form quotes, quoted), at every pass. From convert-vector-to-llvm on, a whole parse of

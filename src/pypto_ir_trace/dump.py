@@ -65,6 +65,19 @@ def _pread(fd: int, start: int, stop: int) -> bytes:
 
 
 @dataclass(frozen=True)
+class Part:
+    """Bytes [start, stop) of a stream file (stop None: to its end) that one format printed, starting at line `row`
+    (0-based): a Triton compile prints its MLIR dumps, then its LLVM IR's."""
+
+    start: int = 0
+    stop: int | None = None
+    row: int = 0
+
+
+WHOLE = Part()
+
+
+@dataclass(frozen=True)
 class Packed:
     """A text the format made (an op cut out of a module, a program spliced together), kept deflated until read:
     such texts are held from discovery to the end of the build, and IREE mlp's local stream holds 8.3 MB of them

@@ -17,6 +17,9 @@ HELP = (
     "-print-changed, -print-module-scope, machine code): IR Dump header lines start each dump"
 )
 INPUT_NAME = "(input not dumped)"  # snapshot 0 when LLVM prints no copy of the pipeline's input
+PREFIXES = (b"; *** IR ", b"*** IR ", b"# *** IR ")  # a header line starts with one of these
+# how the lines of -debug-pass-manager's log start (`Running pass: SROAPass on f`): neither IR nor a warning
+LOG_STARTS = (b"Running pass: ", b"Running analysis: ", b"Skipping pass: ", b"Invalidating ", b"Clearing all analysis")
 
 if TYPE_CHECKING:
     from .stream import looks_like, read
@@ -42,4 +45,4 @@ def errors(warnings: str) -> list[int]:
 __getattr__ = _exports(__name__, {"looks_like": ("stream", "looks_like"), "read": ("stream", "read")}, globals())
 
 
-__all__ = ["DIAGNOSTIC", "HELP", "INPUT_NAME", "anchors", "errors", "looks_like", "read"]
+__all__ = ["DIAGNOSTIC", "HELP", "INPUT_NAME", "LOG_STARTS", "PREFIXES", "anchors", "errors", "looks_like", "read"]

@@ -18,7 +18,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-PREFIXES = (b"; *** IR ", b"*** IR ", b"# *** IR ")  # a header line starts with one of these
+from . import PREFIXES as PREFIXES
+
 _HEADER = re.compile(
     r"^(?P<lead>; |# )?\*\*\* IR (?:(?P<pass>Pass) |Dump (?P<when>After|Before|At Start) ?)(?P<body>.*?) ?\*\*\*:?"
     r"(?: \((?P<scope>function|loop): (?P<scoped>.*)\))?[ \t]*$"

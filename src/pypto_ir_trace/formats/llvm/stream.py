@@ -28,9 +28,20 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ... import printed_before, splice
-from ...dump import REPORT_MARKERS, REPORT_START, Dump, Snapshot, Stretch, between_dumps, lines_holding, packed
+from ...dump import (
+    REPORT_MARKERS,
+    REPORT_START,
+    WHOLE,
+    Dump,
+    Part,
+    Snapshot,
+    Stretch,
+    between_dumps,
+    lines_holding,
+    packed,
+)
 from ...errors import DumpError
-from . import DIAGNOSTIC, INPUT_NAME, metadata, program
+from . import DIAGNOSTIC, INPUT_NAME, LOG_STARTS, metadata, program
 from .headers import PREFIXES, Header, parse_header
 from .program import GRAMMAR
 
@@ -68,13 +79,14 @@ def looks_like(path: Path) -> bool:
     return any(_header_at(head, at) is not None for at in _line_starts_with_mark(head))
 
 
-def read(path: Path) -> tuple[Dump, ...]:
-    """The stream's pipelines: one per compilation (clang given several sources, or several runs' output in one
-    file), each starting where a dump prints another module than the dumps before."""
+def read(path: Path, part: Part = WHOLE) -> tuple[Dump, ...]:
+    """The stream's pipelines (or those of the part of it LLVM printed): one per compilation (clang given several
+    sources, or several runs' output in one file), each starting where a dump prints another module than the dumps
+    before."""
     file = Path(path)
     if not file.is_file():
         raise DumpError(f"input is not a file: {file}")
-    entries, trailing, logged, reported, cut_in = _scan(file)
+    entries, trailing, logged, reported, cut_in = _scan(file, part)
     if cut_in:
         raise DumpError(
             f"{file}: {cut_in} IR Dump header(s) start inside a line: the output of several threads is interleaved "
@@ -424,16 +436,20 @@ class _Scan(NamedTuple):
     cut_in: int  # the headers that start inside a line: several threads' output interleaved
 
 
-def _scan(file: Path) -> _Scan:
-    """The header lines of the file (a chunk at a time: a stream may be larger than memory), each with the
-    stretch of IR after it and the diagnostics before it (the first's: what the compiler said before any dump)."""
+def _scan(file: Path, part: Part) -> _Scan:
+    """The header lines of the file, or of the part of it given (a chunk at a time: a stream may be larger than
+    memory), each with the stretch of IR after it and the diagnostics before it (the first's: what the compiler
+    said before any dump)."""
     found: list[tuple[int, int, int, Header, Module | None]] = []  # (header start, text start, row, header, module)
     diagnostics: list[int] = []  # where each line the compiler said between dumps starts
     size = cut_in = 0
     try:
         with file.open("rb") as handle:
-            offset, rows, carry = 0, 0, b""
-            while block := handle.read(_CHUNK):
+            handle.seek(part.start)
+            offset, rows, carry = part.start, part.row, b""
+            left = -1 if part.stop is None else part.stop - part.start  # bytes still to read (-1: to the end)
+            while left and (block := handle.read(_CHUNK if left < 0 else min(_CHUNK, left))):
+                left -= len(block) if left > 0 else 0
                 buffer = carry + block
                 cut = buffer.rfind(b"\n") + 1
                 chunk, carry = buffer[:cut], buffer[cut:]
@@ -462,7 +478,7 @@ def _scan(file: Path) -> _Scan:
     diagnostics.sort()
     entries: list[_Entry] = []
     said, reported, logged = between_dumps(
-        Stretch(file, 0, found[0][0] if found else size), DIAGNOSTIC, _PASS_MANAGER_LOG
+        Stretch(file, part.start, found[0][0] if found else size), DIAGNOSTIC, _PASS_MANAGER_LOG
     )
     for k, (_, text, row, header, module) in enumerate(found):
         stop = found[k + 1][0] if k + 1 < len(found) else size
@@ -501,7 +517,6 @@ _PASS_MANAGER_LOG = re.compile(
     r"^(?:Running (?:pass|analysis)|Skipping pass|Invalidating (?:analysis|all non-preserved analyses for)"
     r"|Clearing all analysis results for): "
 )
-_LOGS = (b"Running pass: ", b"Running analysis: ", b"Skipping pass: ", b"Invalidating ", b"Clearing all analysis")
 
 
 def _said_lines(chunk: bytes) -> list[int]:
@@ -510,7 +525,7 @@ def _said_lines(chunk: bytes) -> list[int]:
     opens with one: no IR); found at C speed."""
     return [
         _blank_lines_above(chunk, start)
-        for start in lines_holding(chunk, (*_SEVERITIES, *_LOGS, *REPORT_MARKERS))
+        for start in lines_holding(chunk, (*_SEVERITIES, *LOG_STARTS, *REPORT_MARKERS))
         if any(pattern.match(_line_at(chunk, start)) for pattern in (DIAGNOSTIC, _PASS_MANAGER_LOG, REPORT_START))
     ]
 

@@ -11,7 +11,7 @@ from bisect import bisect_right
 from dataclasses import replace
 from pathlib import Path
 
-from ...dump import Dump, Stretch, between_dumps
+from ...dump import WHOLE, Dump, Part, Stretch, between_dumps
 from ...errors import DumpError
 from . import snapshots, split
 from .entries import Entry
@@ -40,15 +40,17 @@ def looks_like_stream(path: Path) -> bool:
     return head.startswith(HEADER_PREFIX) or f"\n{HEADER_PREFIX}" in head or _THREADING in head
 
 
-def read_stream(path: Path) -> Dump:
-    """The stream as one pipeline (read_chunks cuts a --split-input-file stream into its chunks)."""
-    file, dumps, notes = _read(path)
+def read_stream(path: Path, part: Part = WHOLE) -> Dump:
+    """The stream (or the part of it MLIR printed) as one pipeline (read_chunks cuts a --split-input-file stream
+    into its chunks)."""
+    file, dumps, notes = _read(path, part)
     return _pipeline(file, dumps, notes)
 
 
-def read_chunks(path: Path) -> tuple[Dump, ...]:
-    """The stream's pipelines: one per chunk of a --split-input-file run (split.py says how they are found)."""
-    file, dumps, notes = _read(path)
+def read_chunks(path: Path, part: Part = WHOLE) -> tuple[Dump, ...]:
+    """The stream's pipelines (or those of the part of it MLIR printed): one per chunk of a --split-input-file run
+    (split.py says how they are found)."""
+    file, dumps, notes = _read(path, part)
     found = split.chunks(dumps)
     if len(found) == 1:
         return (_pipeline(file, dumps, notes),)
@@ -66,12 +68,12 @@ def _pipeline(file: Path, dumps: list[Entry], notes: list[str]) -> Dump:
     return replace(snapshots.dump(file, dumps, list(notes), "mlir-stream"), files=(file,))
 
 
-def _read(path: Path) -> tuple[Path, list[Entry], list[str]]:
+def _read(path: Path, part: Part) -> tuple[Path, list[Entry], list[str]]:
     """The stream's dumps, in file order, and what reading them found."""
     file = Path(path)
     if not file.is_file():
         raise DumpError(f"input is not a file: {file}")
-    found = scan(file, (_THREADING.encode(),))
+    found = scan(file, (_THREADING.encode(),), part)
     if not found.headers:
         if _THREADING.encode() in found.said:
             raise DumpError(f"{file}: {_THREADING_HELP}")
