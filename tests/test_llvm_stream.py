@@ -253,16 +253,11 @@ def test_two_compilations_in_one_stream_are_two_pipelines_each_as_its_output_alo
     come before any of its dumps names its module."""
     path = LLVM / "functions-version-two-sources-O1.txt"
     lines = path.read_text(encoding="utf-8").split("\n")
-    alone = [tmp_path / "functions.txt", tmp_path / "version.txt"]
-    alone[0].write_text("\n".join(lines[:663]) + "\n", encoding="utf-8")
-    alone[1].write_text("\n".join(lines[663:]), encoding="utf-8")
     assert lines[663].startswith("; *** IR Dump After SROAPass on ")
-    both = irt.build_report(path).summary()["pipelines"]
+    both = _each_as_read_alone(
+        path, [_written(tmp_path / "functions.txt", lines[:663]), _written(tmp_path / "version.txt", lines[663:])]
+    )
     assert [pipeline["name"] for pipeline in both] == ["functions.c", "_version.c"]
-    for found, part in zip(both, alone, strict=True):
-        expected = _summary(part)
-        assert [_counts(p) for p in found["passes"]] == [_counts(p) for p in expected["passes"]]
-        assert found["functions"] == expected["functions"]
     (dump, _) = load(path)
     assert any(note.startswith("2 compilations in one stream") for note in dump.notes)
 
@@ -274,16 +269,13 @@ def test_cuda_s_host_and_device_compilations_of_one_file_are_told_apart_by_their
     first dumps (SROA on its kernel) come before its first module dump."""
     path = LLVM / "axpy-cuda-host-device-O1.txt"
     lines = path.read_text(encoding="utf-8").split("\n")
-    alone = [tmp_path / "host.txt", tmp_path / "device.txt"]
-    alone[0].write_text("\n".join(lines[:902]) + "\n", encoding="utf-8")
-    alone[1].write_text("\n".join([lines[0], *lines[902:]]), encoding="utf-8")
     assert lines[902] == "; *** IR Dump After SROAPass on _Z4axpyfPKfPfi ***"
-    both = irt.build_report(path).summary()["pipelines"]
+    host, device = (
+        _written(tmp_path / "host.txt", lines[:902]),
+        _written(tmp_path / "device.txt", [lines[0], *lines[902:]]),
+    )
+    both = _each_as_read_alone(path, [host, device])
     assert [pipeline["name"] for pipeline in both] == ["axpy.cu (x86_64-pc-linux-gnu)", "axpy.cu (nvptx64-nvidia-cuda)"]
-    for found, part in zip(both, alone, strict=True):
-        expected = _summary(part)
-        assert [_counts(p) for p in found["passes"]] == [_counts(p) for p in expected["passes"]]
-        assert found["functions"] == expected["functions"]
     assert [f["name"] for f in both[1]["functions"]] == ["_Z4axpyfPKfPfi", "_ZL3tidv"]
 
 
@@ -319,6 +311,22 @@ def test_a_stream_printed_only_before_its_passes_lists_each_change_as_the_pass_b
         "between)"
     )
     assert any("the last pass, InstCombinePass, ran after the last dump" in note for note in dump.notes)
+
+
+def _written(path, lines: list[str]):
+    """A file of the lines (a stream's part, as its compiler printed it alone)."""
+    path.write_text("\n".join(lines) + ("\n" if lines[-1] else ""), encoding="utf-8")
+    return path
+
+
+def _each_as_read_alone(path, parts) -> list[dict]:
+    """The stream's pipelines, each checked to be what its part of the file reads as, alone."""
+    pipelines = irt.build_report(path).summary()["pipelines"]
+    for found, part in zip(pipelines, parts, strict=True):
+        expected = _summary(part)
+        assert [_counts(p) for p in found["passes"]] == [_counts(p) for p in expected["passes"]]
+        assert found["functions"] == expected["functions"]
+    return pipelines
 
 
 def _counts(found: dict) -> tuple:
