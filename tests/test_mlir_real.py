@@ -294,6 +294,23 @@ def test_a_stream_of_mlir_then_llvm_dumps_is_a_pipeline_each_as_each_part_read_a
     assert len(both[1]["passes"]) == 192
 
 
+def test_two_kernels_compiled_one_after_the_other_are_four_pipelines_the_first_two_as_one_kernel_alone(real_mlir):
+    """Triton compiling two kernels prints each one's MLIR dumps, then LLVM's: four parts, a pipeline each, named by
+    the compiler and their place; the file starts with the one-kernel run's bytes, and its first two pipelines show
+    what that run's two show."""
+    two, one = real_mlir / "triton_add/stream_two_kernels.txt", real_mlir / "triton_add/stream_mlir_and_llvm.txt"
+    assert two.read_bytes().startswith(one.read_bytes())
+    pipelines = build_report(two).summary()["pipelines"]
+    assert [p["name"] for p in pipelines] == ["MLIR (1)", "LLVM IR (1)", "MLIR (2)", "LLVM IR (2)"]
+    counts = lambda pipe: [(p["name"], p["inserted"], p["deleted"], p["file"]) for p in pipe["passes"]]
+    alone = build_report(one).summary()["pipelines"]
+    assert [counts(p) for p in pipelines[:2]] == [
+        [(name, added, removed, file.replace(one.name, two.name)) for name, added, removed, file in counts(p)]
+        for p in alone
+    ]
+    assert [f["name"] for f in pipelines[2]["functions"]] == ["@scale_kernel"]
+
+
 def test_the_generic_form_finds_the_functions_the_custom_form_finds(real_mlir):
     """--mlir-print-op-generic prints `"func.func"() <{..., sym_name = "f"}> ({`: the same functions, by the same
     keys (a symbol the custom form quotes, quoted), at every pass. From convert-vector-to-llvm on, a whole parse of

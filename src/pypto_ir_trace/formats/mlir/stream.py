@@ -55,8 +55,9 @@ def read_chunks(path: Path, part: Part = WHOLE) -> tuple[Dump, ...]:
     if len(found) == 1:
         return (_pipeline(file, dumps, notes),)
     said = (
-        f"a --split-input-file run: {len(found)} chunks, each its own pipeline (a chunk starts where the first pass "
-        "runs again on IR that names none of the symbols of the chunk before)"
+        f"{len(found)} runs of the pipeline (a --split-input-file run's chunks, or several compiles: Triton's "
+        "kernels), each its own pipeline: a chunk starts where the first pass runs again on IR that names none of "
+        "the symbols of the chunk before"
     )
     return tuple(
         replace(_pipeline(file, chunk, [said, *notes]), name=f"chunk {k}: {split.first_symbols(chunk)}")
