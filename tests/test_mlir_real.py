@@ -262,6 +262,10 @@ def test_triton_s_own_dumps_inside_a_pass_are_left_out_and_lowering_to_llvm_is_c
     passes = summary(real_mlir, form)["pipelines"][0]["passes"]
     largest = max(passes, key=lambda p: p["inserted"])
     assert largest["name"] == "convert-triton-gpu-to-llvm" and largest["inserted"] > 500
+    assert largest["header"] == (  # the tooltip: the pass and its options, not the dump printed before the next
+        "ConvertTritonGPUToLLVM: convert-triton-gpu-to-llvm{compute-capability=80 ptx-version=88} ('builtin.module' "
+        "operation)"
+    )
     lowered = dump.snapshots[int(largest["label"])]
     assert lowered.detail == (
         "ConvertTritonGPUToLLVM on builtin.module: its result as printed before initialize-ws-cluster-barriers (with any "

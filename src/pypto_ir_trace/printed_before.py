@@ -26,8 +26,8 @@ class Pass:
 
     @classmethod
     def printed(cls, name: str, detail: str, header: str = "") -> Pass:
-        """The pass a Before dump names (its detail's Before left out)."""
-        return cls(name, detail.replace(f", {BEFORE}", "", 1), header)
+        """The pass a Before dump names (its detail's and its header's Before left out: the pass, its options)."""
+        return cls(name, detail.replace(f", {BEFORE}", "", 1), header.removeprefix(f"IR Dump {BEFORE} "))
 
 
 def charged(snapshots: list[Snapshot], first: Pass | None) -> tuple[list[Snapshot], str | None]:
