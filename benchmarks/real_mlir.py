@@ -30,6 +30,7 @@ REAL = Path(__file__).resolve().parents[1] / "fixtures" / "mlir" / "real"
 # (case, form): the compiles measured, module and local scope side by side
 INPUTS = [
     ("sparsifier", "stream_module_scope.txt"),
+    ("sparsifier", "stream_before_only.txt"),
     ("sparsifier", "stream_local_scope.txt"),
     ("sparsifier", "tree_module_scope"),
     ("sparsifier", "tree_local_scope"),
@@ -41,8 +42,10 @@ INPUTS = [
     ("split_tile_and_fuse", "stream_module_scope.txt"),
     ("split_tile_and_fuse", "stream_local_scope.txt"),
     ("transform_narrow_types", "tree_module_scope"),
+    ("triton_add", "stream_before_only.txt"),
+    ("triton_add", "stream_two_kernels.txt"),  # MLIR, then LLVM IR, twice: four pipelines
 ]
-_HEADER = re.compile(rb"^// -----// IR Dump ", re.MULTILINE)
+_HEADER = re.compile(rb"^(?:// -----// |(?:; |# )?\*\*\* )IR Dump ", re.MULTILINE)  # MLIR's, and LLVM's after them
 
 
 SYNTHETIC = ("synthetic", "gen_mlir.py tree")  # the bar: 18 functions, 10 rounds
