@@ -6,7 +6,7 @@ import os
 import re
 import tempfile
 import zlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Protocol
@@ -75,6 +75,25 @@ class Part:
 
 
 WHOLE = Part()
+
+
+def blocks(handle: IO[bytes], part: Part, size: int) -> Iterator[bytes]:
+    """The part's bytes from an open file, `size` at a time (the last block shorter)."""
+    handle.seek(part.start)
+    left = -1 if part.stop is None else part.stop - part.start  # bytes still to read (-1: to the end)
+    while left and (block := handle.read(size if left < 0 else min(size, left))):
+        left -= len(block) if left > 0 else 0
+        yield block
+
+
+def told_apart(names: list[str]) -> list[str]:
+    """Pipeline names, each repeated one followed by its place among those of that name (`MLIR (2)`)."""
+    seen: dict[str, int] = {}
+    counted = []
+    for name in names:
+        seen[name] = seen.get(name, 0) + 1
+        counted.append(name if names.count(name) == 1 else f"{name} ({seen[name]})")
+    return counted
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ records, never a format's name."""
 
 from __future__ import annotations
 
+import itertools
 import mmap
 import os
 from collections.abc import Callable
@@ -12,7 +13,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from ..dump import Dump, Part
+from ..dump import Dump, Part, told_apart
 from ..errors import DumpError
 from ..languages import LANGUAGES, Language
 from . import llvm, mlir, pypto
@@ -177,7 +178,7 @@ def load(path: str | Path, name: str | None = None) -> tuple[Dump, ...]:
         return (*pipelines, *_units(units))
     for record in FORMATS.values():
         if record.looks_like(root):
-            parts = _parts(root) if record.dump_starts and _holds_another_stream(root, record) else []
+            parts = _parts(root, record) if record.dump_starts else []
             return _read_parts(root, parts) if len(parts) > 1 else _read(record, root)
     if root.is_file():
         return _read_file(root)
@@ -226,71 +227,54 @@ def _read(record: Format, root: Path) -> tuple[Dump, ...]:
 
 
 _SHORT = {"mlir-stream": "MLIR", "llvm": "LLVM IR"}  # a part's pipeline, by the format that printed it
-_PART_CHUNK = 1 << 23
 
 
-def _holds_another_stream(root: Path, record: Format) -> bool:
-    """Whether a stream file holds what another stream format's header lines hold (a memory-mapped search: 0.24 s
-    for 458 MB, where reading the file to look took 0.34 s)."""
+def _parts(root: Path, record: Format) -> list[tuple[Format, Part]]:
+    """A stream file `record` detected, cut where the format whose header lines start its dumps changes, in file
+    order (a Triton compile prints its MLIR dumps, then its LLVM IR's); a part starts at its first header line,
+    with the lines its format logs above it, and what comes before the first belongs to the first part. [] when no
+    other stream format's header words are in it: one memory-mapped search (0.24 s for 458 MB, where reading the
+    file to look took 0.34 s)."""
     others = [other.dump_mark for other in FORMATS.values() if other.dump_mark and other is not record]
     try:
         with root.open("rb") as handle, mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as mapped:
-            return any(mapped.find(mark) >= 0 for mark in others)
+            if not any(mapped.find(mark) >= 0 for mark in others):
+                return []
+            starts: list[tuple[int, Format]] = []  # where each part starts, by its format
+            for at, printed in _header_starts(mapped):
+                if not starts or starts[-1][1] is not printed:
+                    starts.append((_logged_above(mapped, at, printed.log_starts), printed))
+            bounds = [0, *(at for at, _ in starts[1:])]  # a part's lines count from the file's start
+            rows = [0, *itertools.accumulate(mapped[a:b].count(b"\n") for a, b in itertools.pairwise(bounds))]
     except (OSError, ValueError):  # unreadable (its reader says so), or empty: nothing to map
-        return False
-
-
-def _parts(root: Path) -> list[tuple[Format, Part]]:
-    """A stream file cut where the format whose header lines start its dumps changes, in file order (a Triton
-    compile prints its MLIR dumps, then its LLVM IR's; a part starts at its first header line; what comes before
-    the first belongs to the first part); one part when a single format printed it all."""
-    streams = [record for record in FORMATS.values() if record.dump_starts]
-    parts: list[tuple[Format, Part]] = []
-    try:
-        with root.open("rb") as handle:
-            offset, rows, carry = 0, 0, b""
-            while block := handle.read(_PART_CHUNK):
-                buffer = carry + block
-                cut = buffer.rfind(b"\n") + 1
-                chunk, carry = buffer[:cut], buffer[cut:]
-                counted = 0
-                for at, record in _header_starts(chunk, streams):
-                    if not parts or parts[-1][0] is not record:
-                        at = _logged_above(chunk, at, record.log_starts)
-                        rows += chunk.count(b"\n", counted, at)
-                        counted = at
-                        parts.append((record, Part(offset + at, None, rows)))
-                rows += chunk.count(b"\n", counted)
-                offset += len(chunk)
-    except OSError as err:
-        raise DumpError(f"cannot read {root}: {err.strerror or err}") from None
-    if not parts:
         return []
-    bounds = [*(part.start for _, part in parts[1:]), None]
     return [
-        (record, Part(0 if k == 0 else part.start, stop, 0 if k == 0 else part.row))
-        for k, ((record, part), stop) in enumerate(zip(parts, bounds))
+        (printed, Part(start, stop, row))
+        for (_, printed), start, stop, row in zip(starts, bounds, [*bounds[1:], None], rows)
     ]
 
 
-def _logged_above(chunk: bytes, at: int, starts: tuple[bytes, ...]) -> int:
-    """Where the lines right above a header at `at` that its format logs before a dump start (else `at`)."""
-    while at > 0 and chunk.startswith(starts, above := chunk.rfind(b"\n", 0, at - 1) + 1):
-        at = above
-    return at
-
-
-def _header_starts(chunk: bytes, streams: list[Format]) -> list[tuple[int, Format]]:
-    """(offset, format) of each line of the chunk that starts a dump of one of the stream formats, in order."""
+def _header_starts(mapped: mmap.mmap) -> list[tuple[int, Format]]:
+    """(offset, format) of each line of the file that starts a dump of one of the stream formats, in order."""
     found = []
-    for record in streams:
+    for record in FORMATS.values():
         for mark in record.dump_starts:
-            found += [(0, record)] if chunk.startswith(mark) else []
-            at = chunk.find(b"\n" + mark)
+            found += [(0, record)] if mapped[: len(mark)] == mark else []
+            at = mapped.find(b"\n" + mark)
             while at >= 0:
                 found.append((at + 1, record))
-                at = chunk.find(b"\n" + mark, at + 1)
+                at = mapped.find(b"\n" + mark, at + 1)
     return sorted(found, key=lambda item: item[0])
+
+
+def _logged_above(mapped: mmap.mmap, at: int, starts: tuple[bytes, ...]) -> int:
+    """Where the lines right above a header at `at` that its format logs before a dump start (else `at`)."""
+    while at > 0:
+        above = mapped.rfind(b"\n", 0, at - 1) + 1
+        if not mapped[above:at].startswith(starts):
+            return at
+        at = above
+    return at
 
 
 def _read_parts(root: Path, parts: list[tuple[Format, Part]]) -> tuple[Dump, ...]:
@@ -299,13 +283,9 @@ def _read_parts(root: Path, parts: list[tuple[Format, Part]]) -> tuple[Dump, ...
         f"the stream holds the dumps of {len(parts)} parts, each printed by one compiler "
         f"({', '.join(_SHORT[record.name] for record, _ in parts)}): each part is read as its own pipeline(s)"
     )
-    counts = {name: sum(record.name == name for record, _ in parts) for name in _SHORT}
-    seen: dict[str, int] = {}
     pipelines = []
-    for record, part in parts:
+    for (record, part), short in zip(parts, told_apart([_SHORT[record.name] for record, _ in parts])):
         assert record.read_part is not None, "a stream format reads a part"
-        seen[record.name] = seen.get(record.name, 0) + 1
-        short = _SHORT[record.name] + (f" ({seen[record.name]})" if counts[record.name] > 1 else "")
         for dump in record.read_part(root, part):
             named = f"{short}: {dump.name}" if dump.name else short
             pipelines.append(replace(dump, name=named, format=record.name, notes=(said, *dump.notes)))

@@ -37,8 +37,10 @@ from ...dump import (
     Snapshot,
     Stretch,
     between_dumps,
+    blocks,
     lines_holding,
     packed,
+    told_apart,
 )
 from ...errors import DumpError
 from . import DIAGNOSTIC, INPUT_NAME, LOG_STARTS, metadata, program
@@ -186,13 +188,7 @@ def _names(modules: list[Module]) -> list[str]:
     """Each compilation's name: its module's ID; with its target where the ID repeats (`k.cu (nvptx64-nvidia-
     cuda)`), and its place where that repeats too (`lz4.c (x86_64-pc-linux-gnu) (2)`)."""
     names = [m.name for m in modules]
-    names = [f"{m.name} ({m.triple})" if names.count(m.name) > 1 and m.triple else m.name for m in modules]
-    seen: dict[str, int] = {}
-    counted = []
-    for name in names:
-        seen[name] = seen.get(name, 0) + 1
-        counted.append(name if names.count(name) == 1 else f"{name} ({seen[name]})")
-    return counted
+    return told_apart([f"{m.name} ({m.triple})" if names.count(m.name) > 1 and m.triple else m.name for m in modules])
 
 
 def _pipeline(file: Path, entries: list[_Entry], notes: list[str], trailing: bool) -> Dump:
@@ -445,11 +441,8 @@ def _scan(file: Path, part: Part) -> _Scan:
     size = cut_in = 0
     try:
         with file.open("rb") as handle:
-            handle.seek(part.start)
             offset, rows, carry = part.start, part.row, b""
-            left = -1 if part.stop is None else part.stop - part.start  # bytes still to read (-1: to the end)
-            while left and (block := handle.read(_CHUNK if left < 0 else min(_CHUNK, left))):
-                left -= len(block) if left > 0 else 0
+            for block in blocks(handle, part, _CHUNK):
                 buffer = carry + block
                 cut = buffer.rfind(b"\n") + 1
                 chunk, carry = buffer[:cut], buffer[cut:]

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, NamedTuple
 
-from ...dump import REPORT_MARKERS, REPORT_START, WHOLE, Part, decode, lines_holding, split_lines
+from ...dump import REPORT_MARKERS, REPORT_START, WHOLE, Part, blocks, decode, lines_holding, split_lines
 from ...errors import DumpError
 from .headers import HEADER_PREFIX, Header, parse_header
 
@@ -62,7 +62,6 @@ def scan(path: Path, phrases: tuple[bytes, ...] = (), part: Part = WHOLE) -> Sca
     found = Scan(start=part.start, end=part.start, rows=part.row)
     try:
         with path.open("rb") as handle:
-            handle.seek(part.start)
             for offset, chunk in _chunks(handle, part):
                 if offset == 0 and chunk.startswith(_BOM):  # not part of the text: its first line starts after it
                     found.start, offset, chunk = len(_BOM), len(_BOM), chunk[len(_BOM) :]
@@ -84,9 +83,7 @@ def _chunks(handle: BinaryIO, part: Part = WHOLE) -> Iterator[tuple[int, bytes]]
     """(file offset, bytes) pieces of the part that each end right after a line break (the last: at its end).
     A \\r is only cut after when the byte after it is known, so a \\r\\n pair is never split."""
     offset, carry = part.start, b""
-    left = -1 if part.stop is None else part.stop - part.start  # bytes still to read (-1: to the end)
-    while left and (block := handle.read(CHUNK if left < 0 else min(CHUNK, left))):
-        left -= len(block) if left > 0 else 0
+    for block in blocks(handle, part, CHUNK):
         buffer = carry + block
         cut = max(buffer.rfind(b"\n"), buffer.rfind(b"\r", 0, len(buffer) - 1)) + 1
         if cut:
